@@ -1,0 +1,173 @@
+"""Build the typed model from parsed values and positions.
+
+Builds leniently: an instruction the schema rejects still becomes the closest model node it
+can (a ``$phase`` with an odd label keeps its label, a ``$repeat`` with a bad count counts 0),
+so the linter and the language server can say more than "invalid".
+"""
+
+from __future__ import annotations
+
+import re
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from .lalr import Item
+from .model import (
+    EMPTY,
+    Block,
+    Info,
+    Instruction,
+    LineIndex,
+    NonJson,
+    PhaseMark,
+    Span,
+    Syllabus,
+    TopLevelKey,
+    Unknown,
+)
+from .source_map import SourceMap
+
+PHASE_LABEL = re.compile(r"(0|[1-9][0-9]*)\.(train|test)")
+SYLLABUS_TYPES = ("CL", "ANT-A", "ANT-B", "ANT-C")
+
+
+def split_task_ref(ref: str) -> tuple[str, str | None]:
+    """``"$l2arcadekit.l2agames:Pong"`` -> ``("Pong", "l2arcadekit.l2agames")``; a name stays."""
+    if ref.startswith("$") and ":" in ref:
+        module, _, task = ref[1:].partition(":")
+        return task, module
+    return ref, None
+
+
+def build(
+    text: str,
+    path: str | None,
+    form: str,
+    value: Any,
+    source: SourceMap,
+    non_json: list[NonJson],
+    lines: LineIndex,
+) -> Syllabus:
+    top = value if isinstance(value, dict) else {}
+    if form == "array":
+        base: tuple[str | int, ...] = ()
+        raw_instructions = value if isinstance(value, list) else []
+    else:
+        base = ("instructions",)
+        raw = top.get("instructions")
+        raw_instructions = raw if isinstance(raw, list) else []
+    defaults = top.get("default_params")
+    defaults = defaults if isinstance(defaults, dict) else {}
+    items = source.children(base) if raw_instructions else None
+    instructions: list[Instruction] = []
+    for i, instruction in enumerate(raw_instructions):
+        item = items[i] if isinstance(items, list) and i < len(items) else None
+        instructions.append(_instruction(i, instruction, item, base + (i,), defaults, source))
+    top_keys: list[TopLevelKey] = []
+    if form in ("object", "fragment") and isinstance(value, dict):
+        for name in value:
+            top_keys.append(
+                TopLevelKey(name, source.key_span((name,)) or Span(0, 0), source.span((name,)) or Span(0, 0))
+            )
+    declared = top.get("syllabus_type")
+    return Syllabus(
+        text=text,
+        path=path,
+        form=form,  # type: ignore[arg-type]
+        value=value,
+        instructions=tuple(instructions),
+        name=_str(top.get("name")),
+        author=_str(top.get("author")),
+        contains=_str(top.get("contains")),
+        default_params=MappingProxyType(dict(defaults)) if defaults else EMPTY,
+        comments=top.get("comments"),
+        declared_type=declared if isinstance(declared, str) else None,
+        top_level_keys=tuple(top_keys),
+        non_json=tuple(sorted(non_json, key=lambda n: n.span.start)),
+        source_map=source,
+        lines=lines,
+        instructions_span=source.span(base) if form != "array" else source.span(()),
+    )
+
+
+def _str(v: Any) -> str | None:
+    return v if isinstance(v, str) else None
+
+
+def _instruction(
+    index: int,
+    value: Any,
+    item: Item | None,
+    path: tuple[str | int, ...],
+    defaults: Mapping[str, Any],
+    source: SourceMap,
+) -> Instruction:
+    span = Span(item.start, item.end) if item is not None else Span(0, 0)
+    if not isinstance(value, dict):
+        return Unknown(index, value, span, (), path)
+    if "$phase" in value:
+        label = value["$phase"]
+        label = label if isinstance(label, str) else str(label)
+        m = PHASE_LABEL.fullmatch(label)
+        enable = value.get("enable_updates")
+        return PhaseMark(
+            index=index,
+            label=label,
+            number=int(m.group(1)) if m else None,
+            kind=m.group(2) if m else None,  # type: ignore[arg-type]
+            enable_updates=enable if isinstance(enable, bool) else None,
+            span=span,
+            path=path,
+            source=source,
+        )
+    if "$repeat" in value and isinstance(value["$repeat"], dict):
+        leaf = value["$repeat"]
+        count = value.get("count")
+        count = count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 0
+        block = _block(index, leaf, count, True, span, path, defaults, source)
+        if block is not None:
+            return block
+    elif "$episode" in value or "$dataset" in value:
+        block = _block(index, value, 1, False, span, path, defaults, source)
+        if block is not None:
+            return block
+    if "$info" in value:
+        data = value["$info"]
+        return Info(index, MappingProxyType(dict(data)) if isinstance(data, dict) else EMPTY, span, path)
+    return Unknown(index, value, span, tuple(k for k in value if k.startswith("$")), path)
+
+
+def _block(
+    index: int,
+    leaf: dict[str, Any],
+    count: int,
+    repeated: bool,
+    span: Span,
+    path: tuple[str | int, ...],
+    defaults: Mapping[str, Any],
+    source: SourceMap,
+) -> Block | None:
+    kind = "episode" if "$episode" in leaf else "dataset" if "$dataset" in leaf else None
+    if kind is None:
+        return None
+    ref = leaf[f"${kind}"]
+    ref = ref if isinstance(ref, str) else str(ref)
+    task, module = split_task_ref(ref)
+    own = {k: v for k, v in leaf.items() if not k.startswith("$")}
+    merged = {**defaults, **own} if defaults else own
+    batches = leaf.get("num_batches") if kind == "dataset" else None
+    return Block(
+        index=index,
+        task=task,
+        module=module,
+        task_ref=ref,
+        params=MappingProxyType(merged),
+        own_params=MappingProxyType(own),
+        count=count,
+        leaf=kind,  # type: ignore[arg-type]
+        repeated=repeated,
+        span=span,
+        num_batches=batches if isinstance(batches, int) and not isinstance(batches, bool) else None,
+        path=path,
+        source=source,
+    )

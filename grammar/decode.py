@@ -1,0 +1,51 @@
+"""Turn the bytes of a file into text, reporting what strict JSON readers would choke on.
+
+A syllabus is UTF-8. A byte-order mark is dropped (and recorded, since ``json.load`` refuses
+it), invalid UTF-8 sequences are reported with their position and replaced so that parsing
+can go on, and a file with NUL bytes is called binary (or UTF-16 when its BOM says so)
+instead of being fed to the parser.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .model import Diagnostic, NonJson, NonJsonKind, Span
+
+_BAD_BYTES = re.compile("[\udc80-\udcff]+")
+_MAX_REPORTS = 20
+
+
+@dataclass
+class Decoded:
+    text: str | None
+    problems: list[Diagnostic] = field(default_factory=list)
+    non_json: list[NonJson] = field(default_factory=list)
+
+
+def decode(data: bytes | str) -> Decoded:
+    if isinstance(data, str):
+        if data.startswith("\ufeff"):
+            return Decoded(data[1:], non_json=[NonJson(NonJsonKind.BOM, Span(0, 0))])
+        return Decoded(data)
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return Decoded(None, [Diagnostic("encoding", "file is UTF-16 encoded; save it as UTF-8", Span(0, 0))])
+    if b"\x00" in data[:8192]:
+        return Decoded(None, [Diagnostic("binary", "this is a binary file, not a syllabus (it contains NUL bytes)", Span(0, 0))])
+    out = Decoded(None)
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+        out.non_json.append(NonJson(NonJsonKind.BOM, Span(0, 0)))
+    text = data.decode("utf-8", errors="surrogateescape")
+    if _BAD_BYTES.search(text):
+        for n, m in enumerate(_BAD_BYTES.finditer(text)):
+            if n == _MAX_REPORTS:
+                break
+            shown = " ".join(f"0x{ord(c) - 0xDC00:02X}" for c in m.group()[:4])
+            out.problems.append(
+                Diagnostic("invalid-utf8", f"invalid UTF-8 ({shown}); a syllabus must be UTF-8", Span(m.start(), m.end()))
+            )
+        text = _BAD_BYTES.sub(lambda m: "\ufffd" * len(m.group()), text)
+    out.text = text
+    return out

@@ -1,0 +1,563 @@
+"""The LALR driver: lexes with the grammar's terminals and parses with Lark's table.
+
+Lark builds the LALR(1) table from ``syllabus.lark`` (see ``tables.py``); this driver runs it
+in one tight loop, because Lark's general-purpose lexer and parser loop cost ten times
+json.loads on large syllabi. Owning the loop also gives error recovery that never raises:
+on an unexpected token the driver tries the repairs a person would make (insert a missing
+comma, colon or bracket; otherwise drop the token), reports the error in plain words, and
+goes on, so one run reports every syntax error in the file.
+
+Values come out as plain Python values (what ``json.loads`` returns); positions come out as a
+tree of ``Tok`` and ``Node`` objects beside them. A container lexed whole (``SHALLOW_*``) has
+no inner positions until ``SourceMap`` asks for them, when this driver parses just that range
+again in exact mode.
+"""
+
+from __future__ import annotations
+
+import json
+from json.scanner import make_scanner
+from typing import Any, Callable
+
+from .model import Diagnostic, NonJson, NonJsonKind, Related, Severity, Span
+from .tables import Tables, tables
+
+#: Nesting deeper than this is refused: no syllabus needs more than six levels, and the
+#: schema validator and every tree walk downstream recurse once per level.
+MAX_DEPTH = 100
+#: After this many syntax errors the parser stops: the rest would be noise.
+MAX_ERRORS = 100
+
+_OPEN = frozenset({"LBRACE", "LSQB"})
+_LEX_ERRORS = frozenset(
+    {"BAD_STRING", "SINGLE_QUOTED", "OPEN_COMMENT", "WORD", "BAD_NUMBER", "ERROR"}
+)
+_COMMENT_KINDS = {
+    "LINE_COMMENT": NonJsonKind.LINE_COMMENT,
+    "BLOCK_COMMENT": NonJsonKind.BLOCK_COMMENT,
+    "MARGIN_NOTE": NonJsonKind.MARGIN_NOTE,
+}
+# Characters that may not follow a number directly (``01``, ``1.``, ``0x1F``, ``1e``).
+_AFTER_NUMBER = frozenset("0123456789.eE+-xXabcdfABCDF_")
+_WORD_VALUES = {"True": ("TRUE", True), "False": ("FALSE", False), "None": ("NULL", None)}
+
+
+class Tok:
+    """A token: a scalar value, a punctuation mark, or a container lexed whole."""
+
+    __slots__ = ("type", "value", "start", "end")
+
+    def __init__(self, type: str, value: Any, start: int, end: int) -> None:
+        self.type = type
+        self.value = value
+        self.start = start
+        self.end = end
+
+    def __repr__(self) -> str:
+        return f"Tok({self.type}, {self.value!r}, {self.start}, {self.end})"
+
+
+class Node:
+    """A container parsed by the grammar's rules, with its members' positions.
+
+    For an object ``children`` maps each key to its value's ``Tok``/``Node`` and ``keys`` maps
+    it to the key's ``Tok``; for an array ``children`` is the list of items.
+    """
+
+    __slots__ = ("type", "value", "start", "end", "children", "keys")
+
+    def __init__(
+        self, type: str, value: Any, start: int, end: int, children: Any, keys: Any = None
+    ) -> None:
+        self.type = type
+        self.value = value
+        self.start = start
+        self.end = end
+        self.children = children
+        self.keys = keys
+
+
+Item = Tok | Node
+
+
+class RawParse:
+    """What one run of the driver found: the root item, its form, problems and non-JSON."""
+
+    __slots__ = ("root", "form", "problems", "non_json", "stopped")
+
+    def __init__(self) -> None:
+        self.root: Item | None = None
+        self.form: str = "object"
+        self.problems: list[Diagnostic] = []
+        self.non_json: list[NonJson] = []
+        self.stopped = False
+
+
+class _TooDeep(Exception):
+    pass
+
+
+class _Stop(Exception):
+    pass
+
+
+class _Run:
+    """One parse of one range of text; holds the recorders the rule actions write to."""
+
+    def __init__(self, text: str, t: Tables) -> None:
+        self.text = text
+        self.t = t
+        self.out = RawParse()
+        self.quiet = 0  # tokens still to shift before another syntax error is reported
+        self.syntax_errors = 0
+        self.shallow_duplicates = False
+
+    # ---- rule actions (named r_<rule>) ----
+    def r_document(self, c: list) -> Item:
+        item = c[0]
+        self.out.form = (
+            "object" if item.type in ("object", "SHALLOW_OBJECT") else
+            "array" if item.type in ("array", "SHALLOW_ARRAY") else "scalar"
+        )
+        return item
+
+    def r_fragment(self, c: list) -> Item:
+        self.out.form = "fragment"
+        if len(c) == 2:
+            self._trailing(c[1])
+        raw = c[0]
+        return self._object_node(raw, raw[0].start, raw[-1].end)
+
+    def r_object(self, c: list) -> Node:
+        if len(c) == 2:
+            return Node("object", {}, c[0].start, c[1].end, {}, {})
+        if len(c) == 4:
+            self._trailing(c[2])
+        return self._object_node(c[1], c[0].start, c[-1].end)
+
+    def r_members(self, c: list) -> list:
+        if len(c) == 3:
+            return [c[0], c[2]]
+        acc = c[0]
+        acc.append(c[2])
+        acc.append(c[4])
+        return acc
+
+    def r_array(self, c: list) -> Node:
+        if len(c) == 2:
+            return Node("array", [], c[0].start, c[1].end, [])
+        if len(c) == 4:
+            self._trailing(c[2])
+        items = c[1]
+        return Node("array", [it.value for it in items], c[0].start, c[-1].end, items)
+
+    def r_elements(self, c: list) -> list:
+        if len(c) == 1:
+            return [c[0]]
+        acc = c[0]
+        acc.append(c[2])
+        return acc
+
+    def _object_node(self, raw: list, start: int, end: int) -> Node:
+        value: dict[str, Any] = {}
+        children: dict[str, Item] = {}
+        keys: dict[str, Tok] = {}
+        for i in range(0, len(raw), 2):
+            k = raw[i]
+            name = k.value
+            if name in keys:
+                first = keys[name]
+                self.out.problems.append(
+                    Diagnostic(
+                        "duplicate-key",
+                        f'duplicate key "{name}": JSON keeps only the last value',
+                        Span(k.start, k.end),
+                        Severity.WARNING,
+                        related=(Related(f'first "{name}" is here', Span(first.start, first.end)),),
+                    )
+                )
+                del value[name]  # keep json.loads' order: the last value at the first place
+            v = raw[i + 1]
+            value[name] = v.value
+            children[name] = v
+            keys[name] = k
+        return Node("object", value, start, end, children, keys)
+
+    def _trailing(self, comma: Tok) -> None:
+        self.out.non_json.append(NonJson(NonJsonKind.TRAILING_COMMA, Span(comma.start, comma.end)))
+
+    # ---- lexing helpers ----
+    def pairs_hook(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        d = dict(pairs)
+        if len(d) != len(pairs):
+            self.shallow_duplicates = True
+            # json.loads keeps the last value at the first key's place; so does dict(pairs)
+        return d
+
+    def lex_error(self, kind: str, start: int, end: int) -> Tok | None:
+        """Report a lexical error and return the token that best repairs it (or None)."""
+        text = self.text[start:end]
+        if kind == "BAD_STRING":
+            if not text.endswith('"') or len(text) == 1:
+                self._problem("unterminated-string", "string is not closed: add '\"' before the end of the line", start, end)
+            else:
+                self._problem("bad-string", _bad_string_message(text), start, end)
+            return Tok("STRING", _lenient_string(text), start, end)
+        if kind == "SINGLE_QUOTED":
+            self._problem("single-quoted-string", "JSON strings use double quotes, not single quotes", start, end)
+            return Tok("STRING", text.strip("'"), start, end)
+        if kind == "OPEN_COMMENT":
+            self._problem("unterminated-comment", "comment is never closed: add '*/'", start, start + 2)
+            self.out.non_json.append(NonJson(NonJsonKind.BLOCK_COMMENT, Span(start, end)))
+            return None
+        if kind == "WORD":
+            if text in _WORD_VALUES:
+                typ, value = _WORD_VALUES[text]
+                self._problem("bare-word", f"JSON spells it {json.dumps(value)}, not {text}", start, end)
+                return Tok(typ, value, start, end)
+            if text in ("NaN", "Infinity"):
+                self._problem("bad-number", f"{text} is not a JSON number", start, end)
+                return Tok("NUMBER", None, start, end)
+            self._problem("bare-word", f"unquoted text '{_clip(text)}': strings and keys need double quotes", start, end)
+            return Tok("STRING", text, start, end)
+        if kind == "BAD_NUMBER":
+            self._problem("bad-number", f"'{_clip(text)}' is not a valid JSON number", start, end)
+            return Tok("NUMBER", None, start, end)
+        self._problem("unexpected-character", f"unexpected character {_describe_char(text)}", start, end)
+        return None
+
+    def _problem(self, kind: str, message: str, start: int, end: int) -> None:
+        self.syntax_errors += 1
+        self.out.problems.append(Diagnostic(kind, message, Span(start, end)))
+        if self.syntax_errors >= MAX_ERRORS:
+            raise _Stop
+
+
+def parse_range(text: str, start: int = 0, end: int | None = None, exact: bool = False) -> RawParse:
+    """Parse ``text[start:end]``; positions stay absolute offsets into ``text``."""
+    t = tables()
+    run = _Run(text, t)
+    try:
+        _drive(run, text, start, len(text) if end is None else end, exact)
+    except _Stop:
+        run.out.stopped = True
+        run.out.root = None
+        run.out.problems.append(
+            Diagnostic("too-many-errors", f"too many syntax errors; stopped after {MAX_ERRORS}", run.out.problems[-1].span)
+        )
+    except _TooDeep as exc:
+        run.out.stopped = True
+        run.out.root = None
+        pos = exc.args[0]
+        run.out.problems.append(
+            Diagnostic("too-deep", f"nesting is deeper than {MAX_DEPTH} levels; sylla stops here", Span(pos, pos + 1))
+        )
+    return run.out
+
+
+def _drive(run: _Run, text: str, start: int, end: int, exact: bool) -> None:
+    t = run.t
+    actions, gotos, rules, end_state = t.actions, t.gotos, t.rules, t.end_state
+    ignore = t.ignore
+    regex = t.exact_regex if exact else t.fast_regex
+    actions_for: list[Callable[[list], Any]] = [getattr(run, "r_" + action) for _, _, action in rules]
+    states: list[int] = [t.start_state]
+    values: list[Any] = []
+    push_state, push_value = states.append, values.append
+    loads = json.loads
+    non_json = run.out.non_json
+    # The C scanner directly: json.loads would build a new decoder for every token.
+    scan = make_scanner(json.JSONDecoder(object_pairs_hook=run.pairs_hook))
+    last_end = start
+
+    for m in regex.finditer(text, start, end):
+        k = m.lastgroup
+        if k in ignore:
+            if k != "WS":
+                non_json.append(NonJson(_COMMENT_KINDS[k], Span(m.start(), m.end())))
+            continue
+        s = m.group()
+        if k == "STRING":
+            tok = Tok(k, s[1:-1] if "\\" not in s else loads(s), m.start(), m.end())
+        elif k == "SHALLOW_OBJECT" or k == "SHALLOW_ARRAY":
+            tok = Tok(k, scan(s, 0)[0], m.start(), m.end())
+            if run.shallow_duplicates:
+                run.shallow_duplicates = False
+                _report_shallow_duplicates(run, m.start(), m.end())
+        elif k == "NUMBER":
+            tok = _number(run, text, s, m.start(), m.end())
+        elif k in _LEX_ERRORS:
+            tok = run.lex_error(k, m.start(), m.end())
+            if tok is None:
+                continue
+            k = tok.type
+        else:
+            tok = Tok(k, True if k == "TRUE" else False if k == "FALSE" else None, m.start(), m.end())
+        last_end = tok.end
+        while True:
+            act = actions[states[-1]].get(k)
+            if act is None:
+                if not _recover(run, states, values, tok, actions_for):
+                    break
+                continue
+            if act[0]:
+                push_state(act[1])
+                push_value(tok)
+                if run.quiet:
+                    run.quiet -= 1
+                if len(states) > 4 * MAX_DEPTH and k in _OPEN:
+                    _check_depth(values, tok)
+                break
+            name, n, _ = rules[act[1]]
+            children = values[-n:]
+            del values[-n:]
+            del states[-n:]
+            push_value(actions_for[act[1]](children))
+            push_state(gotos[states[-1]][name])
+
+    _finish(run, states, values, last_end, actions_for)
+
+
+def _number(run: _Run, text: str, s: str, start: int, end: int) -> Tok:
+    if end < len(text) and text[end] in _AFTER_NUMBER:
+        j = end
+        while j < len(text) and (text[j].isalnum() or text[j] in "._+-"):
+            j += 1
+        run._problem("bad-number", f"'{_clip(text[start:j])}' is not a valid JSON number", start, j)
+    try:
+        value: Any = int(s) if s.lstrip("-").isdigit() else float(s)
+    except ValueError:  # more digits than Python converts (json.loads refuses them too)
+        run._problem("bad-number", "number has too many digits", start, end)
+        value = None
+    return Tok("NUMBER", value, start, end)
+
+
+def _check_depth(values: list, tok: Tok) -> None:
+    depth = sum(1 for v in values if v.__class__ is Tok and v.type in _OPEN)
+    if depth > MAX_DEPTH:
+        raise _TooDeep(tok.start)
+
+
+def _report_shallow_duplicates(run: _Run, start: int, end: int) -> None:
+    sub = parse_range(run.text, start, end, exact=True)
+    run.out.problems.extend(p for p in sub.problems if p.kind == "duplicate-key")
+
+
+# ---- error recovery ----
+
+_REPAIRS: tuple[tuple[str, ...], ...] = (
+    ("COMMA",),
+    ("COLON",),
+    ("NULL",),
+    ("RBRACE",),
+    ("RSQB",),
+    ("RBRACE", "COMMA"),
+    ("RSQB", "COMMA"),
+    ("RSQB", "RBRACE"),
+    ("RBRACE", "RSQB"),
+)
+
+
+def _simulate(t: Tables, states: list[int], seq: tuple[str, ...] | list[str]) -> bool:
+    """Would the parser shift every terminal of ``seq`` in turn (reducing as needed)?"""
+    actions, gotos, rules, end_state = t.actions, t.gotos, t.rules, t.end_state
+    s = list(states)
+    for k in seq:
+        while True:
+            act = actions[s[-1]].get(k)
+            if act is None:
+                return False
+            if act[0]:
+                s.append(act[1])
+                break
+            name, n, _ = rules[act[1]]
+            del s[-n:]
+            s.append(gotos[s[-1]][name])
+            if k == "$END" and s[-1] == end_state:
+                return True
+    return True
+
+
+def _feed(t: Tables, states: list[int], values: list, tok: Tok, actions_for: list) -> None:
+    """Feed one token known to be acceptable (used for repairs, off the hot path)."""
+    actions, gotos, rules = t.actions, t.gotos, t.rules
+    while True:
+        act = actions[states[-1]][tok.type]
+        if act[0]:
+            states.append(act[1])
+            values.append(tok)
+            return
+        name, n, _ = rules[act[1]]
+        children = values[-n:]
+        del values[-n:]
+        del states[-n:]
+        values.append(actions_for[act[1]](children))
+        states.append(gotos[states[-1]][name])
+
+
+def _recover(run: _Run, states: list[int], values: list, tok: Tok, actions_for: list) -> bool:
+    """Report an unexpected token and repair; True when ``tok`` should now be fed."""
+    t = run.t
+    expected = set(t.actions[states[-1]])
+    if not run.quiet:
+        run._problem("syntax", _message(expected, states, values, tok, t), tok.start, max(tok.end, tok.start + 1))
+    run.quiet = 3
+    for repair in _REPAIRS:
+        if _simulate(t, states, repair + (tok.type,)):
+            for k in repair:
+                _feed(t, states, values, Tok(k, None, tok.start, tok.start), actions_for)
+            return True
+    return False  # drop the token
+
+
+def _finish(run: _Run, states: list[int], values: list, pos: int, actions_for: list) -> None:
+    t = run.t
+    actions, gotos, rules, end_state = t.actions, t.gotos, t.rules, t.end_state
+    if len(states) == 1 and not values:
+        return  # nothing but whitespace and comments: the caller reports an empty file
+    end_tok = Tok("$END", None, pos, pos)
+    for _ in range(2 * len(states) + 4):
+        act = actions[states[-1]].get("$END")
+        if act is None:
+            if not run.quiet:
+                run._problem("syntax", _message(set(actions[states[-1]]), states, values, end_tok, t), pos, pos)
+            run.quiet = 3
+            for repair in _REPAIRS:
+                if _simulate(t, states, repair + ("$END",)):
+                    for k in repair:
+                        _feed(t, states, values, Tok(k, None, pos, pos), actions_for)
+                    break
+            else:
+                return
+            continue
+        name, n, _ = rules[act[1]]
+        children = values[-n:]
+        del values[-n:]
+        del states[-n:]
+        values.append(actions_for[act[1]](children))
+        states.append(gotos[states[-1]][name])
+        if states[-1] == end_state:
+            run.out.root = values[-1]
+            return
+
+
+# ---- messages in plain words ----
+
+_PUNCT = {"COMMA": "','", "COLON": "':'", "LBRACE": "'{'", "RBRACE": "'}'", "LSQB": "'['", "RSQB": "']'"}
+_VALUE_STARTS = {"STRING", "NUMBER", "TRUE", "FALSE", "NULL", "LBRACE", "LSQB"}
+
+
+def _expected_words(expected: set[str], in_object_start: bool) -> str:
+    words: list[str] = []
+    if _VALUE_STARTS <= expected:
+        words.append("a value")
+        rest = expected - _VALUE_STARTS - {"SHALLOW_OBJECT", "SHALLOW_ARRAY"}
+    elif "STRING" in expected and "COLON" not in expected:
+        words.append("a key in double quotes")
+        rest = expected - {"STRING"}
+    else:
+        rest = set(expected)
+    for k in ("COMMA", "COLON", "RBRACE", "RSQB"):
+        if k in rest:
+            words.append(_PUNCT[k])
+    if "$END" in rest:
+        words.append("the end of the file")
+    if not words:
+        words = sorted(rest)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _context(expected: set[str], values: list) -> str:
+    """Where the parser is, in the syllabus' own terms: after an instruction, a key, ..."""
+    if not values:
+        return ""
+    last = values[-1]
+    if "COLON" in expected and last.__class__ is Tok and last.type == "STRING":
+        return f' after the key "{_clip(str(last.value))}"'
+    if "COMMA" in expected or "$END" in expected:
+        if len(values) >= 3 and values[-2].__class__ is Tok and values[-2].type == "COLON":
+            key = values[-3]
+            if key.__class__ is Tok:
+                return f' after the value of "{_clip(str(key.value))}"'
+        for i in range(len(values) - 1, -1, -1):
+            v = values[i]
+            if v.__class__ is Tok and v.type in _OPEN:
+                if v.type == "LSQB":
+                    return " after an instruction" if _is_instruction_list(values, i) else " after an array element"
+                return ""
+    return ""
+
+
+def _is_instruction_list(values: list, i: int) -> bool:
+    """Is the open '[' at ``values[i]`` the syllabus' instruction list?"""
+    if i == 0:
+        return True  # a bare list of instructions
+    return (
+        i >= 2
+        and values[i - 1].__class__ is Tok
+        and values[i - 1].type == "COLON"
+        and values[i - 2].__class__ is Tok
+        and values[i - 2].value == "instructions"
+    )
+
+
+def _found(tok: Tok) -> str:
+    if tok.type == "$END":
+        return "the end of the file"
+    if tok.type in _PUNCT:
+        return _PUNCT[tok.type]
+    if tok.type in ("SHALLOW_OBJECT", "SHALLOW_ARRAY"):
+        return "'{'" if tok.type == "SHALLOW_OBJECT" else "'['"
+    if tok.type == "STRING":
+        return json.dumps(_clip(str(tok.value)))
+    return "a value" if tok.value is None and tok.type != "NULL" else json.dumps(tok.value)
+
+
+def _innermost_open(values: list) -> str | None:
+    for i in range(len(values) - 1, -1, -1):
+        v = values[i]
+        if v.__class__ is Tok and v.type in _OPEN:
+            return v.type
+    return None
+
+
+def _message(expected: set[str], states: list[int], values: list, tok: Tok, t: Tables) -> str:
+    # LALR merges states, so a state may list terminals only valid in another context
+    # (the end of the file inside braces, say); name only what can follow here.
+    inner = _innermost_open(values)
+    if inner == "LBRACE":
+        expected = expected - {"RSQB", "$END"}
+    elif inner == "LSQB":
+        expected = expected - {"RBRACE", "$END"}
+    else:
+        expected = expected - {"RBRACE", "RSQB"}
+    return f"expected {_expected_words(expected, False)}{_context(expected, values)}, found {_found(tok)}"
+
+
+def _clip(s: str, n: int = 40) -> str:
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+def _describe_char(c: str) -> str:
+    if len(c) == 1 and (ord(c) < 32 or ord(c) == 127):
+        return f"U+{ord(c):04X} (a control character)"
+    if len(c) == 1 and c.isspace():
+        return f"U+{ord(c):04X} (a space JSON does not allow)"
+    return f"'{_clip(c)}'"
+
+
+def _bad_string_message(text: str) -> str:
+    for i, ch in enumerate(text):
+        if ord(ch) < 32:
+            return f"string contains a raw control character U+{ord(ch):04X}: write it escaped"
+        if ch == "\\" and i + 1 < len(text) and text[i + 1] not in '"\\/bfnrtu':
+            return f"invalid escape '\\{text[i + 1]}' in a string"
+    return "invalid \\u escape in a string"
+
+
+def _lenient_string(text: str) -> str:
+    body = text[1:-1] if len(text) > 1 and text.endswith('"') else text[1:]
+    try:
+        return json.loads('"' + body + '"')
+    except ValueError:
+        return body

@@ -1,0 +1,80 @@
+"""``parse(text, path)``: syllabus text in, the model and the core's diagnostics out.
+
+The stages run in one direction: decode bytes, lex and parse (recovering from every syntax
+error), validate against the JSON Schema (only when the syntax is clean, so that a missing
+comma does not also produce a page of schema noise), and build the typed model. Nothing
+raises for bad input: every problem is a ``Diagnostic`` with a span.
+"""
+
+from __future__ import annotations
+
+import gc
+from dataclasses import dataclass, field
+
+from .build import build
+from .decode import decode
+from .lalr import parse_range
+from .model import Diagnostic, LineIndex, NonJson, NonJsonKind, Severity, Span, Syllabus
+from .schema import validate
+from .source_map import SourceMap
+
+
+@dataclass
+class ParseResult:
+    """The model (None when nothing usable could be read) and the diagnostics, in order."""
+
+    model: Syllabus | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    text: str = ""
+    path: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.severity is Severity.ERROR for d in self.diagnostics)
+
+    @property
+    def syntax_ok(self) -> bool:
+        return not any(d.kind != "schema" and d.severity is Severity.ERROR for d in self.diagnostics)
+
+    @property
+    def lines(self) -> LineIndex:
+        return self.model.lines if self.model and self.model.lines else LineIndex(self.text)
+
+
+def parse(data: str | bytes, path: str | None = None) -> ParseResult:
+    decoded = decode(data)
+    if decoded.text is None:
+        return ParseResult(None, decoded.problems, "", path)
+    text = decoded.text
+    gc_was_enabled = gc.isenabled()
+    gc.disable()  # the parse allocates millions of young objects and frees none of them
+    try:
+        raw = parse_range(text)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    problems = decoded.problems + raw.problems
+    non_json: list[NonJson] = decoded.non_json + raw.non_json
+    lines = LineIndex(text)
+    if raw.root is None:
+        if not raw.problems:
+            problems.append(
+                Diagnostic("empty", 'the file is empty: a syllabus is a JSON object with an "instructions" list', Span(0, 0))
+            )
+        return ParseResult(None, problems, text, path)
+    form = raw.form
+    if form == "scalar":
+        problems.append(
+            Diagnostic("not-a-syllabus", 'a syllabus is a JSON object with an "instructions" list, not a single value', Span(raw.root.start, raw.root.end))
+        )
+        return ParseResult(None, problems, text, path)
+    if form == "fragment":
+        non_json.append(NonJson(NonJsonKind.FRAGMENT, Span(raw.root.start, raw.root.end)))
+    source = SourceMap(text, raw.root)
+    value = raw.root.value
+    syntax_clean = not any(p.severity is Severity.ERROR for p in problems)
+    if syntax_clean:
+        problems.extend(validate(value, form, source, text))
+    model = build(text, path, form, value, source, non_json, lines)
+    problems.sort(key=lambda d: (d.span.start, d.span.end))
+    return ParseResult(model, problems, text, path)

@@ -1,0 +1,169 @@
+"""Validate a parsed syllabus against ``syllabus.schema.json`` and word the errors for people.
+
+The schema file is the single statement of structure (editors load the same file). Two
+things make validation fast on large syllabi: the top level is checked with the instruction
+list emptied, and each instruction is checked on its own, memoised by its source text, since
+real syllabi repeat the same few instructions thousands of times. An instruction's errors do
+not depend on where it stands, so a cached result is exact.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any, Iterable
+
+from .model import Diagnostic, Span
+from .source_map import SourceMap
+
+SCHEMA_PATH = Path(__file__).with_name("syllabus.schema.json")
+_CACHE_LIMIT = 100_000
+_DIRECTIVES = ("$phase", "$repeat", "$episode", "$dataset", "$info")
+
+# (relative path, keyword, message) of each error of one instruction, by its source text.
+_instruction_cache: dict[str, tuple[tuple[tuple[str | int, ...], str, str], ...]] = {}
+
+
+@functools.cache
+def schema() -> dict[str, Any]:
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+@functools.cache
+def _validators() -> tuple[Any, Any, Any]:
+    from jsonschema import Draft202012Validator
+
+    root = schema()
+    defs = root["$defs"]
+    top = Draft202012Validator(root)
+    one = Draft202012Validator({"$defs": defs, "$ref": "#/$defs/instruction"})
+    many = Draft202012Validator({"$defs": defs, "$ref": "#/$defs/instructions"})
+    return top, one, many
+
+
+def validate(value: Any, form: str, source: SourceMap, text: str) -> list[Diagnostic]:
+    """Schema diagnostics for a parsed document, each on the span of the offending node."""
+    top, one, many = _validators()
+    found: list[tuple[tuple[str | int, ...], str, str]] = []
+    if form == "array":
+        base: tuple[str | int, ...] = ()
+        instructions = value
+    else:
+        base = ("instructions",)
+        instructions = value.get("instructions") if isinstance(value, dict) else None
+        if isinstance(value, dict) and isinstance(instructions, list):
+            shallow = dict(value)
+            shallow["instructions"] = []
+            found.extend(_describe(top.iter_errors(shallow)))
+        else:
+            found.extend(_describe(top.iter_errors(value)))
+            instructions = None
+    if isinstance(instructions, list):
+        items = source.children(base) if base or form == "array" else None
+        for i, instruction in enumerate(instructions):
+            item = items[i] if isinstance(items, list) and i < len(items) else None
+            key = text[item.start : item.end] if item is not None else None
+            cached = _instruction_cache.get(key) if key is not None else None
+            if cached is None:
+                cached = tuple(_describe(one.iter_errors(instruction)))
+                if key is not None:
+                    if len(_instruction_cache) >= _CACHE_LIMIT:
+                        _instruction_cache.clear()
+                    _instruction_cache[key] = cached
+            for rel, keyword, message in cached:
+                found.append((base + (i,) + rel, keyword, message))
+    out: list[Diagnostic] = []
+    for path, keyword, message in found:
+        span = source.span(path) or Span(0, 0)
+        if keyword in ("additionalProperties", "propertyNames"):
+            span = source.key_span(path) or span
+        out.append(Diagnostic("schema", message, span, path=path, keyword=keyword))
+    out.sort(key=lambda d: d.span.start)
+    return out
+
+
+def _describe(errors: Iterable[Any]) -> Iterable[tuple[tuple[str | int, ...], str, str]]:
+    for error in errors:
+        path = tuple(error.absolute_path)
+        keyword = error.validator
+        if keyword in ("additionalProperties", "propertyNames"):
+            for key in _offending_keys(error):
+                yield path + (key,), keyword, _extra_key_message(key, error.instance)
+            continue
+        yield path, keyword, _message(error, path)
+
+
+def _offending_keys(error: Any) -> list[str]:
+    instance = error.instance if isinstance(error.instance, dict) else {}
+    if error.validator == "propertyNames":
+        return [error.instance] if isinstance(error.instance, str) else []
+    allowed = set(error.schema.get("properties", {}))
+    patterns = error.schema.get("patternProperties", {})
+    return [k for k in instance if k not in allowed and not patterns]
+
+
+def _what(instance: Any) -> str:
+    """The directive an instruction object is, for messages."""
+    if isinstance(instance, dict):
+        for d in _DIRECTIVES:
+            if d in instance:
+                return f"a {d} instruction"
+    return "this object"
+
+
+def _extra_key_message(key: str, container: Any) -> str:
+    if isinstance(container, str):  # propertyNames reports the name itself
+        if key.startswith("$"):
+            return f'unexpected directive "{key}" here'
+        return f'"{key}" is not a valid parameter name (use names or slash paths such as bot/paddle/width)'
+    return f'unexpected key "{key}" in {_what(container)}'
+
+
+def _field(path: tuple[str | int, ...]) -> str:
+    for step in reversed(path):
+        if isinstance(step, str):
+            return step
+    return "value"
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _message(error: Any, path: tuple[str | int, ...]) -> str:
+    keyword = error.validator
+    instance = error.instance
+    name = _field(path)
+    if name in ("count", "num_batches") and keyword in ("type", "minimum"):
+        return f"{name} must be a positive integer, got {_show(instance)}"
+    if keyword == "pattern" and name == "$phase":
+        return f'phase label must be "<n>.train" or "<n>.test", got {_show(instance)}'
+    if keyword == "pattern" and name in ("$episode", "$dataset", "$repeat"):
+        return f'task reference must be a name ("Pong") or a module reference ("$package.module:Pong"), got {_show(instance)}'
+    if keyword == "anyOf" and all("required" in option for option in error.validator_value):
+        if path and path[-1] == "$repeat":
+            return "$repeat needs one $episode or $dataset object"
+        keys = ", ".join(instance) if isinstance(instance, dict) and instance else "no keys"
+        return f"an instruction needs one of the directives {', '.join(_DIRECTIVES)} (found {keys})"
+    if keyword == "anyOf":
+        return f"{name} must be a number, string, boolean or a list of them, got {_show(instance)}"
+    if keyword == "required":
+        missing = [k for k in error.validator_value if not (isinstance(instance, dict) and k in instance)]
+        if missing == ["count"]:
+            return '$repeat needs a "count" beside it'
+        if missing == ["instructions"]:
+            return 'a syllabus needs an "instructions" list'
+        return f"{_what(instance)} needs {', '.join(repr(m) for m in missing)}"
+    if keyword == "enum":
+        options = " or ".join(json.dumps(v) for v in error.validator_value)
+        return f"{name} must be {options}, got {_show(instance)}"
+    if keyword == "type":
+        expected = error.validator_value
+        expected = " or ".join(expected) if isinstance(expected, list) else expected
+        article = "an" if str(expected)[:1] in "aeiou" else "a"
+        return f"{name} must be {article} {expected}, got {_show(instance)}"
+    if keyword == "minimum":
+        return f"{name} must be at least {error.validator_value}, got {_show(instance)}"
+    return f"{name}: {error.message}"

@@ -1,0 +1,68 @@
+"""Log readers, one module per format, and format detection.
+
+``read_log(path, perf, fmt=None)`` detects the format (an l2logger directory has
+``logger_info.json``; a learnkit directory has ``block-report.tsv`` or ``worker-env-K`` folders; a
+file is plain, its suffix naming CSV/TSV/JSONL/Parquet) unless ``fmt`` overrides it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..data import EpisodeLog
+from ..errors import EXIT_USAGE, MetricsError
+
+FORMATS = ("auto", "csv", "tsv", "jsonl", "parquet", "l2logger", "learnkit")
+
+
+def detect(path: Path) -> str:
+    from .l2logger import is_l2logger
+    from .learnkit import is_learnkit
+    from .plain import kind_of
+
+    if not path.exists():
+        raise MetricsError("no such file or directory", str(path), exit_code=EXIT_USAGE)
+    if path.is_dir():
+        if is_l2logger(path):
+            return "l2logger"
+        if is_learnkit(path):
+            return "learnkit"
+        raise MetricsError("directory is neither an l2logger log (logger_info.json) nor a "
+                           "learnkit log (block-report.tsv); use --log-format", str(path),
+                           exit_code=EXIT_USAGE)
+    kind = kind_of(path)
+    if kind is None:
+        with open(path, "rb") as handle:
+            head = handle.read(4096)
+        if head.startswith(b"PAR1"):
+            return "parquet"
+        if head.lstrip().startswith(b"{"):
+            return "jsonl"
+        return "tsv" if b"\t" in head.split(b"\n")[0] else "csv"
+    return kind
+
+
+def read_log(path: str | Path, perf: str = "reward", fmt: str | None = None,
+             progress: bool | None = None) -> EpisodeLog:
+    path = Path(path)
+    if fmt in (None, "auto"):
+        fmt = detect(path)
+    elif not path.exists():
+        raise MetricsError("no such file or directory", str(path), exit_code=EXIT_USAGE)
+    if fmt == "l2logger":
+        from .l2logger import read_l2logger
+
+        return read_l2logger(path, perf, progress)
+    if fmt == "learnkit":
+        from .learnkit import read_learnkit
+
+        return read_learnkit(path, perf)
+    if fmt in ("csv", "tsv", "jsonl", "parquet"):
+        if path.is_dir():
+            raise MetricsError(f"--log-format {fmt} needs a file, not a directory", str(path),
+                               exit_code=EXIT_USAGE)
+        from .plain import read_plain
+
+        return read_plain(path, perf, fmt)
+    raise MetricsError(f"unknown log format {fmt!r} (one of {', '.join(FORMATS)})",
+                       exit_code=EXIT_USAGE)

@@ -1,0 +1,1 @@
+"""One module per ``sylla`` subcommand; see ``sylla.cli``."""
