@@ -29,6 +29,7 @@ MAX_DEPTH = 100
 MAX_ERRORS = 100
 
 _OPEN = frozenset({"LBRACE", "LSQB"})
+_CLOSE = frozenset({"RBRACE", "RSQB"})
 _LEX_ERRORS = frozenset(
     {"BAD_STRING", "SINGLE_QUOTED", "OPEN_COMMENT", "WORD", "BAD_NUMBER", "ERROR"}
 )
@@ -269,8 +270,11 @@ def _drive(run: _Run, text: str, start: int, end: int, exact: bool) -> None:
     # The C scanner directly: json.loads would build a new decoder for every token.
     scan = make_scanner(json.JSONDecoder(object_pairs_hook=run.pairs_hook))
     last_end = start
+    skip_to = start  # the lexer may swallow a malformed run (``01``) as one bad token
 
     for m in regex.finditer(text, start, end):
+        if m.start() < skip_to:
+            continue
         k = m.lastgroup
         if k in ignore:
             if k != "WS":
@@ -286,6 +290,7 @@ def _drive(run: _Run, text: str, start: int, end: int, exact: bool) -> None:
                 _report_shallow_duplicates(run, m.start(), m.end())
         elif k == "NUMBER":
             tok = _number(run, text, s, m.start(), m.end())
+            skip_to = tok.end
         elif k in _LEX_ERRORS:
             tok = run.lex_error(k, m.start(), m.end())
             if tok is None:
@@ -324,6 +329,7 @@ def _number(run: _Run, text: str, s: str, start: int, end: int) -> Tok:
         while j < len(text) and (text[j].isalnum() or text[j] in "._+-"):
             j += 1
         run._problem("bad-number", f"'{_clip(text[start:j])}' is not a valid JSON number", start, j)
+        return Tok("NUMBER", None, start, j)
     try:
         value: Any = int(s) if s.lstrip("-").isdigit() else float(s)
     except ValueError:  # more digits than Python converts (json.loads refuses them too)
@@ -401,13 +407,15 @@ def _recover(run: _Run, states: list[int], values: list, tok: Tok, actions_for: 
     expected = set(t.actions[states[-1]])
     if not run.quiet:
         run._problem("syntax", _message(expected, states, values, tok, t), tok.start, max(tok.end, tok.start + 1))
-    run.quiet = 3
     for repair in _REPAIRS:
         if _simulate(t, states, repair + (tok.type,)):
             for k in repair:
                 _feed(t, states, values, Tok(k, None, tok.start, tok.start), actions_for)
+            run.quiet = 0
             return True
-    return False  # drop the token
+    # Dropping tokens can cascade: stay quiet until the parser has shifted a few again.
+    run.quiet = 3
+    return False
 
 
 def _finish(run: _Run, states: list[int], values: list, pos: int, actions_for: list) -> None:
@@ -479,13 +487,27 @@ def _context(expected: set[str], values: list) -> str:
             key = values[-3]
             if key.__class__ is Tok:
                 return f' after the value of "{_clip(str(key.value))}"'
-        for i in range(len(values) - 1, -1, -1):
-            v = values[i]
-            if v.__class__ is Tok and v.type in _OPEN:
-                if v.type == "LSQB":
-                    return " after an instruction" if _is_instruction_list(values, i) else " after an array element"
-                return ""
+        i = _open_index(values)
+        if i >= 0 and values[i].type == "LSQB":
+            return " after an instruction" if _is_instruction_list(values, i) else " after an array element"
     return ""
+
+
+def _open_index(values: list) -> int:
+    """Index of the innermost '{' or '[' not yet closed (a closer may still be on the stack,
+    waiting for the reduction the next token triggers); -1 at the top level."""
+    closed = 0
+    for i in range(len(values) - 1, -1, -1):
+        v = values[i]
+        if v.__class__ is Tok:
+            if v.type in _CLOSE:
+                closed += 1
+            elif v.type in _OPEN:
+                if closed:
+                    closed -= 1
+                else:
+                    return i
+    return -1
 
 
 def _is_instruction_list(values: list, i: int) -> bool:
@@ -514,11 +536,8 @@ def _found(tok: Tok) -> str:
 
 
 def _innermost_open(values: list) -> str | None:
-    for i in range(len(values) - 1, -1, -1):
-        v = values[i]
-        if v.__class__ is Tok and v.type in _OPEN:
-            return v.type
-    return None
+    i = _open_index(values)
+    return values[i].type if i >= 0 else None
 
 
 def _message(expected: set[str], states: list[int], values: list, tok: Tok, t: Tables) -> str:

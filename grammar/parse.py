@@ -12,7 +12,7 @@ import gc
 from dataclasses import dataclass, field
 
 from .build import build
-from .decode import decode
+from .decode import Decoded, decode
 from .lalr import parse_range
 from .model import Diagnostic, LineIndex, NonJson, NonJsonKind, Severity, Span, Syllabus
 from .schema import validate
@@ -45,14 +45,19 @@ def parse(data: str | bytes, path: str | None = None) -> ParseResult:
     decoded = decode(data)
     if decoded.text is None:
         return ParseResult(None, decoded.problems, "", path)
-    text = decoded.text
     gc_was_enabled = gc.isenabled()
-    gc.disable()  # the parse allocates millions of young objects and frees none of them
+    # Parsing allocates millions of young objects and frees none of them: collections
+    # during it only rescan a growing tree, for nothing.
+    gc.disable()
     try:
-        raw = parse_range(text)
+        return _parse(decoded.text, decoded, path)
     finally:
         if gc_was_enabled:
             gc.enable()
+
+
+def _parse(text: str, decoded: "Decoded", path: str | None) -> ParseResult:
+    raw = parse_range(text)
     problems = decoded.problems + raw.problems
     non_json: list[NonJson] = decoded.non_json + raw.non_json
     lines = LineIndex(text)

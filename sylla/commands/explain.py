@@ -30,8 +30,8 @@ def run(args: argparse.Namespace) -> int:
     name, data = source
     result = parse(data, name)
     print_core_diagnostics(result, name)
-    if result.model is None:
-        return 1
+    if result.model is None or not result.syntax_ok:
+        return 1  # a schedule read from a repaired text would mislead
     doc = explain(result.model, args.workers)
     if args.format == "json":
         json.dump(doc, sys.stdout, indent=2, ensure_ascii=False)

@@ -1,0 +1,108 @@
+"""``sylla metrics``: compute lifelong-learning metrics from a log (and its syllabus).
+
+Only the standard library is imported here; numpy, pandas and matplotlib load inside `run`, so
+``sylla lint`` and ``sylla explain`` never pay for them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    p = subparsers.add_parser(
+        "metrics", help="compute lifelong-learning metrics from a log",
+        description="Map a syllabus onto logged performance and compute the reference, "
+                    "l2metrics-compatible and GEM metrics.")
+    p.add_argument("--syllabus", "-s", metavar="S", help="the syllabus that produced the log")
+    p.add_argument("--log", "-l", metavar="L", help="a reward log (CSV/TSV/JSONL/Parquet), an "
+                   "l2logger directory or a learnkit directory")
+    p.add_argument("--log-format", default="auto", metavar="FMT",
+                   choices=("auto", "csv", "tsv", "jsonl", "parquet", "l2logger", "learnkit"),
+                   help="override format detection")
+    p.add_argument("--ste", action="append", default=[], metavar="PATH",
+                   help="single-task-expert run or directory of runs (repeatable)")
+    p.add_argument("--ste-store", metavar="DIR", help="store the STE data given with --ste here")
+    p.add_argument("--ste-store-format", default="parquet", choices=("parquet", "csv"))
+    p.add_argument("--perf", default="reward", metavar="COLUMN", help="performance column")
+    p.add_argument("--format", "-f", default="text", choices=("text", "json", "csv", "parquet"))
+    p.add_argument("--out", "-o", metavar="DIR", help="write outputs (and plots) into DIR")
+    p.add_argument("--plots", action="store_true", help="write PNG learning curves and the "
+                   "transfer matrix (into --out DIR, default ./metrics-plots)")
+    p.add_argument("--param", "-P", action="append", default=[], metavar="NAME=VALUE",
+                   help="set a metric parameter (see --list), e.g. -P s=0.2 -P aggregation=median")
+    p.add_argument("--metric", "-m", action="append", default=[], metavar="NAME",
+                   help="run only these metric plugins (repeatable)")
+    p.add_argument("--allow-partial", action="store_true",
+                   help="accept a log that ends early and mark the metrics it affects")
+    p.add_argument("--list", action="store_true", help="list metric plugins and parameters")
+    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    p.set_defaults(run=run)
+
+
+def _list(plugins: list) -> str:
+    lines = []
+    for plugin in plugins:
+        lines.append(f"{plugin.name}: {plugin.description}")
+        lines.append(f"    emits: {', '.join(plugin.emits)}")
+        lines.append(f"    inputs: {', '.join(plugin.inputs)}")
+        for param in plugin.parameters:
+            choices = f" {{{', '.join(map(str, param.choices))}}}" if param.choices else ""
+            lines.append(f"    -P {param.name}={param.default}{choices}  {param.help}")
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    from sylla.metrics.errors import EXIT_USAGE, MetricsError
+
+    try:
+        return _run(args)
+    except MetricsError as exc:
+        print(f"sylla: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except MemoryError:
+        print("sylla: out of memory while computing metrics", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        name = f"{exc.filename}: " if exc.filename else ""
+        print(f"sylla: {name}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _run(args: argparse.Namespace) -> int:
+    from sylla.metrics.errors import EXIT_USAGE, MetricsError
+    from sylla.metrics.registry import load_plugins
+
+    plugins = load_plugins()
+    if args.list:
+        sys.stdout.write(_list(plugins))
+        return 0
+    if not args.log:
+        raise MetricsError("--log is required (or --list)", exit_code=EXIT_USAGE)
+    params: dict[str, str] = {}
+    for item in args.param:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise MetricsError(f"--param wants NAME=VALUE, got {item!r}", exit_code=EXIT_USAGE)
+        params[name.strip()] = value.strip()
+    from sylla.metrics.plots import write_plots
+    from sylla.metrics.report import write_outputs
+    from sylla.metrics.result import compute_metrics
+
+    result = compute_metrics(
+        args.log, args.syllabus, ste=args.ste, ste_store=args.ste_store,
+        ste_store_format=args.ste_store_format, perf=args.perf, log_format=args.log_format,
+        params=params, allow_partial=args.allow_partial, plugins=plugins,
+        only=args.metric or None, progress=False if args.no_progress else None)
+    out = Path(args.out) if args.out else None
+    write_outputs(result, args.format, out, sys.stdout)
+    if args.plots:
+        written = write_plots(result, (out or Path("metrics-plots")) / "plots")
+        print(f"sylla: wrote {len(written)} plot(s) to {written[0].parent if written else out}",
+              file=sys.stderr)
+    if args.format != "text":
+        for warning in result.warnings:
+            print(f"sylla: warning: {warning}", file=sys.stderr)
+    return 0
