@@ -1,0 +1,22 @@
+/** The process that runs the language server: `<python> -m sylla lsp`, speaking LSP over stdio. */
+export interface ServerLaunch {
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+export const SERVER_MODULE_ARGS: readonly string[] = ["-m", "sylla", "lsp"];
+
+export function serverLaunch(python: string): ServerLaunch {
+  return { command: python, args: [...SERVER_MODULE_ARGS] };
+}
+
+export const CLIENT_ID = "sylla";
+export const CLIENT_NAME = "sylla";
+
+/** Every JSON and JSONC document; the server itself ignores JSON that is not a syllabus. */
+export const DOCUMENT_SELECTOR: ReadonlyArray<{ readonly scheme: string; readonly language: string }> = [
+  { scheme: "file", language: "json" },
+  { scheme: "file", language: "jsonc" },
+  { scheme: "untitled", language: "json" },
+  { scheme: "untitled", language: "jsonc" },
+];
