@@ -111,10 +111,20 @@ def _build() -> dict:
     }
 
 
-def _cache_file() -> Path:
-    import lark
+def _lark_fingerprint() -> bytes:
+    """Lark's ``__init__.py`` (it holds the version) without importing Lark, which costs
+    more start-up time than everything else a cached parse needs."""
+    import importlib.util
 
-    digest = hashlib.sha256(GRAMMAR_PATH.read_bytes() + lark.__version__.encode()).hexdigest()
+    spec = importlib.util.find_spec("lark")
+    try:
+        return Path(spec.origin).read_bytes() if spec and spec.origin else b""
+    except OSError:
+        return b""
+
+
+def _cache_file() -> Path:
+    digest = hashlib.sha256(GRAMMAR_PATH.read_bytes() + _lark_fingerprint()).hexdigest()
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "sylla" / f"tables-{_FORMAT}-{digest[:16]}.json"
 
