@@ -384,21 +384,25 @@ def _simulate(t: Tables, states: list[int], seq: tuple[str, ...] | list[str]) ->
     return True
 
 
+def _reduce(t: Tables, states: list[int], values: list, rule: int, actions_for: list) -> None:
+    """Apply one reduction (the hot loop in ``_drive`` has its own inlined copy)."""
+    name, n, _ = t.rules[rule]
+    children = values[-n:]
+    del values[-n:]
+    del states[-n:]
+    values.append(actions_for[rule](children))
+    states.append(t.gotos[states[-1]][name])
+
+
 def _feed(t: Tables, states: list[int], values: list, tok: Tok, actions_for: list) -> None:
     """Feed one token known to be acceptable (used for repairs, off the hot path)."""
-    actions, gotos, rules = t.actions, t.gotos, t.rules
     while True:
-        act = actions[states[-1]][tok.type]
+        act = t.actions[states[-1]][tok.type]
         if act[0]:
             states.append(act[1])
             values.append(tok)
             return
-        name, n, _ = rules[act[1]]
-        children = values[-n:]
-        del values[-n:]
-        del states[-n:]
-        values.append(actions_for[act[1]](children))
-        states.append(gotos[states[-1]][name])
+        _reduce(t, states, values, act[1], actions_for)
 
 
 def _recover(run: _Run, states: list[int], values: list, tok: Tok, actions_for: list) -> bool:
@@ -406,7 +410,8 @@ def _recover(run: _Run, states: list[int], values: list, tok: Tok, actions_for: 
     t = run.t
     expected = set(t.actions[states[-1]])
     if not run.quiet:
-        run._problem("syntax", _message(expected, states, values, tok, t), tok.start, max(tok.end, tok.start + 1))
+        end = tok.end if tok.type == "$END" else max(tok.end, tok.start + 1)
+        run._problem("syntax", _message(expected, states, values, tok, t), tok.start, end)
     for repair in _REPAIRS:
         if _simulate(t, states, repair + (tok.type,)):
             for k in repair:
@@ -420,31 +425,17 @@ def _recover(run: _Run, states: list[int], values: list, tok: Tok, actions_for: 
 
 def _finish(run: _Run, states: list[int], values: list, pos: int, actions_for: list) -> None:
     t = run.t
-    actions, gotos, rules, end_state = t.actions, t.gotos, t.rules, t.end_state
     if len(states) == 1 and not values:
         return  # nothing but whitespace and comments: the caller reports an empty file
     end_tok = Tok("$END", None, pos, pos)
     for _ in range(2 * len(states) + 4):
-        act = actions[states[-1]].get("$END")
+        act = t.actions[states[-1]].get("$END")
         if act is None:
-            if not run.quiet:
-                run._problem("syntax", _message(set(actions[states[-1]]), states, values, end_tok, t), pos, pos)
-            run.quiet = 3
-            for repair in _REPAIRS:
-                if _simulate(t, states, repair + ("$END",)):
-                    for k in repair:
-                        _feed(t, states, values, Tok(k, None, pos, pos), actions_for)
-                    break
-            else:
+            if not _recover(run, states, values, end_tok, actions_for):
                 return
             continue
-        name, n, _ = rules[act[1]]
-        children = values[-n:]
-        del values[-n:]
-        del states[-n:]
-        values.append(actions_for[act[1]](children))
-        states.append(gotos[states[-1]][name])
-        if states[-1] == end_state:
+        _reduce(t, states, values, act[1], actions_for)
+        if states[-1] == t.end_state:
             run.out.root = values[-1]
             return
 
