@@ -1,0 +1,126 @@
+"""sylla metrics vs l2metrics 3.1.0 on the same generated l2logger logs.
+
+Generates logs of 100k, 1M and 10M episodes (three tasks, alternating train/test, one STE run
+per task), runs l2metrics (up to 1M; it lives in the separate venv made by
+scripts/setup.d/20-l2metrics.sh) and ``sylla metrics`` on each, every run in its own subprocess,
+and prints wall time and peak RSS side by side with the ratios the targets are stated in:
+at 1M sylla <= 1/15 of l2metrics' time and <= 1/4 of its peak memory; 10M <= 12x sylla's 1M time.
+
+    .venv/bin/python bench/metrics_vs_l2metrics.py [--sizes 100000,1000000,10000000] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+L2M_PY = ROOT / ".venv-l2m" / "bin" / "python"
+DRIVER = ROOT / "tests" / "metrics" / "l2m_driver.py"
+TASKS = ["alpha_v0", "beta_v0", "gamma_v0"]
+L2M_LIMIT = 1_000_000
+
+
+def generate(base: Path, n: int) -> tuple[Path, list[Path]]:
+    from sylla.metrics.synth import alternating_plan, write_l2logger
+
+    train = max(10, int(n * 0.8 / 9))
+    test = max(5, (n - 9 * train) // 30)
+    log = write_l2logger(base / f"ll-{n}", alternating_plan(TASKS, train, test, cycles=3), seed=n % 997)
+    stes = [write_l2logger(base / f"ste-{n}" / t, [("train", [(t, train)])], seed=i + 1)
+            for i, t in enumerate(TASKS)]
+    return log, stes
+
+
+def run_child(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
+    """Run through a tiny wrapper so the peak RSS is the child's alone (getrusage of children
+    accumulates the maximum over all children so far)."""
+    wrapper = ("import os,sys,time,subprocess,json;t=time.perf_counter();"
+               "p=subprocess.Popen(sys.argv[1:],stdout=subprocess.PIPE,stderr=subprocess.PIPE);"
+               "_,s,u=os.wait4(p.pid,0);o=p.stdout.read();e=p.stderr.read();"
+               "print(json.dumps({'wall':time.perf_counter()-t,'rss':u.ru_maxrss/1024,"
+               "'rc':os.waitstatus_to_exitcode(s),'out':o.decode(),'err':e.decode()[-3000:]}))")
+    proc = subprocess.run([sys.executable, "-c", wrapper, *cmd], capture_output=True, env=env,
+                          text=True)
+    data = json.loads(proc.stdout)
+    if data["rc"]:
+        raise SystemExit(f"command failed ({data['rc']}): {' '.join(cmd)}\n{data['err']}")
+    return data["wall"], data["rss"], data["out"]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="100000,1000000,10000000")
+    parser.add_argument("--keep", help="generate logs here and keep them")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="sylla-bench-"))
+    base.mkdir(parents=True, exist_ok=True)
+    have_l2m = L2M_PY.exists()
+    if not have_l2m:
+        print(f"l2metrics venv missing ({L2M_PY}); run scripts/setup.d/20-l2metrics.sh",
+              file=sys.stderr)
+    sylla = str(Path(sys.executable).with_name("sylla"))
+    results = []
+    try:
+        for n in sizes:
+            t0 = time.perf_counter()
+            log, stes = generate(base, n)
+            gen = time.perf_counter() - t0
+            cmd = [sylla, "metrics", "--log", str(log), "--format", "json", "--no-progress"]
+            for s in stes:
+                cmd += ["--ste", str(s)]
+            s_wall, s_rss, s_out = run_child(cmd)
+            s_life = json.loads(s_out)["lifetime"]
+            row = {"n": n, "gen": gen, "sylla_wall": s_wall, "sylla_rss": s_rss}
+            if have_l2m and n <= L2M_LIMIT:
+                env = dict(os.environ, L2DATA=tempfile.mkdtemp(prefix="l2data-"))
+                lcmd = [str(L2M_PY), str(DRIVER), str(log), "--summary"]
+                for s in stes:
+                    lcmd += ["--ste", str(s)]
+                l_wall, l_rss, l_out = run_child(lcmd, env)
+                l_life = json.loads(l_out)["lifetime"]
+                worst = 0.0
+                for k, v in l_life.items():
+                    if v is not None and s_life.get(k) is not None:
+                        worst = max(worst, abs(v - s_life[k]) / max(abs(v), 1e-300))
+                row.update(l2m_wall=l_wall, l2m_rss=l_rss, max_rel_diff=worst,
+                           compared=sum(1 for k, v in l_life.items() if v is not None))
+            results.append(row)
+            print(_line(row), flush=True)
+    finally:
+        if not args.keep:
+            shutil.rmtree(base, ignore_errors=True)
+    print()
+    by = {r["n"]: r for r in results}
+    if 1_000_000 in by and "l2m_wall" in by[1_000_000]:
+        r = by[1_000_000]
+        print(f"1M: sylla/l2metrics time = 1/{r['l2m_wall'] / r['sylla_wall']:.1f} (target <= 1/15), "
+              f"peak RSS = 1/{r['l2m_rss'] / r['sylla_rss']:.1f} (target <= 1/4)")
+    if 1_000_000 in by and 10_000_000 in by:
+        ratio = by[10_000_000]["sylla_wall"] / by[1_000_000]["sylla_wall"]
+        print(f"10M/1M sylla time = {ratio:.1f}x (target <= 12x, linear)")
+    return 0
+
+
+def _line(r: dict) -> str:
+    text = (f"{r['n']:>10,} episodes | gen {r['gen']:6.1f}s | sylla {r['sylla_wall']:7.2f}s "
+            f"{r['sylla_rss']:7.0f} MiB")
+    if "l2m_wall" in r:
+        text += (f" | l2metrics {r['l2m_wall']:8.2f}s {r['l2m_rss']:7.0f} MiB | time x"
+                 f"{r['l2m_wall'] / r['sylla_wall']:.1f} mem x{r['l2m_rss'] / r['sylla_rss']:.1f}"
+                 f" | max rel diff {r['max_rel_diff']:.1e} over {r['compared']} metrics")
+    else:
+        text += " | l2metrics not run"
+    return text
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,26 @@
+"""Regenerate rewards.csv for pong_breakout.json: a learner whose reward rises while it trains a
+task and slowly fades on the other one (seeded, so the file is reproducible)."""
+
+import numpy as np
+
+from sylla.grammar.parse import parse
+from sylla.grammar.schedule import schedule
+
+rng = np.random.default_rng(42)
+model = parse(open("pong_breakout.json").read()).model
+skill = {"Pong": 0.0, "Breakout": 0.0}
+lines = ["episode,task,reward"]
+for block in schedule(model).blocks:
+    n = block.count
+    if block.learning is False:
+        curve = np.full(n, skill[block.task])
+    else:
+        start, top = skill[block.task], skill[block.task] + 12
+        curve = top - (top - start) * np.exp(-6 * np.arange(n) / n)
+        skill[block.task] = top
+        for other in skill:
+            if other != block.task:
+                skill[other] *= 0.8
+    for e, r in zip(range(block.start, block.end), curve + rng.normal(0, 1.5, n)):
+        lines.append(f"{e},{block.task},{r:.3f}")
+open("rewards.csv", "w").write("\n".join(lines) + "\n")

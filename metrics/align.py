@@ -1,0 +1,247 @@
+"""Alignment: give every logged episode its block, task, phase and learning flag.
+
+With a syllabus, the schedule is the truth and the log is checked against it episode by episode
+(count, task name, train/test, phase label); the first disagreement stops the run with both values.
+Without one, a structured log (l2logger, learnkit, or a plain log with ``task`` and
+``block_type`` columns) is split into blocks the way l2metrics numbers its regimes: a new block
+starts wherever block number, block type, subtype or task changes.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from .data import BLOCK_COLUMNS, EpisodeLog, RunData
+from .errors import MetricsError
+
+if TYPE_CHECKING:
+    from sylla.grammar.model import Syllabus
+    from sylla.grammar.schedule import Schedule, ScheduledBlock
+
+
+def align(log: EpisodeLog, model: "Syllabus | None" = None,
+          allow_partial: bool = False) -> tuple[list[RunData], list[str]]:
+    """Split the log into runs and align each; returns the runs and any warnings."""
+    warnings: list[str] = []
+    runs: list[RunData] = []
+    frame = log.frame
+    column = frame["run"]
+    single = (column.cat.categories.size == 1 if isinstance(column.dtype, pd.CategoricalDtype)
+              else column.nunique() == 1)
+    parts = ([(column.iloc[0], frame)] if single
+             else frame.groupby("run", sort=False, observed=True))
+    for run, part in parts:
+        part = part if single else part.reset_index(drop=True)
+        if model is not None:
+            data, notes = _align_schedule(str(run), part, log, model, allow_partial)
+        else:
+            if not log.structured:
+                raise MetricsError(
+                    "this log has no task and block_type columns; give the syllabus with "
+                    "--syllabus so episodes can be mapped onto blocks", log.path)
+            data, notes = _align_regimes(str(run), part)
+        runs.append(data)
+        warnings.extend(notes)
+    return runs, warnings
+
+
+# --- with a syllabus ------------------------------------------------------------------------
+
+def _kind(block: "ScheduledBlock") -> str:
+    if block.learning is False:
+        return "test"
+    if block.learning is True:
+        return "train"
+    if block.phase is not None and block.phase.kind in ("train", "test"):
+        return block.phase.kind
+    return "train"
+
+
+def _same_task(log_task: str, syllabus_task: str) -> bool:
+    a, b = log_task.lower(), syllabus_task.lower()
+    return a == b or a.startswith(b + "_")
+
+
+def _where(log: EpisodeLog, part: pd.DataFrame, i: int) -> tuple[str, int | None]:
+    """File and row of the ``i``-th episode of ``part`` for an error message."""
+    row = int(part["row"].iat[i]) if "row" in part.columns else None
+    if "file" in part.columns and log.files:
+        return log.files[int(part["file"].iat[i])], row
+    return log.path, row
+
+
+def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Syllabus",
+                    allow_partial: bool) -> tuple[RunData, list[str]]:
+    from sylla.grammar.schedule import schedule
+
+    workers = sorted(part["worker"].astype(str).unique(), key=_natural)
+    notes: list[str] = []
+    pieces: list[pd.DataFrame] = []
+    partial_blocks: set[int] = set()
+    sched: "Schedule | None" = None
+    for k, worker in enumerate(workers):
+        sched = schedule(model, workers=len(workers), worker=k)
+        mine = part[part["worker"].astype(str) == worker]
+        mine = mine.sort_values("episode", kind="stable").reset_index(drop=True)
+        starts = np.array([b.start for b in sched.blocks], dtype=np.int64)
+        counts = np.array([b.count for b in sched.blocks], dtype=np.int64)
+        ordinal_of = np.repeat(np.arange(len(sched.blocks)), counts)
+        episodes = mine["episode"].to_numpy()
+        n, expected = len(episodes), sched.episodes
+        who = f"run {run!r}" + (f", worker {worker!r}" if len(workers) > 1 else "")
+        gaps = episodes != np.arange(n)
+        if gaps.any():
+            i = int(np.argmax(gaps))
+            file, row = _where(log, mine, i)
+            raise MetricsError(
+                f"{who}: episode {i} is missing (the log goes from episode "
+                f"{episodes[i - 1] if i else 'start'} to {episodes[i]})", file, row)
+        if n > expected:
+            file, row = _where(log, mine, expected)
+            raise MetricsError(
+                f"{who}: the log has {n} episodes but the syllabus schedules {expected}; "
+                f"episode {expected} is beyond the last block", file, row)
+        if n < expected:
+            block = sched.blocks[int(ordinal_of[n])]
+            message = (f"{who}: the log ends after {n} episodes but the syllabus schedules "
+                       f"{expected}; block {block.ordinal} ({block.task}, phase "
+                       f"{block.phase_label}) covers episodes {block.start}-{block.end - 1}")
+            if not allow_partial:
+                raise MetricsError(message + " (use --allow-partial for a run that ended early)",
+                                   log.path)
+            notes.append(message + "; metrics of that block and later are marked partial")
+            partial_blocks.add(int(ordinal_of[n]))
+            partial_blocks.update(range(int(ordinal_of[n]) + 1, len(sched.blocks)))
+        ordinals = ordinal_of[:n]
+        blocks = sched.blocks
+        if "task" in mine.columns:
+            wanted = np.array([blocks[o].task for o in range(len(blocks))], dtype=object)[ordinals]
+            got = mine["task"].astype(str).to_numpy()
+            lower = np.char.lower(got.astype(str))
+            ok = (lower == np.char.lower(wanted.astype(str))) | np.fromiter(
+                (g.startswith(w.lower() + "_") for g, w in zip(lower, wanted)), bool, n
+            ) if n else np.ones(0, bool)
+            if not ok.all():
+                i = int(np.argmax(~ok))
+                file, row = _where(log, mine, i)
+                b = blocks[int(ordinals[i])]
+                raise MetricsError(
+                    f"{who}: episode {i} (block {b.ordinal}, episodes {b.start}-{b.end - 1}): "
+                    f"the syllabus has task {b.task!r}, the log has {got[i]!r}", file, row)
+        if "kind" in mine.columns:
+            wanted_kind = np.array([_kind(b) for b in blocks], dtype=object)[ordinals]
+            got = mine["kind"].astype(str).to_numpy()
+            bad = got != wanted_kind
+            if bad.any():
+                i = int(np.argmax(bad))
+                file, row = _where(log, mine, i)
+                b = blocks[int(ordinals[i])]
+                raise MetricsError(
+                    f"{who}: episode {i} (block {b.ordinal}, task {b.task}): the syllabus makes "
+                    f"it a {wanted_kind[i]} episode, the log says {got[i]}", file, row)
+        if "phase" in mine.columns:
+            wanted_phase = np.array([b.phase_label or "" for b in blocks], dtype=object)[ordinals]
+            got = mine["phase"].astype(str).to_numpy()
+            bad = got != wanted_phase
+            if bad.any():
+                i = int(np.argmax(bad))
+                file, row = _where(log, mine, i)
+                b = blocks[int(ordinals[i])]
+                raise MetricsError(
+                    f"{who}: episode {i} (block {b.ordinal}): the syllabus has phase "
+                    f"{wanted_phase[i]!r}, the log has {got[i]!r}", file, row)
+        piece = pd.DataFrame({
+            "block": ordinals, "worker": k, "episode": episodes,
+            "perf": mine["perf"].to_numpy(),
+            "exp": mine["exp"].to_numpy() if "exp" in mine.columns else episodes,
+        })
+        pieces.append(piece)
+        del starts
+    assert sched is not None
+    data = pd.concat(pieces, ignore_index=True).sort_values(
+        ["block", "worker", "episode"], kind="stable", ignore_index=True)
+    present = np.bincount(data["block"].to_numpy(), minlength=len(sched.blocks))
+    stops = np.cumsum(present)
+    rows: list[dict[str, Any]] = []
+    for b in sched.blocks:
+        count = int(present[b.ordinal])
+        if count == 0:
+            continue
+        phase = b.phase
+        rows.append({
+            "block": b.ordinal, "task": b.task, "phase": phase.label if phase else "",
+            "phase_number": phase.number if phase and phase.number is not None else -1,
+            "kind": _kind(b), "subtype": "wake", "learning": b.learning,
+            "params": json.dumps(dict(b.params), sort_keys=True, default=str),
+            "start": int(stops[b.ordinal] - count), "stop": int(stops[b.ordinal]),
+            "count": count, "partial": b.ordinal in partial_blocks,
+        })
+    blocks_frame = pd.DataFrame(rows, columns=list(BLOCK_COLUMNS))
+    return RunData(run=run, perf=data["perf"].to_numpy(dtype=np.float64),
+                   exp=data["exp"].to_numpy(dtype=np.float64), blocks=blocks_frame,
+                   partial=bool(partial_blocks)), notes
+
+
+def _natural(text: str) -> tuple:
+    import re
+
+    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text))
+
+
+# --- without a syllabus ---------------------------------------------------------------------
+
+def _codes(series: pd.Series) -> np.ndarray:
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        return series.cat.codes.to_numpy()
+    return pd.factorize(series)[0]
+
+
+def _align_regimes(run: str, part: pd.DataFrame) -> tuple[RunData, list[str]]:
+    """Blocks from the log's own structure: a change of block number, type, subtype or task."""
+    n = len(part)
+    change = np.zeros(n, dtype=bool)
+    change[0] = True
+    for col in ("block_num", "kind", "subtype", "task"):
+        if col in part.columns:
+            values = _codes(part[col]) if col != "block_num" else part[col].to_numpy()
+            change[1:] |= values[1:] != values[:-1]
+    starts = np.flatnonzero(change)
+    stops = np.append(starts[1:], n)
+    kind = _at(part["kind"], starts)
+    task = _at(part["task"], starts)
+    subtype = (_at(part["subtype"], starts) if "subtype" in part.columns
+               else np.full(len(starts), "wake"))
+    params = (_at(part["params"], starts) if "params" in part.columns
+              else np.full(len(starts), ""))
+    if "phase" in part.columns:
+        phase = _at(part["phase"], starts)
+        number = np.array([_phase_number(p) for p in phase])
+    else:
+        # number phases the way syllabi do: each run of train blocks opens phase k; the test
+        # blocks after it are k.test; tests before any training are 0.test
+        is_train = kind == "train"
+        opens = is_train & np.r_[True, ~is_train[:-1]]
+        number = np.cumsum(opens)
+        phase = np.array([f"{k}.{t}" for k, t in zip(number, kind)], dtype=object)
+    blocks = pd.DataFrame({
+        "block": np.arange(len(starts)), "task": task, "phase": phase, "phase_number": number,
+        "kind": kind, "subtype": subtype, "learning": kind == "train", "params": params,
+        "start": starts, "stop": stops, "count": stops - starts, "partial": False,
+    }, columns=list(BLOCK_COLUMNS))
+    exp = part["exp"].to_numpy(dtype=np.float64) if "exp" in part.columns else np.arange(n, dtype=float)
+    return RunData(run=run, perf=part["perf"].to_numpy(dtype=np.float64), exp=exp,
+                   blocks=blocks), []
+
+
+def _at(series: pd.Series, positions: np.ndarray) -> np.ndarray:
+    """Values at a few positions as strings (without stringifying the whole column)."""
+    return np.asarray(series.iloc[positions]).astype(str).astype(object)
+
+
+def _phase_number(label: str) -> int:
+    head = label.split(".", 1)[0]
+    return int(head) if head.isdigit() else -1

@@ -1,0 +1,71 @@
+"""The shapes every stage agrees on: a run's per-episode performance and its block table.
+
+Readers produce an `EpisodeLog` (one row per episode, with whatever structure the log carries);
+alignment turns it into `RunData`: a float array of performance in block order plus a block table
+whose ``start``/``stop`` slice that array. Metrics only ever see `RunData`, so they work the same
+for plain logs, l2logger and learnkit directories.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+BLOCK_COLUMNS = (
+    "block", "task", "phase", "phase_number", "kind", "subtype", "learning",
+    "params", "start", "stop", "count", "partial",
+)
+
+
+@dataclass
+class EpisodeLog:
+    """What a reader returns.
+
+    ``frame`` has one row per episode and at least ``run``, ``worker``, ``episode`` (0-based, per
+    run and worker), ``perf`` (float64) and ``row`` (the 1-based row or line in ``file`` of the
+    episode's first record, for error messages). Structured formats add ``task``, ``kind``
+    (train/test), ``subtype``, ``block_num``, ``params``, ``phase`` and ``exp`` (the log's own
+    experience counter).
+    """
+
+    frame: pd.DataFrame
+    path: str
+    format: str
+    files: list[str] = field(default_factory=list)
+
+    @property
+    def structured(self) -> bool:
+        return "task" in self.frame.columns and "kind" in self.frame.columns
+
+
+@dataclass
+class RunData:
+    """One run, aligned: ``perf[start:stop]`` is the block's data, in episode order.
+
+    ``exp`` is the x coordinate (the log's experience number if it has one, else the episode
+    index); ``blocks`` has the columns in ``BLOCK_COLUMNS``.
+    """
+
+    run: str
+    perf: np.ndarray
+    exp: np.ndarray
+    blocks: pd.DataFrame
+    partial: bool = False
+
+    def block_values(self, i: int) -> np.ndarray:
+        b = self.blocks.iloc[i]
+        return self.perf[int(b.start) : int(b.stop)]
+
+    @property
+    def tasks(self) -> list[str]:
+        """Tasks in order of first training, then tasks that are only tested (l2metrics' order)."""
+        b = self.blocks
+        trained = b[b.kind == "train"].task.tolist()
+        tested = b[b.kind != "train"].task.tolist()
+        return list(dict.fromkeys(trained + tested))
+
+
+def empty_blocks() -> pd.DataFrame:
+    return pd.DataFrame({c: [] for c in BLOCK_COLUMNS})

@@ -1,0 +1,41 @@
+"""Helpers the built-in plugins share: block selections and the aggregation parameter."""
+
+from __future__ import annotations
+
+import math
+from typing import Iterable
+
+import numpy as np
+
+from ..data import RunData
+from ..registry import Parameter
+
+AGGREGATION = Parameter("aggregation", "mean", "how task values become a lifetime value",
+                        choices=("mean", "median"))
+S = Parameter("s", 0.1, "reference smoothing: window of ceil(s*n) episodes", type=float)
+
+
+def aggregate(values: Iterable[float], how: str) -> float:
+    """NaN-ignoring mean or median; NaN when nothing is left."""
+    x = np.asarray([v for v in values if v is not None], dtype=float)
+    x = x[~np.isnan(x)]
+    if not x.size:
+        return math.nan
+    return float(np.mean(x) if how == "mean" else np.median(x))
+
+
+def task_train_values(run: RunData, task: str) -> np.ndarray:
+    """All training episodes of a task, concatenated in block order."""
+    b = run.blocks
+    sel = b[(b.task == task) & (b.kind == "train")]
+    if sel.empty:
+        return np.empty(0)
+    return np.concatenate([run.perf[a:z] for a, z in zip(sel.start, sel.stop)])
+
+
+def ste_train_values(ste_run: RunData) -> np.ndarray:
+    b = ste_run.blocks
+    sel = b[b.kind == "train"]
+    if sel.empty:
+        return np.empty(0)
+    return np.concatenate([ste_run.perf[a:z] for a, z in zip(sel.start, sel.stop)])

@@ -1,0 +1,105 @@
+"""GEM-style ACC, BWT and FWT (Lopez-Paz & Ranzato, "Gradient Episodic Memory for Continual
+Learning", NeurIPS 2017, section 2 and the metrics script of its reference code).
+
+The test-performance matrix ``R[i][j]`` is the mean performance on task ``j`` in the test phase
+that closes task ``i``'s training (the last test phase before the next new task is first trained;
+the run's final test phase for the last task). ``b[j]`` comes from a test phase before any
+training. The paper averages BWT and FWT over ``T - 1`` terms; the published code takes the mean
+of a length-``T`` vector whose unused entry is 0, i.e. divides by ``T``. Both are given, labelled.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..data import RunData
+from ..registry import Context, Row, row
+
+
+def phase_tests(run: RunData) -> list[tuple[str, int, dict[str, float]]]:
+    """Consecutive test blocks grouped: (label, first block position, task -> mean perf)."""
+    b = run.blocks
+    phases: list[tuple[str, int, dict[str, list[np.ndarray]]]] = []
+    previous_test = False
+    for i, (kind, task, phase, a, z) in enumerate(zip(b.kind, b.task, b.phase, b.start, b.stop)):
+        if kind == "test":
+            if not previous_test:
+                phases.append((str(phase), i, {}))
+            phases[-1][2].setdefault(str(task), []).append(run.perf[a:z])
+        previous_test = kind == "test"
+    return [(label, pos, {t: float(np.mean(np.concatenate(v))) for t, v in d.items()})
+            for label, pos, d in phases]
+
+
+def performance_matrix(run: RunData) -> tuple[list[str], np.ndarray, np.ndarray, list[str]]:
+    """(task order, R, baseline b, the label of each row's test phase)."""
+    b = run.blocks
+    trained = b[b.kind == "train"]
+    first_train: dict[str, int] = {}
+    for pos, task in zip(trained.index, trained.task):
+        first_train.setdefault(str(task), int(b.index.get_loc(pos)))
+    order = list(first_train)
+    phases = phase_tests(run)
+    T = len(order)
+    R = np.full((T, T), np.nan)
+    base = np.full(T, np.nan)
+    labels = [""] * T
+    if phases and T and phases[0][1] < first_train[order[0]]:
+        for j, t in enumerate(order):
+            base[j] = phases[0][2].get(t, np.nan)
+    for i, task in enumerate(order):
+        start = first_train[task]
+        end = first_train[order[i + 1]] if i + 1 < T else len(b)
+        chosen = [p for p in phases if start < p[1] < end]
+        if i + 1 == T:
+            chosen = [p for p in phases if p[1] > start]
+        if chosen:
+            label, _pos, values = chosen[-1]
+            labels[i] = label
+            for j, t in enumerate(order):
+                R[i, j] = values.get(t, np.nan)
+    return order, R, base, labels
+
+
+class Gem:
+    name = "gem"
+    description = "GEM ACC/BWT/FWT over the test-performance matrix (paper: T-1, code: T)"
+    emits = ("gem_acc", "gem_bwt_paper", "gem_bwt_code", "gem_fwt_paper", "gem_fwt_code",
+             "test_matrix", "test_matrix_baseline")
+    inputs = ("log", "tests")
+    parameters = ()
+
+    def compute(self, ctx: Context) -> list[Row]:
+        order, R, base, labels = performance_matrix(ctx.run)
+        T = len(order)
+        out: list[Row] = []
+        if T == 0 or np.isnan(R).all():
+            ctx.warn("gem: no test phase follows a training phase; ACC/BWT/FWT need the "
+                     "test-performance matrix")
+            return out
+        for i in range(T):
+            for j in range(T):
+                if not math.isnan(R[i, j]):
+                    out.append(row("test_matrix", R[i, j], order[j], phase=labels[i]))
+        for j in range(T):
+            if not math.isnan(base[j]):
+                out.append(row("test_matrix_baseline", base[j], order[j]))
+        final = R[T - 1]
+        out.append(row("gem_acc", float(np.mean(final))))
+        if T > 1:
+            bwt = final[: T - 1] - np.diag(R)[: T - 1]
+            out.append(row("gem_bwt_paper", float(np.sum(bwt)) / (T - 1)))
+            out.append(row("gem_bwt_code", float(np.sum(bwt)) / T))
+            fwt = np.array([R[j - 1, j] - base[j] for j in range(1, T)])
+            if np.isnan(base[1:]).any():
+                ctx.warn("gem: FWT needs a test phase before any training (the baseline b)")
+            out.append(row("gem_fwt_paper", float(np.sum(fwt)) / (T - 1)))
+            out.append(row("gem_fwt_code", float(np.sum(fwt)) / T))
+        else:
+            ctx.warn("gem: BWT and FWT need at least two trained tasks")
+        if np.isnan(R).any():
+            ctx.warn("gem: some tasks are not tested in every test phase; affected "
+                     "entries are missing")
+        return out

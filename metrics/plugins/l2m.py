@@ -1,0 +1,416 @@
+"""l2metrics 3.1.0's metrics, with its names, options and preprocessing.
+
+The numbers follow JHU/APL l2metrics 3.1.0 (``l2metrics/*.py``) so that both tools agree within
+rounding on the same log; the code is sylla's own and linear in the log (l2metrics numbers its
+regimes and selects each block with a full-table mask, which is quadratic). Regime-level values
+(saturation, terminal performance, recovery time) are computed once per run and option set and
+shared by every plugin through the context cache.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from itertools import permutations
+from typing import Any
+
+import numpy as np
+
+from ..data import RunData
+from ..preprocess import Prepared, l2m_saturation, l2m_terminal, prepare_l2m
+from ..registry import Context, Parameter, Row, row
+from .common import AGGREGATION, aggregate
+
+SMOOTHING = Parameter("smoothing", "flat", "l2metrics smoothing (flat moving average or none)",
+                      choices=("flat", "none"))
+WINDOW = Parameter("window_length", None, "l2metrics smoothing window (default min(20% of "
+                   "the block, 100))", type=int)
+CLAMP = Parameter("clamp_outliers", False, "clamp each task to its 10%/90% quantiles",
+                  type=lambda v: str(v).lower() in ("1", "true", "yes", "on"))
+NORMALIZATION = Parameter("normalization", "task", "scale each task (or the run) onto [1, 101]",
+                          choices=("task", "run", "none"))
+STE_AVERAGING = Parameter("ste_averaging", "metrics", "average STE runs' metrics or their curves",
+                          choices=("metrics", "time"))
+PREPROCESSING = (SMOOTHING, WINDOW, CLAMP, NORMALIZATION)
+
+
+@dataclass
+class Regimes:
+    """Per-block l2metrics values of one run after preprocessing."""
+
+    prepared: Prepared
+    saturation: np.ndarray
+    exp_to_sat: np.ndarray
+    term_perf: np.ndarray
+    exp_to_term: np.ndarray
+    filtered: np.ndarray  # blocks l2metrics keeps for avg/maintenance/transfer (sleep rule)
+
+
+def regimes(ctx: Context) -> Regimes:
+    """Preprocess once per run and option set, then the per-block values."""
+    p = ctx.params
+    key = ("l2m", p["smoothing"], p["window_length"], p["clamp_outliers"], p["normalization"])
+    if key in ctx.cache:
+        return ctx.cache[key]
+    prepared = prepare_l2m(ctx.run, ctx.ste, smoothing=p["smoothing"],
+                           window_length=p["window_length"], clamp=p["clamp_outliers"],
+                           normalization=p["normalization"])
+    run = prepared.run
+    b = run.blocks
+    n = len(b)
+    sat, e2s, term, e2t = (np.full(n, np.nan) for _ in range(4))
+    for i, (a, z, kind) in enumerate(zip(b.start, b.stop, b.kind)):
+        x = run.perf[a:z]
+        sat[i], e2s[i] = l2m_saturation(x)
+        term[i] = l2m_terminal(x, kind)
+        e2t[i] = int((1 - (0.1 if kind != "test" else 1) / 2) * x.size)
+    subtype = b.subtype.astype(str).to_numpy()
+    if (subtype == "sleep").any():
+        filtered = ~((b.kind.to_numpy() == "test") & (subtype == "wake"))
+    else:
+        filtered = np.ones(n, dtype=bool)
+    result = Regimes(prepared, sat, e2s, term, e2t, filtered)
+    ctx.cache[key] = result
+    return result
+
+
+def _lifetime(rows: list[Row], metric: str, values: list[float], how: str) -> None:
+    if any(v is not None and not math.isnan(v) for v in values):
+        rows.append(row(metric, aggregate(values, how)))
+
+
+class BlockPerf:
+    name = "l2m_block"
+    description = "l2metrics regime values: saturation, experiences to saturation, terminal performance"
+    emits = ("saturation", "exp_to_sat", "term_perf", "exp_to_term_perf")
+    inputs = ("log",)
+    parameters = PREPROCESSING
+
+    def compute(self, ctx: Context) -> list[Row]:
+        r = regimes(ctx)
+        b = ctx.run.blocks
+        out = []
+        for i, (block, task, phase) in enumerate(zip(b.block, b.task, b.phase)):
+            for name, arr in (("saturation", r.saturation), ("exp_to_sat", r.exp_to_sat),
+                              ("term_perf", r.term_perf), ("exp_to_term_perf", r.exp_to_term)):
+                out.append(row(name, arr[i], str(task), int(block), str(phase)))
+        return out
+
+
+def recovery_times(ctx: Context, r: Regimes) -> dict[int, float]:
+    """Block index -> experiences until a later train (wake) block reaches the previous one's
+    terminal performance (block length + 1 if never)."""
+    b = ctx.run.blocks
+    run = r.prepared.run
+    out: dict[int, float] = {}
+    kinds, subtypes, tasks = b.kind.to_numpy(), b.subtype.astype(str).to_numpy(), b.task.to_numpy()
+    for task in dict.fromkeys(tasks):
+        idx = np.flatnonzero((kinds == "train") & (subtypes == "wake") & (tasks == task))
+        for prev, cur in zip(idx[:-1], idx[1:]):
+            x = run.perf[b.start.iat[cur] : b.stop.iat[cur]]
+            x = x[~np.isnan(x)]
+            hits = np.flatnonzero(x >= r.term_perf[prev])
+            out[int(cur)] = float(hits[0]) if hits.size else float(b.stop.iat[cur] - b.start.iat[cur] + 1)
+    return out
+
+
+def theil_sen_slope(y: np.ndarray) -> float:
+    """Median of pairwise slopes against 0..n-1 (scipy.stats.theilslopes' slope)."""
+    x = np.arange(y.size, dtype=float)
+    dx = x[:, None] - x[None, :]
+    dy = y[:, None] - y[None, :]
+    return float(np.median(dy[dx > 0] / dx[dx > 0]))
+
+
+class PerfRecovery:
+    name = "perf_recovery"
+    description = "l2metrics performance recovery: minus the Theil-Sen slope of recovery times"
+    emits = ("perf_recovery", "l2m_recovery_time")
+    inputs = ("log",)
+    parameters = PREPROCESSING + (AGGREGATION,)
+
+    def compute(self, ctx: Context) -> list[Row]:
+        r = regimes(ctx)
+        b = ctx.run.blocks
+        rec = recovery_times(ctx, r)
+        out = [row("l2m_recovery_time", v, str(b.task.iat[i]), int(b.block.iat[i]),
+                   str(b.phase.iat[i])) for i, v in rec.items()]
+        if len(rec) <= 1:
+            ctx.warn("perf_recovery: not enough recovery times (needs two later train blocks "
+                     "of one task)")
+            return out
+        values = []
+        for task in ctx.run.tasks:
+            y = np.array([v for i, v in sorted(rec.items()) if b.task.iat[i] == task])
+            if y.size > 1:
+                value = -theil_sen_slope(y)
+                out.append(row("perf_recovery", value, task))
+                values.append(value)
+        _lifetime(out, "perf_recovery", values, ctx.params["aggregation"])
+        return out
+
+
+class AvgPerf:
+    name = "avg_perf"
+    description = "l2metrics average train and evaluation performance"
+    emits = ("avg_train_perf", "avg_eval_perf")
+    inputs = ("log",)
+    parameters = PREPROCESSING + (AGGREGATION,)
+
+    def compute(self, ctx: Context) -> list[Row]:
+        r = regimes(ctx)
+        b = ctx.run.blocks
+        perf = r.prepared.run.perf
+        out: list[Row] = []
+        per_task: dict[str, dict[str, list[float]]] = {}
+        for i in np.flatnonzero(r.filtered):
+            kind = b.kind.iat[i]
+            name = {"train": "avg_train_perf", "test": "avg_eval_perf"}.get(kind)
+            if name is None:
+                continue
+            value = float(np.nanmean(perf[b.start.iat[i] : b.stop.iat[i]]))
+            task = str(b.task.iat[i])
+            out.append(row(name, value, task, int(b.block.iat[i]), str(b.phase.iat[i])))
+            per_task.setdefault(task, {}).setdefault(name, []).append(value)
+        how = ctx.params["aggregation"]
+        for name in self.emits:
+            values = []
+            for task in ctx.run.tasks:
+                vals = per_task.get(task, {}).get(name, [])
+                v = float(np.mean(vals)) if vals else math.nan
+                out.append(row(name, v, task))
+                values.append(v)
+            _lifetime(out, name, values, how)
+        return out
+
+
+class PerfMaintenance:
+    name = "perf_maintenance"
+    description = ("l2metrics performance maintenance: later evaluation minus the most recent "
+                   "learning evaluation (mrlep) or terminal learning performance (mrtlp)")
+    emits = ("perf_maintenance_mrlep", "perf_maintenance_mrtlp", "maintenance_val_mrlep",
+             "maintenance_val_mrtlp")
+    inputs = ("log",)
+    parameters = PREPROCESSING + (AGGREGATION, Parameter(
+        "maintenance_method", "mrlep", "which maintenance metric(s)", choices=("mrlep", "mrtlp", "both")))
+
+    def compute(self, ctx: Context) -> list[Row]:
+        r = regimes(ctx)
+        b = ctx.run.blocks
+        method = ctx.params["maintenance_method"]
+        methods = ["mrlep", "mrtlp"] if method == "both" else [method]
+        keep = np.flatnonzero(r.filtered)
+        kinds, tasks = b.kind.to_numpy(), b.task.to_numpy()
+        values: dict[str, dict[int, float]] = {m: {} for m in methods}
+        for task in dict.fromkeys(tasks[keep]):
+            train = keep[(tasks[keep] == task) & (kinds[keep] == "train")]
+            test = keep[(tasks[keep] == task) & (kinds[keep] == "test")]
+            ref_tests = np.array([test[np.argmax(test > t)] for t in train if np.any(test > t)])
+            for t in test:
+                if not (ref_tests.size and np.any(t > ref_tests)) or t in ref_tests:
+                    continue
+                if "mrtlp" in methods:
+                    values["mrtlp"][int(t)] = r.term_perf[t] - r.term_perf[train[train < t][-1]]
+                if "mrlep" in methods:
+                    values["mrlep"][int(t)] = r.term_perf[t] - r.term_perf[ref_tests[ref_tests < t][-1]]
+        out: list[Row] = []
+        for m in methods:
+            if not values[m]:
+                continue
+            per_task: dict[str, list[float]] = {}
+            for i, v in sorted(values[m].items()):
+                out.append(row(f"maintenance_val_{m}", v, str(tasks[i]), int(b.block.iat[i]),
+                               str(b.phase.iat[i])))
+                per_task.setdefault(str(tasks[i]), []).append(v)
+            lifetime = []
+            for task in ctx.run.tasks:
+                if task in per_task:
+                    v = float(np.mean(per_task[task]))
+                    out.append(row(f"perf_maintenance_{m}", v, task))
+                    lifetime.append(v)
+            _lifetime(out, f"perf_maintenance_{m}", lifetime, ctx.params["aggregation"])
+        if not out:
+            ctx.warn("perf_maintenance: no task is evaluated again after its first "
+                     "post-training evaluation")
+        return out
+
+
+class Transfer:
+    name = "transfer"
+    description = ("l2metrics forward/backward transfer between task pairs, as a ratio or "
+                   "contrast of the evaluations around the other task's training")
+    emits = ("forward_transfer_ratio", "backward_transfer_ratio", "forward_transfer_contrast",
+             "backward_transfer_contrast")
+    inputs = ("log",)
+    parameters = PREPROCESSING + (AGGREGATION, Parameter(
+        "transfer_method", "ratio", "transfer formula(s)", choices=("ratio", "contrast", "both")))
+
+    def compute(self, ctx: Context) -> list[Row]:
+        r = regimes(ctx)
+        b = ctx.run.blocks
+        method = ctx.params["transfer_method"]
+        methods = ["ratio", "contrast"] if method == "both" else [method]
+        keep = np.flatnonzero(r.filtered)
+        kinds, tasks = b.kind.to_numpy(), b.task.to_numpy()
+        # keyed by the later evaluation block, as l2metrics does (a later pair overwrites)
+        found: dict[tuple[str, str], dict[int, tuple[str, float]]] = {}
+        for task, other in permutations(list(dict.fromkeys(tasks[keep])), 2):
+            train = keep[(tasks[keep] == task) & (kinds[keep] == "train")]
+            other_test = keep[(tasks[keep] == other) & (kinds[keep] == "test")]
+            other_train = keep[(tasks[keep] == other) & (kinds[keep] == "train")]
+            if not train.size:
+                continue
+            first_other = other_train.min() if other_train.size else None
+            fwd = train[train < first_other] if first_other is not None else train
+            bwd = train[train > first_other] if first_other is not None else train[:0]
+            for direction, regs in (("forward", fwd), ("backward", bwd)):
+                for tr in regs:
+                    for t1, t2 in zip(other_test[:-1], other_test[1:]):
+                        if t1 < tr < t2:
+                            tp1, tp2 = r.term_perf[t1], r.term_perf[t2]
+                            if "ratio" in methods and tp1 != 0:
+                                found.setdefault((direction, "ratio"), {})[int(t2)] = (task, tp2 / tp1)
+                            if "contrast" in methods and (tp1 + tp2) != 0:
+                                found.setdefault((direction, "contrast"), {})[int(t2)] = (
+                                    task, (tp2 - tp1) / (tp1 + tp2))
+        out: list[Row] = []
+        for direction in ("forward", "backward"):
+            if not any(found.get((direction, m)) for m in methods):
+                ctx.warn(f"transfer: no valid task pairs for {direction} transfer")
+            for m in methods:
+                name = f"{direction}_transfer_{m}"
+                pairs: dict[str, dict[str, list[float]]] = {}
+                for t2, (source, value) in sorted(found.get((direction, m), {}).items()):
+                    pairs.setdefault(source, {}).setdefault(str(tasks[t2]), []).append(value)
+                    out.append(row(name, value, f"{source}->{tasks[t2]}", int(b.block.iat[t2]),
+                                   str(b.phase.iat[t2])))
+                firsts = []
+                for source in ctx.run.tasks:
+                    for target, vals in pairs.get(source, {}).items():
+                        out.append(row(name, vals[0], f"{source}->{target}"))
+                        firsts.append(vals[0])
+                _lifetime(out, name, firsts, ctx.params["aggregation"])
+        return out
+
+
+def _task_train(run: RunData, task: str) -> tuple[np.ndarray, np.ndarray]:
+    b = run.blocks
+    sel = b[(b.task == task) & (b.kind == "train") & (b.subtype.astype(str) == "wake")]
+    if sel.empty:
+        return np.empty(0), np.empty(0)
+    idx = np.concatenate([np.arange(a, z) for a, z in zip(sel.start, sel.stop)])
+    return run.perf[idx], run.exp[idx]
+
+
+def _ste_curves(r: Regimes, task: str) -> list[np.ndarray]:
+    curves = []
+    for s in r.prepared.ste.get(task, []):
+        sel = s.blocks[s.blocks.kind == "train"]
+        parts = [s.perf[a:z] for a, z in zip(sel.start, sel.stop)]
+        curves.append(np.concatenate(parts) if parts else np.empty(0))
+    return curves
+
+
+def _no_ste(ctx: Context, name: str) -> bool:
+    if not ctx.ste:
+        ctx.warn(f"{name}: no single-task-expert data (give --ste)")
+        return True
+    missing = [t for t in ctx.run.tasks if t not in ctx.ste]
+    if missing:
+        ctx.warn(f"{name}: no single-task-expert data for task(s) {', '.join(missing)}")
+    return False
+
+
+class SteRelPerf:
+    name = "ste_rel_perf"
+    description = "l2metrics performance relative to the single-task expert (ratio of sums)"
+    emits = ("ste_rel_perf",)
+    inputs = ("log", "ste")
+    parameters = PREPROCESSING + (AGGREGATION, STE_AVERAGING)
+
+    def compute(self, ctx: Context) -> list[Row]:
+        if _no_ste(ctx, self.name):
+            return []
+        r = regimes(ctx)
+        out: list[Row] = []
+        values = []
+        for task in ctx.run.tasks:
+            x, _ = _task_train(r.prepared.run, task)
+            curves = _ste_curves(r, task)
+            if not x.size or not curves:
+                continue
+            if ctx.params["ste_averaging"] == "time":
+                m = min(map(len, curves))
+                mean_curve = np.array([c[:m] for c in curves]).mean(0)
+                k = min(x.size, mean_curve.size)
+                rel = [np.nansum(x[:k]) / np.nansum(mean_curve[:k])]
+            else:
+                rel = []
+                for c in curves:
+                    k = min(x.size, c.size)
+                    rel.append(np.nansum(x[:k]) / np.nansum(c[:k]))
+            v = float(np.nanmean(rel))
+            out.append(row("ste_rel_perf", v, task))
+            values.append(v)
+        _lifetime(out, "ste_rel_perf", values, ctx.params["aggregation"])
+        return out
+
+
+class SampleEfficiency:
+    name = "sample_efficiency"
+    description = ("l2metrics sample efficiency: saturation ratio times experiences-to-saturation "
+                   "ratio against the single-task expert")
+    emits = ("sample_efficiency",)
+    inputs = ("log", "ste")
+    parameters = PREPROCESSING + (AGGREGATION, STE_AVERAGING)
+
+    def compute(self, ctx: Context) -> list[Row]:
+        if _no_ste(ctx, self.name):
+            return []
+        r = regimes(ctx)
+        out: list[Row] = []
+        values = []
+        for task in ctx.run.tasks:
+            x, exp = _task_train(r.prepared.run, task)
+            curves = _ste_curves(r, task)
+            if not x.size or not curves:
+                continue
+            slope = _slope(exp, x)
+            sat, e2s = l2m_saturation(x)
+            if e2s == 0:
+                ctx.warn(f"sample_efficiency: task {task} saturates at its first experience")
+                continue
+            if ctx.params["ste_averaging"] == "time":
+                m = min(map(len, curves))
+                curves = [np.array([c[:m] for c in curves]).mean(0)]
+            se = []
+            for c in curves:
+                ste_sat, ste_e2s = l2m_saturation(c)
+                if ste_e2s == 0:
+                    continue
+                if sat < ste_sat * 0.2 or slope < 0:
+                    ctx.warn(f"sample_efficiency: task {task} violates its assumptions "
+                             "(too low or falling); counted as 0")
+                    se.append(0.0)
+                else:
+                    se.append((sat / ste_sat) * (ste_e2s / e2s))
+            if not se:
+                continue
+            v = float(np.nanmean(se))
+            out.append(row("sample_efficiency", v, task))
+            values.append(v)
+        _lifetime(out, "sample_efficiency", values, ctx.params["aggregation"])
+        return out
+
+
+def _slope(x: np.ndarray, y: np.ndarray) -> float:
+    """Least-squares slope (what l2metrics takes from ``np.polyfit(x, y, 1)``)."""
+    if x.size < 2:
+        return 0.0
+    xm = x - x.mean()
+    denom = float(np.dot(xm, xm))
+    return float(np.dot(xm, y - y.mean()) / denom) if denom else 0.0
+
+
+__all__: list[Any] = [BlockPerf, PerfRecovery, AvgPerf, PerfMaintenance, Transfer, SteRelPerf,
+                      SampleEfficiency]

@@ -1,0 +1,173 @@
+"""Smoothing, clamping and normalisation.
+
+Two families live here. ``rolling_max``/``rolling`` serve the reference metrics (a trailing
+moving average over ``ceil(s * n)`` episodes). ``l2m_smooth``, ``clamp`` and ``normalise``
+reproduce l2metrics 3.1.0's preprocessing exactly, so the l2metrics-named metrics agree with it to
+rounding: a flat window of ``min(int(0.2 * n), 100)`` episodes per block (none below 3), applied to
+a signal padded with reflected copies of itself at both ends; optional clamping to the 10%/90%
+quantiles of a task's data; per-task (or per-run) scaling onto ``[1, 101]``.
+Every function costs O(n) per block (the flat window is at most 100 wide).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .data import RunData
+
+
+def window_of(n: int, s: float) -> int:
+    """The reference smoothing window: ``ceil(s * n)`` episodes, at least 1."""
+    return max(1, math.ceil(s * n - 1e-12))
+
+
+def rolling(x: np.ndarray, w: int) -> np.ndarray:
+    """Trailing mean over full windows: element ``i`` is the mean of ``x[i : i + w]``.
+
+    The result has ``len(x) - w + 1`` values; the window ending at episode ``i + w - 1``.
+    """
+    if w <= 1:
+        return x.astype(np.float64, copy=True)
+    if len(x) < w:
+        return np.empty(0)
+    c = np.cumsum(np.r_[0.0, x])
+    return (c[w:] - c[:-w]) / w
+
+
+def l2m_window(n: int, window_length: int | None = None) -> int:
+    """l2metrics' window: the requested length if the data is long enough, else
+    ``min(int(0.2 * n), 100)``."""
+    if window_length is None or n < window_length:
+        return min(int(n * 0.2), 100)
+    return int(window_length)
+
+
+def l2m_smooth(x: np.ndarray, window_length: int | None = None) -> np.ndarray:
+    """Flat moving average with reflected ends, same length as ``x`` (no-op below a window of 3)."""
+    w = l2m_window(x.size, window_length)
+    if w < 3:
+        return x
+    padded = np.r_[x[w - 1 : 0 : -1], x, x[-2 : -w - 1 : -1]]
+    y = np.convolve(np.ones(w) / w, padded, mode="valid")
+    return y[int(math.floor(w / 2 - 1)) : -int(math.ceil(w / 2))]
+
+
+def l2m_saturation(x: np.ndarray, window_length: int | None = None) -> tuple[float, float]:
+    """l2metrics' block saturation: max of the smoothed block and the first index reaching it."""
+    y = l2m_smooth(x, window_length)
+    y = y[~np.isnan(y)]
+    if not y.size:
+        return math.nan, math.nan
+    top = float(np.max(y))
+    return top, float(np.flatnonzero(y == top)[0])
+
+
+def l2m_terminal(x: np.ndarray, kind: str, ratio: float = 0.1) -> float:
+    """l2metrics' terminal performance: mean of the last 10% of a train block, all of a test."""
+    x = x[~np.isnan(x)]
+    if not x.size:
+        return math.nan
+    if kind == "test":
+        ratio = 1
+    return float(np.mean(x[int((1 - ratio) * x.size) :]))
+
+
+@dataclass
+class Prepared:
+    """A run and its STE data after l2metrics preprocessing."""
+
+    run: RunData
+    ste: dict[str, list[RunData]]
+    ranges: dict[str, tuple[float, float]]
+
+
+def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str = "flat",
+                window_length: int | None = None, smooth_eval: bool = False,
+                clamp: bool = False, normalization: str = "task") -> Prepared:
+    """Apply l2metrics' preprocessing in its order: smooth, clamp, normalise."""
+    perf = run.perf.copy()
+    blocks = run.blocks
+    starts, stops = blocks.start.to_numpy(), blocks.stop.to_numpy()
+    kinds = blocks.kind.to_numpy()
+    tasks_of_block = blocks.task.to_numpy()
+    ste_perf = {t: [s.perf.copy() for s in runs] for t, runs in ste.items()}
+    if smoothing != "none":
+        for a, b, k in zip(starts, stops, kinds):
+            if k == "train" or smooth_eval:
+                perf[a:b] = l2m_smooth(perf[a:b], window_length)
+        for task, runs in ste.items():
+            for i, s in enumerate(runs):
+                for a, b in zip(s.blocks.start.to_numpy(), s.blocks.stop.to_numpy()):
+                    ste_perf[task][i][a:b] = l2m_smooth(ste_perf[task][i][a:b], window_length)
+    task_index = _task_positions(starts, stops, tasks_of_block)
+    if clamp:
+        for task, idx in task_index.items():
+            x = perf[idx]
+            ste_train = _ste_train(ste, ste_perf, task)
+            combined = np.append(x, ste_train) if ste_train.size else x
+            lo, hi = np.quantile(combined, (0.1, 0.9))
+            perf[idx] = x.clip(lo, hi)
+            for i, s in enumerate(ste.get(task, [])):
+                mask = _task_mask(s, task)
+                ste_perf[task][i][mask] = ste_perf[task][i][mask].clip(lo, hi)
+    ranges: dict[str, tuple[float, float]] = {}
+    if normalization != "none":
+        for task, idx in task_index.items():
+            lo, hi = float(np.nanmin(perf[idx])), float(np.nanmax(perf[idx]))
+            ste_train = _ste_train(ste, ste_perf, task)
+            if ste_train.size:
+                lo, hi = min(lo, float(np.nanmin(ste_train))), max(hi, float(np.nanmax(ste_train)))
+            ranges[task] = (lo, hi)
+        run_lo = min(r[0] for r in ranges.values())
+        run_hi = max(r[1] for r in ranges.values())
+        for task, idx in task_index.items():
+            lo, hi = ranges[task] if normalization == "task" else (run_lo, run_hi)
+            perf[idx] = _scale(perf[idx], lo, hi)
+        for task, runs in ste.items():
+            for i, s in enumerate(runs):
+                for t in set(s.blocks.task):
+                    if normalization == "task" and t not in ranges:
+                        continue  # STE blocks of tasks this run never saw cannot be scaled
+                    lo, hi = ranges[t] if normalization == "task" else (run_lo, run_hi)
+                    mask = _task_mask(s, t)
+                    ste_perf[task][i][mask] = _scale(ste_perf[task][i][mask], lo, hi)
+    new_run = RunData(run=run.run, perf=perf, exp=run.exp, blocks=blocks, partial=run.partial)
+    new_ste = {t: [RunData(s.run, ste_perf[t][i], s.exp, s.blocks) for i, s in enumerate(runs)]
+               for t, runs in ste.items()}
+    return Prepared(run=new_run, ste=new_ste, ranges=ranges)
+
+
+def _scale(x: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    if lo == hi:
+        return x * 0 + 1
+    return (x - lo) / (hi - lo) * 100 + 1
+
+
+def _task_positions(starts: np.ndarray, stops: np.ndarray,
+                    tasks: np.ndarray) -> dict[str, np.ndarray]:
+    out: dict[str, list[np.ndarray]] = {}
+    for a, b, t in zip(starts, stops, tasks):
+        out.setdefault(str(t), []).append(np.arange(a, b))
+    return {t: np.concatenate(v) for t, v in out.items()}
+
+
+def _task_mask(s: RunData, task: str) -> np.ndarray:
+    mask = np.zeros(s.perf.size, dtype=bool)
+    for a, b, t in zip(s.blocks.start, s.blocks.stop, s.blocks.task):
+        if t == task:
+            mask[a:b] = True
+    return mask
+
+
+def _ste_train(ste: dict[str, list[RunData]], ste_perf: dict[str, list[np.ndarray]],
+               task: str) -> np.ndarray:
+    """All train-block values of a task's STE runs (as currently preprocessed)."""
+    parts = []
+    for i, s in enumerate(ste.get(task, [])):
+        for a, b, k in zip(s.blocks.start, s.blocks.stop, s.blocks.kind):
+            if k == "train":
+                parts.append(ste_perf[task][i][a:b])
+    return np.concatenate(parts) if parts else np.empty(0)

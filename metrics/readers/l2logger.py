@@ -1,0 +1,255 @@
+"""l2logger directories, log format 1.0 and 1.1.
+
+Layout: ``logger_info.json`` (``metrics_columns``, ``log_format_version``), ``scenario_info.json``
+and ``<worker>/<block_num>-<train|test>/data-log.tsv``. Format 1.1 adds ``block_subtype``
+(wake/sleep); 1.0 logs get ``wake`` as l2logger's own reader does. Only ``complete`` experiences
+count, as in l2metrics. Files are read with pyarrow's multi-threaded CSV reader, column-pruned.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from ..data import EpisodeLog
+from ..errors import EXIT_USAGE, MetricsError
+from ..progress import Progress
+from .common import perf_values, read_failure
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+STANDARD = ("block_num", "exp_num", "worker_id", "block_type", "task_name", "task_params",
+            "exp_status")
+KINDS = ("train", "test")
+
+
+def is_l2logger(path: Path) -> bool:
+    return path.is_dir() and (path / "logger_info.json").is_file()
+
+
+def read_info(path: Path) -> dict:
+    info_path = path / "logger_info.json"
+    try:
+        info = json.loads(info_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise MetricsError("not an l2logger directory (no logger_info.json)", str(path),
+                           exit_code=EXIT_USAGE) from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise MetricsError(f"invalid JSON: {exc}", str(info_path), exit_code=EXIT_USAGE) from None
+    if not isinstance(info, dict) or not isinstance(info.get("metrics_columns"), list):
+        raise MetricsError("logger_info.json must have a 'metrics_columns' list", str(info_path))
+    version = str(info.get("log_format_version", "1.0"))
+    if version not in ("1.0", "1.1"):
+        raise MetricsError(f"unsupported log_format_version {version!r} (1.0 and 1.1 are)",
+                           str(info_path))
+    return info
+
+
+def data_files(path: Path) -> list[Path]:
+    files = sorted(path.rglob("data-log.tsv"))
+    if not files:
+        raise MetricsError("no <worker>/<block>-<type>/data-log.tsv files", str(path),
+                           exit_code=EXIT_USAGE)
+    return files
+
+
+THREADS = False  # single-threaded parsing keeps peak memory near the data kept
+STRINGS = ("worker_id", "block_type", "block_subtype", "task_name", "task_params", "exp_status")
+
+
+def _read_file(file: Path, perf: str, subtype: bool, as_text: bool = False) -> "pa.Table":
+    """One data file as an Arrow table: numbers typed, strings dictionary-encoded (a block
+    file repeats the same few strings on every row, so codes are all we keep)."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    if file.stat().st_size == 0:
+        raise MetricsError("the file is empty", str(file))
+    wanted = list(STANDARD) + (["block_subtype"] if subtype else []) + [perf]
+    types = {c: pa.dictionary(pa.int32(), pa.string()) for c in STRINGS}
+    types.update({"block_num": pa.string(), "exp_num": pa.string()} if as_text else
+                 {"block_num": pa.int64(), "exp_num": pa.int64()})
+    types[perf] = pa.string() if as_text else pa.float64()
+    with open(file, "rb") as handle:
+        header = handle.readline().decode("utf-8", "replace").rstrip("\r\n").split("\t")
+    missing = [c for c in wanted if c not in header]
+    if missing:
+        raise MetricsError(f"missing column(s): {', '.join(missing)}", str(file))
+    try:
+        table = pacsv.read_csv(
+            file, memory_pool=_pool(), read_options=pacsv.ReadOptions(use_threads=THREADS),
+            parse_options=pacsv.ParseOptions(delimiter="\t"),
+            convert_options=pacsv.ConvertOptions(include_columns=wanted, column_types=types,
+                                                 strings_can_be_null=False))
+    except Exception as exc:  # noqa: BLE001
+        if not as_text:
+            _locate_bad_value(file, perf, subtype)
+        raise read_failure(file, exc) from None
+    if table.num_rows == 0:
+        raise MetricsError("the file has a header but no rows", str(file))
+    return table
+
+
+def _pool() -> "pa.MemoryPool":
+    """The system allocator: it hands each file's parse buffers back for the next file to reuse,
+    where Arrow's default pool keeps them, so peak memory tracks the episodes kept."""
+    import pyarrow as pa
+
+    return pa.system_memory_pool()
+
+
+def _locate_bad_value(file: Path, perf: str, subtype: bool) -> None:
+    """Re-read a file that failed typed parsing as text, to name the row and the value."""
+    table = _read_file(file, perf, subtype, as_text=True)
+    for col in ("block_num", "exp_num"):
+        values = pd.to_numeric(pd.Series(table.column(col).to_pylist()), errors="coerce")
+        values = values.to_numpy(dtype=float, na_value=np.nan)
+        bad = ~np.isfinite(values) | (values < 0) | (values != np.floor(values))
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise MetricsError(f"{col} must be a non-negative integer, got "
+                               f"{table.column(col)[i].as_py()!r}", str(file), i + 2)
+    values, problem = perf_values(pd.Series(table.column(perf).to_pylist(), dtype=object))
+    if problem is not None:
+        i, what = problem
+        raise MetricsError(f"{perf} {what}", str(file), i + 2)
+
+
+def _code_type(n: int) -> type:
+    return np.int8 if n < 127 else np.int16 if n < 32_000 else np.int32
+
+
+class _Codes:
+    """Global codes for dictionary-encoded strings across files."""
+
+    def __init__(self) -> None:
+        self.index: dict[str, int] = {}
+
+    def map(self, column: "pa.ChunkedArray") -> np.ndarray:
+        import pyarrow as pa
+
+        chunk = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+        local = np.array([self.index.setdefault(v, len(self.index))
+                          for v in chunk.dictionary.to_pylist()], dtype=np.int32)
+        return local[chunk.indices.to_numpy(zero_copy_only=False)]
+
+    @property
+    def categories(self) -> list[str]:
+        return list(self.index)
+
+
+def _natural(path: Path) -> tuple:
+    import re
+
+    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", str(path)))
+
+
+def read_l2logger(path: Path, perf: str = "reward", progress: bool | None = None) -> EpisodeLog:
+    """Read every data file, keep complete experiences, one row per (worker, exp_num)."""
+    info = read_info(path)
+    if perf not in info["metrics_columns"]:
+        raise MetricsError(
+            f"performance column {perf!r} is not among metrics_columns "
+            f"{info['metrics_columns']}; choose one with --perf",
+            str(path / "logger_info.json"), exit_code=EXIT_USAGE)
+    subtype = str(info.get("log_format_version", "1.0")) == "1.1"
+    files = sorted(data_files(path), key=_natural)
+    sizes = [f.stat().st_size for f in files]
+    codes = {c: _Codes() for c in STRINGS}
+    cols: dict[str, list[np.ndarray]] = {c: [] for c in
+                                         ("block_num", "exp", "perf", "row", "file", *STRINGS)}
+    read = rows = 0
+    with Progress(sum(sizes), f"reading {path.name}", progress) as bar:
+        for index, (file, size) in enumerate(zip(files, sizes)):
+            table = _read_file(file, perf, subtype)
+            n = table.num_rows
+            cols["block_num"].append(table.column("block_num").to_numpy())
+            cols["exp"].append(table.column("exp_num").to_numpy())
+            cols["perf"].append(table.column(perf).to_numpy())
+            cols["row"].append(np.arange(2, n + 2, dtype=np.int32))
+            cols["file"].append(np.full(n, index, dtype=np.int32))
+            for c in STRINGS:
+                if c in table.column_names:
+                    cols[c].append(codes[c].map(table.column(c)))
+            del table
+            read += size
+            rows += n
+            bar.estimate(rows, read)
+            bar.advance(read)
+    arrays: dict[str, np.ndarray] = {}
+    for c in list(cols):
+        parts = cols.pop(c)
+        if parts:
+            arrays[c] = np.concatenate(parts)
+            if c in STRINGS:
+                arrays[c] = arrays[c].astype(_code_type(len(codes[c].index)))
+        del parts
+    return _to_episodes(arrays, codes, perf, path, [str(f) for f in files], subtype)
+
+
+def _to_episodes(a: dict[str, np.ndarray], codes: dict[str, _Codes], perf: str, path: Path,
+                 files: list[str], subtype: bool) -> EpisodeLog:
+    def fail(mask: np.ndarray, message: str) -> None:
+        i = int(np.argmax(mask))
+        raise MetricsError(message.format(i=i), files[int(a["file"][i])], int(a["row"][i]))
+
+    status = codes["exp_status"].categories
+    bad_status = [s for s in status if s not in ("complete", "incomplete")]
+    if bad_status:
+        code = status.index(bad_status[0])
+        fail(a["exp_status"] == code, f"exp_status must be complete or incomplete, got "
+                                      f"{bad_status[0]!r}")
+    kinds = codes["block_type"].categories
+    bad_kind = [k for k in kinds if k not in KINDS]
+    if bad_kind:
+        fail(a["block_type"] == kinds.index(bad_kind[0]),
+             f"block_type must be train or test, got {bad_kind[0]!r}")
+    if "complete" not in status:
+        raise MetricsError("no complete experiences in the log", str(path))
+    keep = a["exp_status"] == status.index("complete")
+    if not keep.all():
+        a = {c: v[keep] for c, v in a.items()}
+    for col in ("block_num", "exp"):
+        if (a[col] < 0).any():
+            fail(a[col] < 0, f"{'exp_num' if col == 'exp' else col} must be non-negative")
+    bad = ~np.isfinite(a["perf"])
+    if bad.any():
+        i = int(np.argmax(bad))
+        what = "is missing or NaN" if np.isnan(a["perf"][i]) else f"is not finite: {a['perf'][i]}"
+        fail(bad, f"{perf} {what}")
+    exp, block_num = a["exp"], a["block_num"]
+    ordered = bool(np.all((exp[1:] > exp[:-1]) | ((exp[1:] == exp[:-1])
+                                                  & (block_num[1:] >= block_num[:-1]))))
+    if not ordered:
+        order = np.lexsort((block_num, exp))
+        a = {c: v[order] for c, v in a.items()}
+    frame = pd.DataFrame({
+        "exp": a["exp"], "block_num": a["block_num"], "perf": a["perf"], "row": a["row"],
+        "file": a["file"],
+        "worker": pd.Categorical.from_codes(a["worker_id"], codes["worker_id"].categories),
+        "kind": pd.Categorical.from_codes(a["block_type"], codes["block_type"].categories),
+        "task": pd.Categorical.from_codes(a["task_name"], codes["task_name"].categories),
+        "params": pd.Categorical.from_codes(a["task_params"], codes["task_params"].categories),
+    }, copy=False)
+    frame["subtype"] = (pd.Categorical.from_codes(a["block_subtype"],
+                                                  codes["block_subtype"].categories)
+                        if subtype else pd.Categorical.from_codes(
+                            np.zeros(len(frame), dtype=np.int8), ["wake"]))
+    exp = frame["exp"].to_numpy()
+    single_worker = len(codes["worker_id"].categories) == 1
+    if not (single_worker and bool(np.all(exp[1:] > exp[:-1]))) and frame.duplicated(
+            ["worker", "exp"]).any():
+        keys = ["worker", "exp"]
+        frame["perf"] = frame.groupby(keys, sort=False, observed=True)["perf"].transform("mean")
+        frame = frame.drop_duplicates(keys, keep="first", ignore_index=True)
+    frame["run"] = pd.Categorical.from_codes(np.zeros(len(frame), dtype=np.int8), [path.name])
+    if single_worker:
+        frame["episode"] = np.arange(len(frame))
+    else:
+        frame["episode"] = frame.groupby("worker", sort=False, observed=True).cumcount().to_numpy()
+    return EpisodeLog(frame=frame, path=str(path), format="l2logger", files=files)

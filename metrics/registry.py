@@ -1,0 +1,131 @@
+"""Metric plugins: the interface, the context they compute in, and discovery.
+
+A plugin declares ``name``, ``description``, the metric names it ``emits``, its ``inputs``
+(``log``, ``ste``, ``tests``) and ``parameters``; ``compute(ctx)`` returns tidy rows (dicts with
+``task``, ``block``, ``phase``, ``metric``, ``value``; ``run`` is filled in by the caller).
+Built-ins register through the ``sylla.metrics`` entry-point group, exactly like third-party
+packages, so nothing distinguishes them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Protocol, runtime_checkable
+
+from .errors import EXIT_USAGE, MetricsError
+
+GROUP = "sylla.metrics"
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One tunable of a metric. Parameters share one namespace: ``--param s=0.2`` reaches every
+    plugin that declares ``s``."""
+
+    name: str
+    default: Any
+    help: str
+    type: Callable[[str], Any] = str
+    choices: tuple[Any, ...] | None = None
+
+    def parse(self, text: str) -> Any:
+        try:
+            value = self.type(text)
+        except (TypeError, ValueError):
+            raise MetricsError(f"parameter {self.name}: cannot read {text!r} as "
+                               f"{getattr(self.type, '__name__', 'a value')}",
+                               exit_code=EXIT_USAGE) from None
+        if self.choices is not None and value not in self.choices:
+            raise MetricsError(f"parameter {self.name}: {text!r} is not one of "
+                               f"{', '.join(map(str, self.choices))}", exit_code=EXIT_USAGE)
+        return value
+
+
+Row = dict[str, Any]
+
+
+@dataclass
+class Context:
+    """What a plugin computes from: one aligned run, STE runs per task, parameter values, a
+    cache shared by plugins of one run (l2metrics' preprocessing is computed once), and a sink
+    for warnings."""
+
+    run: Any
+    ste: dict[str, list[Any]]
+    params: dict[str, Any]
+    cache: dict[Any, Any] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    def warn(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)
+
+
+@runtime_checkable
+class Metric(Protocol):
+    name: str
+    description: str
+    emits: tuple[str, ...]
+    inputs: tuple[str, ...]
+    parameters: tuple[Parameter, ...]
+
+    def compute(self, ctx: Context) -> Iterable[Row]: ...
+
+
+def row(metric: str, value: Any, task: str | None = None, block: int | None = None,
+        phase: str | None = None) -> Row:
+    """A tidy row; NaN and inf become None so JSON stays valid."""
+    if value is not None:
+        value = float(value)
+        if not math.isfinite(value):
+            value = None
+    return {"task": task, "block": block, "phase": phase, "metric": metric, "value": value}
+
+
+def load_plugins() -> list[Metric]:
+    """Every plugin registered in the ``sylla.metrics`` entry-point group, built-ins included."""
+    from importlib.metadata import entry_points
+
+    plugins: list[Metric] = []
+    seen: set[str] = set()
+    for ep in sorted(entry_points(group=GROUP), key=lambda e: e.name):
+        try:
+            obj = ep.load()
+        except Exception as exc:  # noqa: BLE001 - a broken third-party plugin is reported
+            raise MetricsError(f"cannot load metric plugin {ep.name!r} ({ep.value}): {exc}",
+                               exit_code=EXIT_USAGE) from None
+        plugin = obj() if isinstance(obj, type) else obj
+        if not isinstance(plugin, Metric):
+            raise MetricsError(f"metric plugin {ep.name!r} ({ep.value}) lacks name, emits, "
+                               "inputs, parameters or compute()", exit_code=EXIT_USAGE)
+        if plugin.name in seen:
+            continue
+        seen.add(plugin.name)
+        plugins.append(plugin)
+    if not plugins:
+        raise MetricsError("no metric plugins found in the 'sylla.metrics' entry-point group; "
+                           "reinstall sylla (pip install -e .)", exit_code=EXIT_USAGE)
+    return plugins
+
+
+def parameter_table(plugins: Iterable[Metric]) -> dict[str, Parameter]:
+    """All parameters by name (the first declaration of a shared name wins)."""
+    table: dict[str, Parameter] = {}
+    for plugin in plugins:
+        for p in plugin.parameters:
+            table.setdefault(p.name, p)
+    return table
+
+
+def resolve_params(plugins: list[Metric], given: dict[str, str | Any]) -> dict[str, Any]:
+    """Defaults overlaid by ``given`` (strings are parsed by the declared type)."""
+    table = parameter_table(plugins)
+    values = {name: p.default for name, p in table.items()}
+    for name, raw in given.items():
+        if name not in table:
+            known = ", ".join(sorted(table)) or "none"
+            raise MetricsError(f"unknown metric parameter {name!r} (known: {known})",
+                               exit_code=EXIT_USAGE)
+        values[name] = table[name].parse(raw) if isinstance(raw, str) else raw
+    return values

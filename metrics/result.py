@@ -1,0 +1,171 @@
+"""The pipeline end to end: read, align, load STE data, run plugins, collect tidy rows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable
+
+import pandas as pd
+
+from .align import align
+from .data import EpisodeLog, RunData
+from .errors import EXIT_USAGE, MetricsError
+from .registry import Context, Metric, load_plugins, resolve_params
+
+if TYPE_CHECKING:
+    from sylla.grammar.model import Syllabus
+
+TIDY = ["run", "task", "block", "phase", "metric", "value"]
+
+
+@dataclass
+class MetricsResult:
+    """Tidy rows, warnings, the aligned runs and the parameters used."""
+
+    rows: pd.DataFrame
+    warnings: list[str]
+    runs: list[RunData]
+    ste: dict[str, list[RunData]]
+    params: dict[str, Any]
+    plugins: list[Metric] = field(default_factory=list)
+
+    def lifetime(self) -> dict[str, float | None]:
+        """Lifetime values (mean over runs when there are several)."""
+        sel = self.rows[self.rows.task.isna() & self.rows.block.isna()]
+        return _mean_by(sel, ["metric"])
+
+    def tasks(self) -> dict[str, dict[str, float | None]]:
+        sel = self.rows[self.rows.task.notna() & self.rows.block.isna() & self.rows.phase.isna()]
+        out: dict[str, dict[str, float | None]] = {}
+        for (task, metric), value in _mean_by(sel, ["task", "metric"]).items():
+            out.setdefault(task, {})[metric] = value
+        return out
+
+    def blocks(self) -> list[dict[str, Any]]:
+        """One entry per run and block: its structure and its block-level metric values."""
+        sel = self.rows[self.rows.block.notna()]
+        values: dict[tuple[str, int], dict[str, Any]] = {}
+        for run, block, task, metric, value in zip(sel.run, sel.block, sel.task, sel.metric,
+                                                    sel.value):
+            key = (str(run), int(block))
+            name = metric if task is None or "->" not in str(task) else f"{metric}[{task}]"
+            values.setdefault(key, {})[name] = None if pd.isna(value) else float(value)
+        out = []
+        for r in self.runs:
+            for b in r.blocks.itertuples(index=False):
+                out.append({
+                    "run": r.run, "block": int(b.block), "task": str(b.task),
+                    "phase": str(b.phase), "kind": str(b.kind), "episodes": int(b.count),
+                    "partial": bool(b.partial),
+                    "metrics": values.get((r.run, int(b.block)), {}),
+                })
+        return out
+
+    def test_matrix(self) -> dict[str, dict[str, float | None]]:
+        """GEM's R: test phase label -> task -> mean test performance (first run)."""
+        sel = self.rows[self.rows.metric == "test_matrix"]
+        if sel.empty:
+            return {}
+        sel = sel[sel.run == sel.run.iloc[0]]
+        out: dict[str, dict[str, float | None]] = {}
+        for phase, task, value in zip(sel.phase, sel.task, sel.value):
+            out.setdefault(str(phase), {})[str(task)] = None if pd.isna(value) else float(value)
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"lifetime": self.lifetime(), "tasks": self.tasks(), "blocks": self.blocks(),
+                "test_matrix": self.test_matrix(), "warnings": list(self.warnings)}
+
+
+def _mean_by(frame: pd.DataFrame, keys: list[str]) -> dict:
+    if frame.empty:
+        return {}
+    grouped = frame.groupby(keys, sort=False, dropna=False)["value"].mean()
+    return {k: (None if pd.isna(v) else float(v)) for k, v in grouped.items()}
+
+
+def compute_metrics(
+    log: str | Path | EpisodeLog,
+    syllabus: "str | Path | Syllabus | None" = None,
+    *,
+    ste: Iterable[str | Path] = (),
+    ste_store: str | Path | None = None,
+    ste_store_format: str = "parquet",
+    perf: str = "reward",
+    log_format: str | None = None,
+    params: dict[str, Any] | None = None,
+    allow_partial: bool = False,
+    plugins: list[Metric] | None = None,
+    only: Iterable[str] | None = None,
+    progress: bool | None = None,
+) -> MetricsResult:
+    """Compute every registered metric (or the plugins named in ``only``) on a log."""
+    from .readers import read_log
+    from .ste import load_ste, store_ste
+    from .syllabus import load_syllabus
+
+    all_plugins = plugins if plugins is not None else load_plugins()
+    if only:
+        wanted = list(only)
+        names = {p.name for p in all_plugins}
+        unknown = [n for n in wanted if n not in names]
+        if unknown:
+            raise MetricsError(f"unknown metric(s): {', '.join(unknown)} (see sylla metrics "
+                               "--list)", exit_code=EXIT_USAGE)
+        all_plugins = [p for p in all_plugins if p.name in wanted]
+    values = resolve_params(all_plugins, params or {})
+    model = None
+    if syllabus is not None:
+        model = syllabus if not isinstance(syllabus, (str, Path)) else load_syllabus(syllabus)
+    episode_log = log if isinstance(log, EpisodeLog) else read_log(log, perf, log_format, progress)
+    runs, warnings = align(episode_log, model, allow_partial)
+    ste_data = load_ste(list(ste), perf) if ste else {}
+    if ste_store is not None:
+        if not ste_data:
+            raise MetricsError("--ste-store needs STE data from --ste", exit_code=EXIT_USAGE)
+        store_ste(ste_data, ste_store, ste_store_format, perf)
+    frames = []
+    for run in runs:
+        ctx = Context(run=run, ste=ste_data, params=values)
+        for plugin in all_plugins:
+            try:
+                produced = list(plugin.compute(ctx))
+            except MetricsError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a failing plugin must not hide the rest
+                ctx.warn(f"{plugin.name}: failed ({type(exc).__name__}: {exc})")
+                continue
+            if produced:
+                frame = pd.DataFrame(produced)
+                frame.insert(0, "run", run.run)
+                frames.append(frame)
+        if run.partial:
+            partial = set(run.blocks.block[run.blocks.partial].astype(int))
+            ctx.warn(f"run {run.run!r}: log ends early; blocks {sorted(partial)} are partial and "
+                     "every task and lifetime metric that uses them is affected")
+        warnings.extend(w if run.run in w or len(runs) == 1 else f"run {run.run!r}: {w}"
+                        for w in ctx.warnings)
+    rows = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=TIDY)
+    rows = rows.reindex(columns=TIDY)
+    rows["block"] = rows["block"].astype("Int64")
+    rows = rows.astype({"run": object, "task": object, "phase": object, "metric": object})
+    rows["value"] = pd.to_numeric(rows["value"], errors="coerce").astype(float)
+    rows = _mark_partial(rows, runs)
+    return MetricsResult(rows=rows, warnings=warnings, runs=runs, ste=ste_data, params=values,
+                         plugins=all_plugins)
+
+
+def _mark_partial(rows: pd.DataFrame, runs: list[RunData]) -> pd.DataFrame:
+    """Add a ``partial`` flag: block rows of partial blocks, and task/lifetime rows of a run that
+    ended early (a crashed run's aggregates are not comparable to a complete one's)."""
+    flags = pd.Series(False, index=rows.index)
+    for run in runs:
+        if not run.partial:
+            continue
+        partial_blocks = set(run.blocks.block[run.blocks.partial].astype(int))
+        mine = rows.run == run.run
+        in_block = rows.block.isin(partial_blocks).fillna(False).astype(bool)
+        flags |= mine & (in_block | rows.block.isna())
+    rows["partial"] = flags.to_numpy()
+    return rows

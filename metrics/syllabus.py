@@ -1,0 +1,38 @@
+"""Load a syllabus for the metrics through the language core (never a parser of our own)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .errors import EXIT_USAGE, MetricsError
+
+if TYPE_CHECKING:
+    from sylla.grammar.model import Syllabus
+
+
+def load_syllabus(path: str | Path) -> "Syllabus":
+    """Parse and require a clean syllabus: a schedule built from an invalid one would misalign
+    every episode after the first problem."""
+    from sylla.grammar.model import Severity
+    from sylla.grammar.parse import parse
+
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise MetricsError("no such syllabus file", str(path), exit_code=EXIT_USAGE) from None
+    except OSError as exc:
+        raise MetricsError(f"cannot read syllabus: {exc.strerror}", str(path),
+                           exit_code=EXIT_USAGE) from None
+    result = parse(data, str(path))
+    errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
+    if result.model is None or errors:
+        first = errors[0] if errors else (result.diagnostics[0] if result.diagnostics else None)
+        if first is None:
+            raise MetricsError("no syllabus could be read", str(path))
+        line, col = result.lines.line_col(first.span.start)
+        raise MetricsError(f"{col}: {first.message} (see `sylla lint {path}`)", str(path), line)
+    if not result.model.blocks:
+        raise MetricsError("the syllabus schedules no episodes", str(path))
+    return result.model

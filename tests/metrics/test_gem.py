@@ -1,0 +1,51 @@
+"""GEM ACC/BWT/FWT by hand, both averagings."""
+
+from __future__ import annotations
+
+import pytest
+
+from sylla.metrics.plugins.gem import Gem, performance_matrix
+from sylla.metrics.registry import Context
+
+from .conftest import make_run
+
+
+def run3():
+    # baseline test, then train A / test, train B / test, train C / test
+    t = lambda a, b, c: [("A", "test", [a]), ("B", "test", [b]), ("C", "test", [c])]  # noqa: E731
+    return make_run(t(0, 1, 2) + [("A", "train", [5])] + t(10, 3, 2) + [("B", "train", [5])]
+                    + t(8, 12, 4) + [("C", "train", [5])] + t(6, 11, 14))
+
+
+def test_matrix_rows_and_baseline():
+    order, R, base, labels = performance_matrix(run3())
+    assert order == ["A", "B", "C"]
+    assert R.tolist() == [[10, 3, 2], [8, 12, 4], [6, 11, 14]]
+    assert base.tolist() == [0, 1, 2]
+    assert labels == ["1.test", "2.test", "3.test"]
+
+
+def test_acc_bwt_fwt_paper_and_code():
+    rows = {r["metric"]: r["value"] for r in Gem().compute(Context(run3(), {}, {}))
+            if r["task"] is None}
+    assert rows["gem_acc"] == pytest.approx((6 + 11 + 14) / 3)
+    # BWT terms: 6-10, 11-12 -> sum -5
+    assert rows["gem_bwt_paper"] == pytest.approx(-5 / 2)
+    assert rows["gem_bwt_code"] == pytest.approx(-5 / 3)
+    # FWT terms: R[0][1]-b1 = 3-1, R[1][2]-b2 = 4-2 -> sum 4
+    assert rows["gem_fwt_paper"] == pytest.approx(4 / 2)
+    assert rows["gem_fwt_code"] == pytest.approx(4 / 3)
+
+
+def test_gem_on_fixture_without_baseline():
+    from sylla.metrics import compute_metrics
+
+    from .conftest import FIXTURES, SYLLABUS
+    from .test_reference import value
+
+    r = compute_metrics(FIXTURES / "rewards.csv", SYLLABUS, only=["gem"])
+    assert value(r, "gem_acc") == pytest.approx(5.5)       # final row: Pong 4, Breakout 7
+    assert value(r, "gem_bwt_paper") == pytest.approx(-1.0)  # 4 - 5
+    assert value(r, "gem_bwt_code") == pytest.approx(-0.5)
+    assert r.rows[r.rows.metric == "gem_fwt_paper"].value.isna().all()
+    assert any("baseline" in w for w in r.warnings)

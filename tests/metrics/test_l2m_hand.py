@@ -1,0 +1,115 @@
+"""l2metrics-compatible metrics on the twenty-episode fixture, by hand (smoothing and
+normalisation off so every number is visible in the rewards), plus preprocessing checks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sylla.metrics import compute_metrics
+from sylla.metrics.plugins.l2m import theil_sen_slope
+from sylla.metrics.preprocess import l2m_smooth, l2m_window
+
+from .conftest import FIXTURES, SYLLABUS
+from .test_reference import value
+
+RAW = {"smoothing": "none", "normalization": "none", "maintenance_method": "both",
+       "transfer_method": "both"}
+
+
+@pytest.fixture(scope="module")
+def result():
+    return compute_metrics(FIXTURES / "rewards.csv", SYLLABUS, params=RAW)
+
+
+def test_terminal_performance(result):
+    assert value(result, "term_perf", "Pong", 0) == 6  # last 10% of 6 episodes: x[5:]
+    assert value(result, "term_perf", "Pong", 1) == 5  # test blocks: the mean
+    assert value(result, "term_perf", "Breakout", 2) == 1
+    assert value(result, "exp_to_term_perf", "Pong", 0) == 5  # int(0.95 * 6)
+
+
+def test_average_performance(result):
+    assert value(result, "avg_train_perf", "Pong") == pytest.approx(3.5)
+    assert value(result, "avg_train_perf", "Breakout") == pytest.approx(6.0)
+    assert value(result, "avg_train_perf") == pytest.approx(4.75)
+    assert value(result, "avg_eval_perf", "Pong") == pytest.approx(4.5)   # blocks 5 and 4
+    assert value(result, "avg_eval_perf", "Breakout") == pytest.approx(4.0)  # blocks 1 and 7
+    assert value(result, "avg_eval_perf") == pytest.approx(4.25)
+
+
+def test_performance_maintenance(result):
+    # Pong: evaluation after training = block 1 (5); later evaluation block 4 (4)
+    assert value(result, "perf_maintenance_mrlep", "Pong") == pytest.approx(-1.0)
+    assert value(result, "perf_maintenance_mrtlp", "Pong") == pytest.approx(4 - 6)
+    assert value(result, "perf_maintenance_mrlep") == pytest.approx(-1.0)
+    # Breakout is never evaluated again after its first post-training evaluation
+    rows = result.rows
+    assert rows[(rows.metric == "perf_maintenance_mrlep") & (rows.task == "Breakout")].empty
+
+
+def test_transfer(result):
+    # Breakout is trained between Pong's evaluations 1 (5) and 4 (4): backward transfer
+    assert value(result, "backward_transfer_ratio", "Breakout->Pong") == pytest.approx(0.8)
+    assert value(result, "backward_transfer_contrast", "Breakout->Pong") == pytest.approx(-1 / 9)
+    assert value(result, "backward_transfer_ratio") == pytest.approx(0.8)
+    assert any("no valid task pairs for forward transfer" in w for w in result.warnings)
+
+
+def test_normalisation_to_1_101():
+    r = compute_metrics(FIXTURES / "rewards.csv", SYLLABUS,
+                        params={"smoothing": "none", "normalization": "task"})
+    # Pong spans 1..6 over all its blocks: 6 -> 101, so terminal of block 0 is 101
+    assert value(r, "term_perf", "Pong", 0) == pytest.approx(101.0)
+    # Breakout spans 0..8: block 2 mean 1 -> 1/8*100+1
+    assert value(r, "term_perf", "Breakout", 2) == pytest.approx(13.5)
+
+
+def test_aggregation_median():
+    r = compute_metrics(FIXTURES / "rewards.csv", SYLLABUS,
+                        params={**RAW, "aggregation": "median"})
+    assert value(r, "avg_train_perf") == pytest.approx(4.75)  # median of two = mean
+    assert value(r, "avg_eval_perf") == pytest.approx(4.25)
+
+
+def test_flat_smoothing_by_hand():
+    x = np.arange(15, dtype=float)  # window min(int(3.0), 100) = 3
+    assert l2m_window(15) == 3 and l2m_window(14) == 2 and l2m_window(1000) == 100
+    y = l2m_smooth(x)
+    assert y.size == 15
+    # padded signal: 2, 1, 0, 1, ..., 14, 13, 12; output i is the mean of padded[i:i+3],
+    # i.e. of x[i-2..i] with the start reflected (l2metrics' slice makes the window trailing)
+    assert y[5] == pytest.approx((3 + 4 + 5) / 3)
+    assert y[0] == pytest.approx((2 + 1 + 0) / 3)
+    assert y[1] == pytest.approx((1 + 0 + 1) / 3)
+    assert y[-1] == pytest.approx((12 + 13 + 14) / 3)
+    assert l2m_smooth(np.arange(10.0)) is not None and np.array_equal(l2m_smooth(np.arange(10.0)),
+                                                                     np.arange(10.0))
+
+
+def test_theil_sen_slope():
+    assert theil_sen_slope(np.array([10.0, 8.0, 6.0, 4.0])) == pytest.approx(-2.0)
+    # pairwise slopes of (0, 1, 10): 1, 5, 9 -> median 5
+    assert theil_sen_slope(np.array([0.0, 1.0, 10.0])) == pytest.approx(5.0)
+
+
+def test_perf_recovery_hand_made():
+    from sylla.metrics.plugins.l2m import PerfRecovery
+    from sylla.metrics.registry import Context
+
+    from .conftest import make_run
+
+    blocks = [("A", "train", [0, 0, 0, 0, 0, 0, 0, 0, 0, 5])]
+    # later A blocks reach 5 after 3, then 2, then 0 episodes -> slope -1.5 -> recovery 1.5
+    for k in (3, 2, 0):
+        blocks.append(("B", "train", [1.0] * 10))
+        blocks.append(("A", "train", [0.0] * k + [5.0] * (10 - k)))
+    params = {"smoothing": "none", "window_length": None, "clamp_outliers": False,
+              "normalization": "none", "aggregation": "mean"}
+    from .conftest import make_run as mk
+
+    rows = PerfRecovery().compute(Context(mk(blocks), {}, params))
+    got = {(r["metric"], r["task"], r["block"]): r["value"] for r in rows}
+    assert got[("l2m_recovery_time", "A", 2)] == 3
+    assert got[("l2m_recovery_time", "A", 6)] == 0
+    assert got[("perf_recovery", "A", None)] == pytest.approx(1.5)

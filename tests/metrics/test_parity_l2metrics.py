@@ -1,0 +1,129 @@
+"""Parity with l2metrics 3.1.0 on generated l2logger logs.
+
+l2metrics runs in its own venv (``.venv-l2m``, made by scripts/setup.d/20-l2metrics.sh) through
+``l2m_driver.py`` in a subprocess; every metric both tools compute must agree within 1e-9
+relative. Logs are small (a few thousand episodes) so the whole module takes seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from sylla.metrics import compute_metrics
+from sylla.metrics.synth import alternating_plan, write_l2logger
+
+ROOT = Path(__file__).resolve().parents[2]
+L2M_PY = ROOT / ".venv-l2m" / "bin" / "python"
+DRIVER = Path(__file__).with_name("l2m_driver.py")
+TASKS = ["alpha_v0", "beta_v0", "gamma_v0"]
+
+pytestmark = pytest.mark.skipif(
+    not L2M_PY.exists(),
+    reason=f"l2metrics 3.1.0 venv missing at {L2M_PY}; run scripts/setup.d/20-l2metrics.sh")
+
+# (sylla params, l2metrics options)
+CONFIGS = {
+    "defaults": ({}, {}),
+    "both-methods": ({"maintenance_method": "both", "transfer_method": "both"},
+                     {"maintenance_method": "both", "transfer_method": "both"}),
+    "median-clamped": ({"aggregation": "median", "clamp_outliers": "true"},
+                       {"aggregation_method": "median", "clamp_outliers": True}),
+    "run-normalised": ({"normalization": "run", "window_length": "7"},
+                       {"normalization_method": "run", "window_length": 7}),
+    "raw": ({"normalization": "none", "smoothing": "none", "transfer_method": "contrast"},
+            {"normalization_method": "none", "smoothing_method": "none",
+             "transfer_method": "contrast"}),
+    "ste-time": ({"ste_averaging": "time"}, {"ste_averaging_method": "time"}),
+}
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory):
+    base = tmp_path_factory.mktemp("parity")
+    log = write_l2logger(base / "ll", alternating_plan(TASKS, 120, 25, cycles=3), seed=7)
+    stes = [write_l2logger(base / "ste" / f"{t}-{k}", [("train", [(t, 150 + 10 * k)])],
+                           seed=10 * i + k) for i, t in enumerate(TASKS) for k in range(2)]
+    old = write_l2logger(base / "ll10", alternating_plan(TASKS[:2], 80, 20, cycles=3), seed=8,
+                         version="1.0")
+    return log, stes, old
+
+
+def l2metrics(log: Path, stes: list[Path], options: dict, tmp: Path) -> dict:
+    cmd = [str(L2M_PY), str(DRIVER), str(log)]
+    for s in stes:
+        cmd += ["--ste", str(s)]
+    for k, v in options.items():
+        cmd += ["--opt", f"{k}={json.dumps(v)}"]
+    env = dict(os.environ, L2DATA=str(tmp))
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout)
+
+
+def close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def compare(theirs: dict, result) -> list[str]:
+    """Every value l2metrics gives that sylla also gives, compared; returns names compared."""
+    rows = result.rows
+    compared = []
+    for metric, value in theirs["lifetime"].items():
+        if value is None:
+            assert rows[(rows.metric == metric) & rows.task.isna()].value.dropna().empty, metric
+            continue
+        mine = rows[(rows.metric == metric) & rows.task.isna() & rows.block.isna()].value
+        assert len(mine) == 1, f"sylla lacks lifetime {metric}"
+        assert close(mine.iloc[0], value), (metric, mine.iloc[0], value)
+        compared.append(f"lifetime:{metric}")
+    for task, values in theirs["tasks"].items():
+        for metric, value in values.items():
+            if metric.endswith("_vals") or value is None:
+                continue
+            if isinstance(value, dict):
+                for other, vals in value.items():
+                    mine = rows[(rows.metric == metric) & (rows.task == f"{task}->{other}")
+                                & rows.block.isna()].value
+                    assert len(mine) == 1 and close(mine.iloc[0], vals[0]), (metric, task, other)
+                    compared.append(f"pair:{metric}")
+                continue
+            mine = rows[(rows.metric == metric) & (rows.task == task) & rows.block.isna()].value
+            assert len(mine) == 1, f"sylla lacks {metric} for {task}"
+            assert close(mine.iloc[0], value), (metric, task, mine.iloc[0], value)
+            compared.append(f"task:{metric}")
+    names = {"recovery_time": "l2m_recovery_time"}
+    for block, regime in enumerate(theirs["regimes"]):
+        for metric, value in regime.items():
+            if metric == "task_name" or value is None:
+                continue
+            mine = rows[(rows.metric == names.get(metric, metric)) & (rows.block == block)].value
+            assert len(mine) == 1, (metric, block)
+            assert close(mine.iloc[0], value), (metric, block, mine.iloc[0], value)
+            compared.append(f"block:{metric}")
+    return compared
+
+
+@pytest.mark.parametrize("config", list(CONFIGS))
+def test_parity(config, logs, tmp_path):
+    log, stes, _ = logs
+    params, options = CONFIGS[config]
+    theirs = l2metrics(log, stes, options, tmp_path)
+    ours = compute_metrics(log, ste=stes, params=params)
+    compared = compare(theirs, ours)
+    expected = {"avg_train_perf", "avg_eval_perf", "ste_rel_perf", "sample_efficiency",
+                "perf_recovery"}
+    assert expected <= {c.split(":")[1] for c in compared if c.startswith("lifetime")}
+
+
+def test_parity_format_10(logs, tmp_path):
+    _, stes, old = logs
+    theirs = l2metrics(old, stes[:4], {"maintenance_method": "both"}, tmp_path)
+    ours = compute_metrics(old, ste=stes[:4], params={"maintenance_method": "both"})
+    compared = compare(theirs, ours)
+    assert "lifetime:perf_maintenance_mrtlp" in compared

@@ -1,0 +1,107 @@
+"""Reference metrics on the twenty-episode fixture, values computed by hand."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from sylla.metrics import compute_metrics
+from sylla.metrics.plugins.reference import first_reach, saturation, terminal
+
+from .conftest import FIXTURES, SYLLABUS
+
+
+def value(result, metric, task=None, block=None):
+    rows = result.rows
+    sel = rows[(rows.metric == metric)]
+    sel = sel[sel.task.isna()] if task is None else sel[sel.task == task]
+    sel = sel[sel.block.isna()] if block is None else sel[sel.block == block]
+    assert len(sel) == 1, (metric, task, block, sel)
+    return sel.value.iloc[0]
+
+
+@pytest.fixture(scope="module")
+def result():
+    return compute_metrics(FIXTURES / "rewards.csv", SYLLABUS)
+
+
+def test_saturation_window_is_ceil_s_n():
+    import numpy as np
+
+    # n=6, s=0.5 -> window 3: means 2,3,4,5 -> saturation 5 reached at episode 5
+    assert saturation(np.array([1., 2, 3, 4, 5, 6]), 0.5) == (5.0, 5.0)
+
+    x = np.array([2., 4, 6, 8, 8, 8])
+    assert saturation(x, 0.5) == (8.0, 5.0)  # means 4, 6, 22/3, 8
+    assert saturation(x, 0.1) == (8.0, 3.0)  # window ceil(0.6)=1: first 8 is episode 3
+    assert terminal(x, 0.5) == 8.0
+    assert first_reach(np.array([0., 1, 5, 5]), 4.0, 0.5) == 3.0  # means .5, 3, 5
+    assert math.isnan(first_reach(np.array([0., 1]), 4.0, 0.5))
+
+
+def test_block_saturation_and_time(result):
+    assert value(result, "saturation_value", "Pong", 0) == 6
+    assert value(result, "time_to_saturation", "Pong", 0) == 5
+    assert value(result, "saturation_value", "Breakout", 3) == 8
+    assert value(result, "time_to_saturation", "Breakout", 3) == 3
+    assert value(result, "saturation_value") == 7  # mean over tasks of 6 and 8
+
+
+def test_parameter_s_changes_window():
+    r = compute_metrics(FIXTURES / "rewards.csv", SYLLABUS, params={"s": "0.5"})
+    assert value(r, "saturation_value", "Pong", 0) == 5
+    assert value(r, "time_to_saturation", "Pong", 0) == 5
+    assert value(r, "time_to_saturation", "Breakout", 3) == 5
+
+
+def test_normalized_integral(result):
+    assert value(result, "normalized_integral", "Pong", 0) == pytest.approx(3.5)
+    assert value(result, "normalized_integral", "Breakout", 2) == pytest.approx(1.0)
+    assert value(result, "normalized_integral", "Breakout") == pytest.approx(6.0)
+
+
+def test_test_vs_train(result):
+    assert value(result, "test_perf", "Pong") == pytest.approx(4.5)
+    assert value(result, "train_perf", "Pong") == pytest.approx(3.5)
+    assert value(result, "test_train_ratio", "Pong") == pytest.approx(4.5 / 3.5)
+    assert value(result, "test_train_ratio", "Breakout") == pytest.approx(4.0 / 6.0)
+
+
+def test_recovery_time_hand_made():
+    from sylla.metrics.plugins.reference import Recovery
+    from sylla.metrics.registry import Context
+
+    from .conftest import make_run
+
+    run = make_run([("A", "train", [0, 2, 4, 6, 8, 10, 10, 10, 10, 10]),
+                    ("B", "train", [1] * 10),
+                    ("A", "train", [4, 6, 8, 9, 10, 10, 10, 10, 10, 10])])
+    rows = Recovery().compute(Context(run, {}, {"s": 0.1, "aggregation": "mean"}))
+    # terminal of block 0 = mean of its last ceil(0.1*10)=1 episode = 10; block 2 regains it at 4
+    block_rows = [r for r in rows if r["block"] == 2]
+    assert block_rows[0]["value"] == 4.0
+    assert [r["value"] for r in rows if r["task"] == "A" and r["block"] is None] == [4.0]
+
+
+def test_ste_ratios(tmp_path):
+    ste = tmp_path / "Pong.csv"
+    ste.write_text("episode,reward\n" + "".join(f"{i},{v}\n" for i, v in enumerate([1, 1, 2, 3, 3, 4])))
+    r = compute_metrics(FIXTURES / "rewards.csv", SYLLABUS, ste=[ste])
+    # learner Pong: saturation 6 at 5, integral 3.5; expert: 4 at 5, integral 14/6
+    assert value(r, "ste_saturation_ratio", "Pong") == pytest.approx(6 / 4)
+    assert value(r, "ste_time_ratio", "Pong") == pytest.approx(1.0)
+    assert value(r, "ste_integral_ratio", "Pong") == pytest.approx(3.5 / (14 / 6))
+    # Pong is the first task trained: no forward transfer, but time to learn (reach 4) = 3
+    assert value(r, "time_to_learn", "Pong") == 3
+    assert (r.rows[(r.rows.metric == "forward_transfer") & (r.rows.task == "Pong")]).empty
+    assert any("no single-task-expert data for task Breakout" in w for w in r.warnings)
+
+
+def test_forward_transfer_jump_start(tmp_path):
+    ste = tmp_path / "Breakout.csv"
+    ste.write_text("episode,reward\n" + "".join(f"{i},{v}\n" for i, v in enumerate([1, 2, 3, 4, 5, 6])))
+    r = compute_metrics(FIXTURES / "rewards.csv", SYLLABUS, ste=[ste])
+    # Breakout's first train block starts at 2 (window 1); the expert starts at 1
+    assert value(r, "forward_transfer", "Breakout") == pytest.approx(2.0)
+    assert value(r, "time_to_learn", "Breakout") == 2  # reaches the expert's 6 at episode 2
