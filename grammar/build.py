@@ -153,7 +153,8 @@ def _block(
     ref = leaf[f"${kind}"]
     ref = ref if isinstance(ref, str) else str(ref)
     task, module = split_task_ref(ref)
-    own = {k: v for k, v in leaf.items() if not k.startswith("$")}
+    # num_batches sizes a $dataset block, like count; it is not a task parameter
+    own = {k: v for k, v in leaf.items() if not k.startswith("$") and not (kind == "dataset" and k == "num_batches")}
     merged = {**defaults, **own} if defaults else own
     batches = leaf.get("num_batches") if kind == "dataset" else None
     return Block(

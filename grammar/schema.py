@@ -87,7 +87,12 @@ def _describe(errors: Iterable[Any]) -> Iterable[tuple[tuple[str | int, ...], st
     for error in errors:
         path = tuple(error.absolute_path)
         keyword = error.validator
-        if keyword in ("additionalProperties", "propertyNames"):
+        if "propertyNames" in error.relative_schema_path and isinstance(error.instance, str):
+            # jsonschema reports the keyword that failed inside propertyNames (a pattern or
+            # an anyOf), on the name itself; the name is what the author must change.
+            yield path + (error.instance,), "propertyNames", _extra_key_message(error.instance, error.instance)
+            continue
+        if keyword == "additionalProperties":
             for key in _offending_keys(error):
                 yield path + (key,), keyword, _extra_key_message(key, error.instance)
             continue
@@ -96,8 +101,6 @@ def _describe(errors: Iterable[Any]) -> Iterable[tuple[tuple[str | int, ...], st
 
 def _offending_keys(error: Any) -> list[str]:
     instance = error.instance if isinstance(error.instance, dict) else {}
-    if error.validator == "propertyNames":
-        return [error.instance] if isinstance(error.instance, str) else []
     allowed = set(error.schema.get("properties", {}))
     patterns = error.schema.get("patternProperties", {})
     return [k for k in instance if k not in allowed and not patterns]
@@ -115,7 +118,7 @@ def _what(instance: Any) -> str:
 def _extra_key_message(key: str, container: Any) -> str:
     if isinstance(container, str):  # propertyNames reports the name itself
         if key.startswith("$"):
-            return f'unexpected directive "{key}" here'
+            return f'unexpected directive "{key}": a leaf has one $episode or $dataset, and parameters without "$"'
         return f'"{key}" is not a valid parameter name (use names or slash paths such as bot/paddle/width)'
     return f'unexpected key "{key}" in {_what(container)}'
 

@@ -1,1 +1,53 @@
-"""See the package docstring of the parent."""
+"""Every rule, one module (or class) per rule; the registry lists them in this order.
+
+S1xx syntax/encoding, S2xx schema, P3xx phase annotations, T4xx syllabus type, H5xx test
+hygiene, N6xx portability/names/structure, R7xx task registry.
+"""
+
+from __future__ import annotations
+
+from ..rule import Rule
+from . import core_schema, core_syntax
+from .alternation import PhaseAlternation
+from .ant_ab_variation import AntAbParameterVariation
+from .ant_b_matrix import AntBTransferMatrix
+from .ant_c_test_task import AntCTestSameTask
+from .ant_c_variation import AntCNoVariation
+from .ant_no_test import AntNoTestPhase
+from .ant_single_task import AntSingleTask
+from .block_before_phase import BlockBeforePhase
+from .cl_no_test import ClNoTestPhase
+from .cl_no_variation import ClNoVariation
+from .cl_single_task import ClMultipleTasks
+from .contains_mismatch import ContainsMismatch
+from .duplicate_blocks import DuplicateAdjacentBlocks
+from .duplicate_phase import DuplicatePhaseLabel
+from .empty_phase import EmptyPhase
+from .first_block_train import FirstBlockNotTrain
+from .info_not_reset import InfoDisableNotReset
+from .no_phases import NoPhaseAnnotations
+from .non_json import NonJsonSyntax
+from .phase_label import PhaseLabelFormat
+from .phase_numbering import PhaseNumbering
+from .registry_param import UnknownParameter
+from .registry_task import UnknownTask
+from .registry_value import BadParameterValue
+from .test_learning_on import TestPhaseLearningOn
+from .trailing_comma import TrailingComma
+from .train_learning_off import LearningDisabledInTrain
+from .type_inferred import SyllabusTypeInferred
+from .unknown_directive import UnknownDirective
+from .unknown_top_key import UnknownTopLevelKey
+from .zero_shot import ZeroShotTest
+
+RULE_CLASSES: tuple[type[Rule], ...] = (
+    *core_syntax.RULES,
+    *core_schema.RULES,
+    PhaseLabelFormat, PhaseNumbering, DuplicatePhaseLabel, FirstBlockNotTrain, BlockBeforePhase,
+    PhaseAlternation, EmptyPhase, NoPhaseAnnotations,
+    SyllabusTypeInferred, ClMultipleTasks, ClNoVariation, ClNoTestPhase, AntNoTestPhase, AntSingleTask,
+    AntAbParameterVariation, AntCNoVariation, AntCTestSameTask, AntBTransferMatrix,
+    TestPhaseLearningOn, InfoDisableNotReset, LearningDisabledInTrain, ZeroShotTest, DuplicateAdjacentBlocks,
+    NonJsonSyntax, TrailingComma, UnknownDirective, UnknownTopLevelKey, ContainsMismatch,
+    UnknownTask, UnknownParameter, BadParameterValue,
+)

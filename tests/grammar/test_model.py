@@ -111,3 +111,10 @@ def test_line_index_round_trip() -> None:
     for offset in range(len(text)):
         assert index.offset(*index.line_col(offset)) == offset or text[offset] in "\r\n"
     assert index.line_text(2) == "cd"
+
+
+def test_num_batches_sizes_a_dataset_block_and_is_not_a_parameter() -> None:
+    model = sylla.parse('[{"$dataset": "MNIST", "num_batches": 5, "lr": 0.1}]').model
+    assert model is not None
+    block = model.blocks[0]
+    assert (block.num_batches, dict(block.params)) == (5, {"lr": 0.1})

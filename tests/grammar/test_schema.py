@@ -53,3 +53,13 @@ def test_reference_shapes_are_valid() -> None:
         '{"instructions": [{"$info": {"disable_updates": true}}, {"$info": {}}]}',
     ]:
         assert sylla.parse(text).diagnostics == [], text
+
+
+def test_bad_parameter_names_point_at_the_name() -> None:
+    text = '[{"$episode": "Pong", "$foo": 1, "bad key": 2}]'
+    result = sylla.parse(text)
+    got = [(text[d.span.start : d.span.end], d.keyword, d.message) for d in result.diagnostics]
+    assert got == [
+        ('"$foo"', "propertyNames", 'unexpected directive "$foo": a leaf has one $episode or $dataset, and parameters without "$"'),
+        ('"bad key"', "propertyNames", '"bad key" is not a valid parameter name (use names or slash paths such as bot/paddle/width)'),
+    ]

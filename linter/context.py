@@ -1,0 +1,57 @@
+"""What a rule sees while checking one syllabus: the model, schedule, type, config, registry."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from sylla.grammar.model import LineIndex, Span, Syllabus
+from sylla.grammar.parse import ParseResult
+
+from .config import Config
+from .finding import Finding, Fix, RelatedSpan
+from .syllabus_type import SyllabusType
+
+if TYPE_CHECKING:
+    from sylla.grammar.schedule import Schedule
+
+    from .rule import Rule
+    from .task_registry import TaskRegistry
+
+
+@dataclass
+class Context:
+    parse: ParseResult
+    model: Syllabus
+    config: Config
+    syllabus_type: SyllabusType
+    registry: "TaskRegistry | None" = None
+
+    @property
+    def text(self) -> str:
+        return self.model.text
+
+    @property
+    def lines(self) -> LineIndex:
+        return self.parse.lines
+
+    @functools.cached_property
+    def schedule(self) -> "Schedule":
+        from sylla.grammar.schedule import schedule
+
+        return schedule(self.model)
+
+    @property
+    def profile(self) -> str:
+        return self.config.profile
+
+    def finding(
+        self,
+        rule: "Rule",
+        message: str,
+        span: Span,
+        fix: Fix | None = None,
+        related: tuple[RelatedSpan, ...] = (),
+    ) -> Finding:
+        return Finding(rule.code, rule.name, rule.severity, message, span, fix, related)

@@ -1,0 +1,109 @@
+"""``lint``: parse, turn the core's diagnostics into findings, run the rules, filter, sort.
+
+Core syntax and schema diagnostics become findings with their own codes (S1xx, S2xx, or a
+more specific rule that claims them, such as the phase-label rule). Model rules run when the
+syntax is clean; they build on the lenient model, so schema errors do not silence them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from sylla.grammar.model import Diagnostic
+from sylla.grammar.parse import ParseResult, parse
+
+from .config import Config
+from .context import Context
+from .finding import Finding, RelatedSpan
+from .registry import all_rules, rule_for_kind
+from .suppress import suppressions
+from .syllabus_type import SyllabusType, resolve_type
+
+
+@dataclass
+class LintResult:
+    """The findings of one file (sorted by offset), its parse, and the type it was linted as."""
+
+    findings: list[Finding]
+    parse: ParseResult
+    syllabus_type: SyllabusType | None
+    path: str | None = None
+
+    @property
+    def text(self) -> str:
+        return self.parse.text
+
+
+def lint(data: str | bytes, path: str | None = None, config: Config | None = None) -> LintResult:
+    """Lint one syllabus. ``config`` None means the defaults (callers that want discovery
+    call ``load_config(path)`` first, as the CLI does)."""
+    config = config or Config()
+    result = parse(data, path)
+    model = result.model
+    ctx: Context | None = None
+    stype: SyllabusType | None = None
+    if model is not None:
+        stype = resolve_type(model, config)
+        registry = None
+        if config.registry is not None:
+            from .task_registry import load_registry
+
+            registry = load_registry(config.registry)
+        ctx = Context(result, model, config, stype, registry)
+    rules = [r for r in all_rules() if config.enabled(r.code, path)]
+    findings: list[Finding] = []
+    claimers = [r for r in rules if hasattr(r, "claims")]
+    for diag in result.diagnostics:
+        finding = _from_diagnostic(diag, ctx, claimers)
+        if finding is not None:
+            findings.append(finding)
+    if ctx is not None and result.syntax_ok:
+        for rule in rules:
+            if rule.kinds:
+                continue
+            findings.extend(rule.check(ctx))
+    findings = _filter(findings, config, path, result)
+    return LintResult(findings, result, stype, path)
+
+
+def _from_diagnostic(diag: Diagnostic, ctx: Context | None, claimers: list) -> Finding | None:
+    for rule in claimers:
+        if ctx is not None and rule.claims(diag, ctx):
+            return rule.from_diagnostic(diag, ctx)
+    rule = rule_for_kind(diag.keyword if diag.kind == "schema" and diag.keyword else diag.kind)
+    if rule is None:
+        rule = rule_for_kind("schema:*" if diag.kind == "schema" else "*")
+    if rule is None:  # pragma: no cover - the fallback rules are always registered
+        return None
+    related = tuple(RelatedSpan(r.message, r.span) for r in diag.related)
+    return Finding(rule.code, rule.name, rule.severity, diag.message, diag.span, None, related)
+
+
+def _filter(findings: list[Finding], config: Config, path: str | None, result: ParseResult) -> list[Finding]:
+    lines = result.lines
+    quiet = suppressions(result.model, lines)
+    seen: set[tuple[str, int, int, str]] = set()
+    out: list[Finding] = []
+    for f in findings:
+        if not config.enabled(f.code, path):
+            continue
+        key = (f.code, f.span.start, f.span.end, f.message)
+        if key in seen:
+            continue
+        seen.add(key)
+        if quiet.suppressed(f.code, lines.line_col(f.span.start)[0]):
+            continue
+        level = _severity(config, f.code)
+        if level is not None and level != f.severity:
+            f = replace(f, severity=level)
+        out.append(f)
+    out.sort(key=lambda f: (f.span.start, f.span.end, f.code))
+    return out
+
+
+def _severity(config: Config, code: str):  # noqa: ANN202 - Severity | None
+    best = None
+    for selector, level in config.severity.items():
+        if code.startswith(selector) and (best is None or len(selector) > len(best[0])):
+            best = (selector, level)
+    return best[1] if best else None

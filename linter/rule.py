@@ -1,0 +1,69 @@
+"""What a rule is: a stable code, a kebab-case name, a default severity, documentation, a check.
+
+A rule is a class whose docstring is its documentation (markdown: what it checks, why it
+matters for the metrics, a bad and a good example, the fix); the first line is the summary
+shown by ``sylla rules``. Rules see the model, the schedule and the config through a
+``Context``; they never see an editor or a reporter. Modelled on ruff's per-rule pages and
+yamllint's rule protocol (an ID, a type, a ``check`` generator), in our own terms.
+"""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar, Iterable
+
+from sylla.grammar.model import Severity
+
+if TYPE_CHECKING:
+    from .context import Context
+    from .finding import Finding
+
+#: the checked-in rule documentation; ``doc_url`` points into it, never at a web domain
+DOCS_PATH = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+
+
+class Rule:
+    """Base class of every rule; subclasses set the class attributes and ``check``."""
+
+    code: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    severity: ClassVar[Severity] = Severity.WARNING
+    #: whether the rule can offer a fix (safe fixes are applied by ``--fix``)
+    fixable: ClassVar[bool] = False
+    #: core diagnostic kinds this rule reports (syntax and schema rules); empty for model rules
+    kinds: ClassVar[tuple[str, ...]] = ()
+    #: a rule that needs a schema-clean model (most rules); core rules run regardless
+    needs_valid_model: ClassVar[bool] = True
+
+    def check(self, ctx: "Context") -> Iterable["Finding"]:
+        """Yield findings for one syllabus. Core-diagnostic rules yield nothing here."""
+        return ()
+
+    @property
+    def summary(self) -> str:
+        doc = inspect.getdoc(self) or ""
+        return doc.strip().splitlines()[0].strip() if doc.strip() else ""
+
+    @property
+    def doc(self) -> str:
+        """The markdown documentation: the docstring after the summary line."""
+        doc = inspect.getdoc(type(self)) or ""
+        lines = doc.strip().splitlines()
+        return "\n".join(lines[1:]).strip()
+
+    def doc_url(self, code: str | None = None) -> str:
+        return doc_url(code or self.code)
+
+    def __repr__(self) -> str:
+        return f"<Rule {self.code} {self.name} {self.severity.value}>"
+
+
+def anchor(code: str) -> str:
+    """The markdown anchor of a rule's heading in docs/rules.md (``## P301`` -> ``p301``)."""
+    return code.lower()
+
+
+def doc_url(code: str) -> str:
+    """A ``file://`` URI to the rule's section of the checked-in docs/rules.md."""
+    return f"{DOCS_PATH.as_uri()}#{anchor(code)}"

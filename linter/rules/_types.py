@@ -1,0 +1,50 @@
+"""Shared helpers for the per-type rules (T4xx)."""
+
+from __future__ import annotations
+
+from sylla.grammar.model import Block, Span
+
+from ..context import Context
+from ._phases import valid_phases
+
+ANT = ("ANT-A", "ANT-B", "ANT-C")
+
+
+def type_span(ctx: Context) -> Span:
+    """Where to report a whole-syllabus type finding: the ``syllabus_type`` value if the
+    file declares one, else the ``instructions`` key, else the start of the file."""
+    sm = ctx.model.source_map
+    if sm is not None and ctx.model.form != "array":
+        if ctx.syllabus_type.source == "file":
+            span = sm.span(("syllabus_type",))
+            if span is not None:
+                return span
+        span = sm.key_span(("instructions",))
+        if span is not None:
+            return span
+    return ctx.model.instructions[0].span if ctx.model.instructions else Span(0, 0)
+
+
+def applies(ctx: Context, *types: str) -> bool:
+    """Whether the type is one of ``types`` and the file has phases (P308 covers the rest)."""
+    return ctx.syllabus_type.type in types and bool(valid_phases(ctx.model))
+
+
+def has_test_phase(ctx: Context) -> bool:
+    return any(p.kind == "test" for p in valid_phases(ctx.model))
+
+
+def first_differing_block(ctx: Context, task: str, param: str) -> Block | None:
+    """The first block of ``task`` whose ``param`` differs from the task's first block."""
+    from sylla.grammar.syllabus_type import canonical
+
+    first = None
+    for block in ctx.model.blocks:
+        if block.task != task:
+            continue
+        value = canonical(block.params[param]) if param in block.params else None
+        if first is None:
+            first = (value,)
+        elif value != first[0]:
+            return block
+    return None

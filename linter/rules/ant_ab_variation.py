@@ -1,0 +1,42 @@
+"""T407 ant-ab-parameter-variation."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from sylla.grammar.model import Severity
+
+from ..context import Context
+from ..finding import Finding
+from ..rule import Rule
+from ._types import first_differing_block
+from .core_syntax import _doc
+
+
+class AntAbParameterVariation(Rule):
+    __doc__ = _doc(
+        "An ANT-A or ANT-B syllabus varies a parameter within a task.",
+        "Judged per task: a parameter with the same value in every block of a task is not "
+        'variation (published files repeat `"agent_pos": [1, 1]` on every block). One finding '
+        "per task and parameter, at the first block where the value changes.",
+        '{"$repeat": {"$episode": "Pong", "bot/paddle/width": 0.15}, ...}, ..., {"$repeat": {"$episode": "Pong", "bot/paddle/width": 0.25}, ...}',
+        '{"$repeat": {"$episode": "Pong"}, ...}, ..., {"$repeat": {"$episode": "Pong"}, ...}',
+        "Keep each task's parameters fixed, or declare the syllabus ANT-C.",
+        why="**Why it matters.** The reference disallows parametric variation in subtypes A and "
+        "B: a change in a task's performance must be due to the other tasks, not to a changed environment.",
+    )
+    code, name, severity = "T407", "ant-ab-parameter-variation", Severity.ERROR
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        if ctx.syllabus_type.type not in ("ANT-A", "ANT-B"):
+            return
+        for task, params in ctx.syllabus_type.inference.variation.items():
+            for param, values in params.items():
+                block = first_differing_block(ctx, task, param)
+                span = block.param_span(param) if block is not None else None
+                span = span or (block.leaf_span if block is not None else ctx.model.blocks[0].span)
+                yield ctx.finding(
+                    self,
+                    f'{ctx.syllabus_type.type} allows no parameter variation: "{param}" of "{task}" takes {len(values)} values ({", ".join(values[:4])})',
+                    span,
+                )

@@ -1,0 +1,30 @@
+"""T404 cl-no-test-phase."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from sylla.grammar.model import Severity
+
+from ..context import Context
+from ..finding import Finding
+from ..rule import Rule
+from ._types import applies, has_test_phase, type_span
+from .core_syntax import _doc
+
+
+class ClNoTestPhase(Rule):
+    __doc__ = _doc(
+        "A CL syllabus has no test phase (optional, but recommended).",
+        "A CL syllabus with phase annotations but no `n.test` phase.",
+        '{"$phase": "1.train"}, ..., {"$phase": "2.train"}, ...',
+        '{"$phase": "1.train"}, ..., {"$phase": "1.test"}, {"$info": {"disable_updates": true}}, ..., {"$info": {}}, {"$phase": "2.train"}, ...',
+        "Add a test phase after each training phase.",
+        why="**Why it matters.** Test phases enable the performance maintenance metrics; "
+        "without them only the training curves can be evaluated.",
+    )
+    code, name, severity = "T404", "cl-no-test-phase", Severity.INFO
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        if applies(ctx, "CL") and not has_test_phase(ctx):
+            yield ctx.finding(self, "CL syllabus without test phases: performance maintenance metrics need them", type_span(ctx))

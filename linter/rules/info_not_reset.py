@@ -1,0 +1,52 @@
+"""H502 info-disable-not-reset."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from sylla.grammar.model import Info, PhaseMark, Severity
+
+from ..context import Context
+from ..edits import insert_after
+from ..finding import Finding, Fix, RelatedSpan
+from ..rule import Rule
+from .core_syntax import _doc
+
+RESET = '{"$info": {}}'
+
+
+class InfoDisableNotReset(Rule):
+    __doc__ = _doc(
+        'A `{"$info": {"disable_updates": true}}` is still in force when the next train phase starts.',
+        'After a test phase turns learning off with `$info`, a `{"$info": {}}` must reset it before the next train phase.',
+        '{"$phase": "1.test"},\n{"$info": {"disable_updates": true}},\n{"$repeat": {"$episode": "Pong"}, "count": 100},\n{"$phase": "2.train"},',
+        '{"$phase": "1.test"},\n{"$info": {"disable_updates": true}},\n{"$repeat": {"$episode": "Pong"}, "count": 100},\n{"$info": {}},\n{"$phase": "2.train"},',
+        'Inserts `{"$info": {}}` before the train phase.',
+        why="**Why it matters.** The engine keeps the disabled state: the agent does not learn in "
+        "the next training phase, and the learning curves and saturation of that phase are flat.",
+    )
+    code, name, severity, fixable = "H502", "info-disable-not-reset", Severity.WARNING, True
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        disabled: Info | None = None
+        instructions = ctx.model.instructions
+        for ins in instructions:
+            if isinstance(ins, Info):
+                if ins.resets or ins.disable_updates is False:
+                    disabled = None
+                elif ins.disable_updates is True:
+                    disabled = ins
+            elif isinstance(ins, PhaseMark) and ins.kind == "train" and disabled is not None:
+                line = ctx.lines.line_col(disabled.span.start)[0]
+                fix = None
+                if ins.index > 0:
+                    edit = insert_after(ctx.text, instructions[ins.index - 1].span, RESET, ins.span)
+                    fix = Fix('Insert {"$info": {}} before the train phase', (edit,))
+                yield ctx.finding(
+                    self,
+                    f'learning is still disabled by the $info on line {line} when "{ins.label}" starts: reset it with {{"$info": {{}}}}',
+                    ins.span,
+                    fix,
+                    (RelatedSpan("learning disabled here", disabled.span),),
+                )
+                disabled = None

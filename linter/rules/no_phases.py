@@ -1,0 +1,37 @@
+"""P308 no-phase-annotations."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from sylla.grammar.model import Severity, Span
+
+from ..context import Context
+from ..finding import Finding
+from ..rule import Rule
+from .core_syntax import _doc
+
+
+class NoPhaseAnnotations(Rule):
+    __doc__ = _doc(
+        "The syllabus has no `$phase` annotation at all.",
+        "Reported once per file (not once per block). Most data-generation syllabi have none; "
+        "that is fine for generating data and wrong for measuring.",
+        '{"instructions": [{"$repeat": {"$episode": "Pong"}, "count": 5000}]}',
+        '{"instructions": [{"$phase": "1.train"}, {"$repeat": {"$episode": "Pong"}, "count": 5000}]}',
+        'Add `{"$phase": "1.train"}` and `{"$phase": "1.test"}` annotations, or ignore P308 for data-generation syllabi.',
+        why="**Why it matters.** The metrics framework cannot compute the proposed metrics "
+        "without phase annotations: it has no train/test split to compare.",
+    )
+    code, name, severity = "P308", "no-phase-annotations", Severity.WARNING
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        model = ctx.model
+        if model.phases:
+            return
+        span = None
+        if model.source_map is not None and model.form != "array":
+            span = model.source_map.key_span(("instructions",))
+        if span is None:
+            span = model.instructions[0].span if model.instructions else Span(0, 0)
+        yield ctx.finding(self, "no $phase annotations: metrics cannot be computed without phase annotations", span)

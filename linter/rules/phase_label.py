@@ -1,0 +1,57 @@
+"""P301 phase-label-format."""
+
+from __future__ import annotations
+
+import re
+
+from sylla.grammar.model import Diagnostic, Severity
+
+from ..context import Context
+from ..finding import Edit, Finding, Fix
+from ..rule import Rule
+from .core_syntax import _doc
+
+_LOOSE = re.compile(r"^\s*(\d+)\s*[-_.:/ ]?\s*(train|test)(?:ing)?\s*$", re.I)
+_REVERSED = re.compile(r"^\s*(train|test)(?:ing)?\s*[-_.:/ ]?\s*(\d+)\s*$", re.I)
+
+
+def suggest_label(label: str) -> str | None:
+    """The conventional spelling of a near-miss label (``1-Train`` -> ``1.train``), or None."""
+    m = _LOOSE.match(label)
+    if m:
+        return f"{int(m.group(1))}.{m.group(2).lower()}"
+    m = _REVERSED.match(label)
+    if m:
+        return f"{int(m.group(2))}.{m.group(1).lower()}"
+    return None
+
+
+class PhaseLabelFormat(Rule):
+    __doc__ = _doc(
+        'A `$phase` label is not exactly `<integer>.<train|test>`.',
+        'Labels must be a decimal integer, a dot, and `train` or `test` in lower case, with no spaces, '
+        'other separators, other kinds ("eval", "Train") or leading zeros.',
+        '{"$phase": "1-Train"}',
+        '{"$phase": "1.train"}',
+        "When the label is a near miss (case, separator, spaces, order), the fix rewrites it in "
+        "the conventional form (unsafe: it is offered in the editor and with `--diff`, not applied by `--fix`, because the new label may collide with another phase).",
+        why="**Why it matters.** The metrics framework splits logs into phases by parsing these "
+        "labels; it supports no other annotation, so a block under an odd label is attributed to "
+        "no phase and every metric of that phase is missing.",
+    )
+    code, name, severity, fixable = "P301", "phase-label-format", Severity.ERROR, True
+
+    def claims(self, diag: Diagnostic, ctx: Context) -> bool:
+        return diag.kind == "schema" and bool(diag.path) and diag.path[-1] == "$phase"
+
+    def from_diagnostic(self, diag: Diagnostic, ctx: Context) -> Finding:
+        source = ctx.text[diag.span.start : diag.span.end]
+        label = source[1:-1] if source.startswith('"') and source.endswith('"') else source
+        better = suggest_label(label) if source.startswith('"') else None
+        message = f'phase label must be "<n>.train" or "<n>.test", got {source}'
+        fix = None
+        if better is not None:
+            message += f' (did you mean "{better}"?)'
+            # unsafe: the corrected label may collide with another phase (the editor offers it)
+            fix = Fix(f'Write "{better}"', (Edit(diag.span, f'"{better}"'),), safe=False)
+        return ctx.finding(self, message, diag.span, fix)

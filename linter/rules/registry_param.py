@@ -1,0 +1,41 @@
+"""R702 unknown-parameter."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from sylla.grammar.model import Severity
+
+from ..context import Context
+from ..finding import Finding
+from ..rule import Rule
+from ..suggest import did_you_mean
+from .core_syntax import _doc
+
+
+class UnknownParameter(Rule):
+    __doc__ = _doc(
+        "A block sets a parameter its task does not have (per the task registry).",
+        "Only with a `registry` that lists the task's `params`; checks the parameters each block writes.",
+        '{"$repeat": {"$episode": "Pong", "bot/padle/width": 0.2}, "count": 5000}',
+        '{"$repeat": {"$episode": "Pong", "bot/paddle/width": 0.2}, "count": 5000}',
+        "Correct the parameter name, or add it to the registry.",
+        why="**Why it matters.** Engines pass unknown parameters on or drop them silently: the "
+        "intended variation does not happen and CL metrics measure an unchanged environment.",
+    )
+    code, name, severity = "R702", "unknown-parameter", Severity.WARNING
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        if ctx.registry is None:
+            return
+        sm = ctx.model.source_map
+        for b in ctx.model.blocks:
+            spec = ctx.registry.tasks.get(b.task)
+            if spec is None or spec.params is None:
+                continue
+            for name in b.own_params:
+                if b.leaf == "dataset" and name == "num_batches":
+                    continue
+                if name not in spec.params:
+                    span = (sm.key_span(b.leaf_path + (name,)) if sm else None) or b.leaf_span
+                    yield ctx.finding(self, f'"{b.task}" has no parameter "{name}"{did_you_mean(name, spec.params)}', span)

@@ -1,0 +1,36 @@
+"""R701 unknown-task."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from sylla.grammar.model import Severity
+
+from ..context import Context
+from ..finding import Finding
+from ..rule import Rule
+from ..suggest import did_you_mean
+from .core_syntax import _doc
+
+
+class UnknownTask(Rule):
+    __doc__ = _doc(
+        "A block names a task the task registry does not list.",
+        "Only with a `registry` in the config. Reported once per task name, at its first block, with a \"did you mean\".",
+        '{"$repeat": {"$episode": "Breakuot"}, "count": 5000}',
+        '{"$repeat": {"$episode": "Breakout"}, "count": 5000}',
+        "Correct the task name, or add the task to the registry.",
+        why="**Why it matters.** An unknown task fails when the engine reaches it, possibly hours "
+        "into a run; a misspelt task in a test phase silently becomes a zero-shot test.",
+    )
+    code, name, severity = "R701", "unknown-task", Severity.WARNING
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        if ctx.registry is None:
+            return
+        known = ctx.registry.tasks
+        seen: set[str] = set()
+        for b in ctx.model.blocks:
+            if b.task not in known and b.task not in seen:
+                seen.add(b.task)
+                yield ctx.finding(self, f'unknown task "{b.task}"{did_you_mean(b.task, known)}', b.task_span)

@@ -1,0 +1,40 @@
+"""R703 bad-parameter-value."""
+
+from __future__ import annotations
+
+import json
+from typing import Iterator
+
+from sylla.grammar.model import Severity
+
+from ..context import Context
+from ..finding import Finding
+from ..rule import Rule
+from .core_syntax import _doc
+
+
+class BadParameterValue(Rule):
+    __doc__ = _doc(
+        "A parameter value has the wrong type or is out of the range the task registry gives.",
+        "Only with a `registry` that gives the parameter a `type`, `min`/`max` or `choices`.",
+        '{"$repeat": {"$episode": "Pong", "bot/paddle/width": 5}, "count": 5000}',
+        '{"$repeat": {"$episode": "Pong", "bot/paddle/width": 0.25}, "count": 5000}',
+        "Use a value in the range.",
+        why="**Why it matters.** Out-of-range values either crash the environment mid-run or "
+        "produce a degenerate task whose rewards distort every metric of its phase.",
+    )
+    code, name, severity = "R703", "bad-parameter-value", Severity.WARNING
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        if ctx.registry is None:
+            return
+        for b in ctx.model.blocks:
+            spec = ctx.registry.tasks.get(b.task)
+            if spec is None or spec.params is None:
+                continue
+            for name, value in b.own_params.items():
+                param = spec.params.get(name)
+                problem = param.problem(value) if param is not None else None
+                if problem:
+                    span = b.param_span(name) or b.leaf_span
+                    yield ctx.finding(self, f'"{name}" of "{b.task}" {problem}, got {json.dumps(value)}', span)

@@ -1,0 +1,31 @@
+"""N602 trailing-comma."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from sylla.grammar.model import NonJsonKind, Severity
+
+from ..context import Context
+from ..finding import Edit, Finding, Fix
+from ..rule import Rule
+from .core_syntax import _doc
+
+
+class TrailingComma(Rule):
+    __doc__ = _doc(
+        "A comma after the last element of a list or object.",
+        "Trailing commas, which JSON does not allow (JSON5 and some editors do).",
+        '{"instructions": [\n  {"$phase": "1.train"},\n  {"$repeat": {"$episode": "Pong"}, "count": 5000},\n]}',
+        '{"instructions": [\n  {"$phase": "1.train"},\n  {"$repeat": {"$episode": "Pong"}, "count": 5000}\n]}',
+        "Removes the comma (safe: the value does not change).",
+        why="**Why it matters.** Engines that load strict JSON reject the file.",
+    )
+    code, name, severity, fixable = "N602", "trailing-comma", Severity.WARNING, True
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        for item in ctx.model.non_json:
+            if item.kind == NonJsonKind.TRAILING_COMMA:
+                yield ctx.finding(
+                    self, "trailing comma: engines that load strict JSON reject the file", item.span, Fix("Remove the trailing comma", (Edit(item.span, ""),))
+                )

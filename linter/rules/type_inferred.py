@@ -1,0 +1,35 @@
+"""T401 syllabus-type-inferred."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from sylla.grammar.model import Severity
+
+from ..context import Context
+from ..finding import Finding
+from ..rule import Rule
+from ._types import type_span
+from .core_syntax import _doc
+
+
+class SyllabusTypeInferred(Rule):
+    __doc__ = _doc(
+        "The syllabus type was inferred from the structure (reported once, with the reason).",
+        "When neither `--type`, a top-level `\"syllabus_type\"` nor `per-file-types` gives the "
+        "type, sylla infers it: one task is CL; several tasks without variation within a task "
+        "are ANT-A/B (linted as ANT-A); several with variation are ANT-C.",
+        '{"instructions": [{"$phase": "1.train"}, {"$repeat": {"$episode": "Pong"}, "count": 5000}]}',
+        '{"syllabus_type": "CL", "instructions": [{"$phase": "1.train"}, ...]}',
+        'Declare the type with a top-level `"syllabus_type"` (engines ignore the key).',
+        why="**Why it matters.** Which metrics are valid depends on the type (transfer matrices "
+        "need ANT-B); an inferred type can differ from the one the author had in mind.",
+    )
+    code, name, severity = "T401", "syllabus-type-inferred", Severity.INFO
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        st = ctx.syllabus_type
+        if st.declared or st.type == "unannotated":
+            return
+        shown = "ANT-A/B" if st.inference.type == "ANT-A/B" else st.type
+        yield ctx.finding(self, f"syllabus type inferred as {shown}: {st.reason}", type_span(ctx))

@@ -1,0 +1,59 @@
+"""``sylla fmt [PATH ...] [--check] [--diff]``: the canonical layout, the same code the
+language server formats with. Exit 0 when nothing changes (or was rewritten), 1 when
+``--check``/``--diff`` finds files to reformat, 2 on syntax or I/O errors."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(sub: "argparse._SubParsersAction") -> None:
+    p = sub.add_parser("fmt", help="rewrite syllabi in the canonical layout (keeps comments)")
+    p.add_argument("paths", nargs="*", default=["."], metavar="PATH")
+    p.add_argument("--check", action="store_true", help="only report files that would change")
+    p.add_argument("--diff", action="store_true", help="print the changes as a diff, write nothing")
+    p.add_argument("--stdin-filename")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from sylla.linter import format_text
+
+    from .common import read_source
+    from .lint import _print_diff, _write_atomic, discover
+
+    status = 0
+    for path in discover(args.paths):
+        source = read_source(path, args.stdin_filename)
+        if source is None:
+            status = 2
+            continue
+        name, data = source
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            print(f"sylla: {name}: not UTF-8; not formatted", file=sys.stderr)
+            status = 2
+            continue
+        formatted = format_text(text)
+        if formatted is None:
+            print(f"sylla: {name}: has syntax errors (see sylla lint); not formatted", file=sys.stderr)
+            status = 2
+            continue
+        if formatted == text:
+            if path == "-" and not (args.check or args.diff):
+                sys.stdout.write(text)
+            continue
+        if args.diff:
+            _print_diff(name, text, formatted)
+            status = max(status, 1)
+        elif args.check:
+            print(f"would reformat {name}")
+            status = max(status, 1)
+        elif path == "-":
+            sys.stdout.write(formatted)
+        else:
+            _write_atomic(path, data, formatted)
+            print(f"reformatted {name}", file=sys.stderr)
+    return status

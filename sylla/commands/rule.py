@@ -1,0 +1,27 @@
+"""``sylla rule CODE``: print one rule's documentation (markdown)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(sub: "argparse._SubParsersAction") -> None:
+    p = sub.add_parser("rule", help="show the documentation of one rule")
+    p.add_argument("code", help="rule code (P301) or name (phase-label-format)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from sylla.linter import rule_for
+    from sylla.linter.docs import rule_markdown
+    from sylla.linter.suggest import did_you_mean
+    from sylla.linter.registry import all_rules
+
+    rule = rule_for(args.code)
+    if rule is None:
+        names = [r.code for r in all_rules()] + [r.name for r in all_rules()]
+        print(f"sylla: no rule {args.code!r}{did_you_mean(args.code, names)}; see sylla rules", file=sys.stderr)
+        return 2
+    sys.stdout.write(rule_markdown(rule, level=1))
+    return 0
