@@ -5,20 +5,30 @@ things make validation fast on large syllabi: the top level is checked with the 
 list emptied, and each instruction is checked on its own, memoised by its source text, since
 real syllabi repeat the same few instructions thousands of times. An instruction's errors do
 not depend on where it stands, so a cached result is exact.
+
+Across runs, the digests of instructions (and top levels) that passed are kept in the cache
+directory, keyed by the schema's own digest: linting a file whose parts are all known to be
+valid never imports jsonschema, which is most of a short run's start-up time.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 from pathlib import Path
 from typing import Any, Iterable
 
+from . import cache
 from .model import Diagnostic, Span
 from .source_map import SourceMap
 
 SCHEMA_PATH = Path(__file__).with_name("syllabus.schema.json")
 _CACHE_LIMIT = 100_000
+#: Documents with more instructions use only the in-process memo: hashing every instruction
+#: would cost more than the import it saves.
+_DISK_CACHE_MAX_INSTRUCTIONS = 5_000
+_DISK_CACHE_LIMIT = 50_000
 _DIRECTIVES = ("$phase", "$repeat", "$episode", "$dataset", "$info")
 
 # (relative path, keyword, message) of each error of one instruction, by its source text.
@@ -31,20 +41,59 @@ def schema() -> dict[str, Any]:
 
 
 @functools.cache
-def _validators() -> tuple[Any, Any, Any]:
+def _validators() -> tuple[Any, Any]:
+    """The validators of the top level and of one instruction (imports jsonschema)."""
     from jsonschema import Draft202012Validator
 
     root = schema()
-    defs = root["$defs"]
     top = Draft202012Validator(root)
-    one = Draft202012Validator({"$defs": defs, "$ref": "#/$defs/instruction"})
-    many = Draft202012Validator({"$defs": defs, "$ref": "#/$defs/instructions"})
-    return top, one, many
+    one = Draft202012Validator({"$defs": root["$defs"], "$ref": "#/$defs/instruction"})
+    return top, one
+
+
+class _KnownValid:
+    """Digests of texts that passed this schema in earlier runs (see the module docstring)."""
+
+    def __init__(self, use_disk: bool) -> None:
+        self.use_disk = use_disk and cache.enabled()
+        self.known: set[str] = _load_known() if self.use_disk else set()
+        self.new: set[str] = set()
+
+    def digest(self, text: str) -> str | None:
+        if not self.use_disk:
+            return None
+        return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+
+    def __contains__(self, digest: str | None) -> bool:
+        return digest is not None and digest in self.known
+
+    def add(self, digest: str | None) -> None:
+        if digest is not None:
+            self.new.add(digest)
+
+    def save(self) -> None:
+        if not self.new:
+            return
+        known = self.known | self.new if len(self.known) < _DISK_CACHE_LIMIT else self.new
+        _load_known.cache_clear()
+        cache.write_atomically(_known_path(), "\n".join(sorted(known)).encode())
+
+
+def _known_path() -> Path:
+    digest = hashlib.blake2b(SCHEMA_PATH.read_bytes(), digest_size=8).hexdigest()
+    return cache.directory() / f"valid-{digest}.txt"
+
+
+@functools.cache
+def _load_known() -> set[str]:
+    try:
+        return set(_known_path().read_text(encoding="ascii").split())
+    except (OSError, ValueError):
+        return set()
 
 
 def validate(value: Any, form: str, source: SourceMap, text: str) -> list[Diagnostic]:
     """Schema diagnostics for a parsed document, each on the span of the offending node."""
-    top, one, many = _validators()
     found: list[tuple[tuple[str | int, ...], str, str]] = []
     if form == "array":
         base: tuple[str | int, ...] = ()
@@ -52,13 +101,20 @@ def validate(value: Any, form: str, source: SourceMap, text: str) -> list[Diagno
     else:
         base = ("instructions",)
         instructions = value.get("instructions") if isinstance(value, dict) else None
+    many = isinstance(instructions, list) and len(instructions) > _DISK_CACHE_MAX_INSTRUCTIONS
+    valid = _KnownValid(use_disk=not many)
+    if form != "array":
         if isinstance(value, dict) and isinstance(instructions, list):
             shallow = dict(value)
             shallow["instructions"] = []
-            found.extend(_describe(top.iter_errors(shallow)))
         else:
-            found.extend(_describe(top.iter_errors(value)))
-            instructions = None
+            shallow, instructions = value, None
+        key = valid.digest("top:" + json.dumps(shallow, sort_keys=True, ensure_ascii=False))
+        if key not in valid:
+            errors = list(_describe(_validators()[0].iter_errors(shallow)))
+            found.extend(errors)
+            if not errors:
+                valid.add(key)
     if isinstance(instructions, list):
         items = source.children(base) if base or form == "array" else None
         for i, instruction in enumerate(instructions):
@@ -66,13 +122,20 @@ def validate(value: Any, form: str, source: SourceMap, text: str) -> list[Diagno
             key = text[item.start : item.end] if item is not None else None
             cached = _instruction_cache.get(key) if key is not None else None
             if cached is None:
-                cached = tuple(_describe(one.iter_errors(instruction)))
+                digest = valid.digest(key) if key is not None else None
+                if digest in valid:
+                    cached = ()
+                else:
+                    cached = tuple(_describe(_validators()[1].iter_errors(instruction)))
+                    if not cached:
+                        valid.add(digest)
                 if key is not None:
                     if len(_instruction_cache) >= _CACHE_LIMIT:
                         _instruction_cache.clear()
                     _instruction_cache[key] = cached
             for rel, keyword, message in cached:
                 found.append((base + (i,) + rel, keyword, message))
+    valid.save()
     out: list[Diagnostic] = []
     for path, keyword, message in found:
         span = source.span(path) or Span(0, 0)

@@ -12,11 +12,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from . import cache
 
 GRAMMAR_PATH = Path(__file__).with_name("syllabus.lark")
 _FORMAT = 2
@@ -125,28 +125,21 @@ def _lark_fingerprint() -> bytes:
 
 def _cache_file() -> Path:
     digest = hashlib.sha256(GRAMMAR_PATH.read_bytes() + _lark_fingerprint()).hexdigest()
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "sylla" / f"tables-{_FORMAT}-{digest[:16]}.json"
+    return cache.directory() / f"tables-{_FORMAT}-{digest[:16]}.json"
 
 
 def _load_or_build() -> dict:
     path = _cache_file()
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("format") == _FORMAT:
-            return data
-    except (OSError, ValueError):
-        pass
+    if cache.enabled():
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("format") == _FORMAT:
+                return data
+        except (OSError, ValueError):
+            pass
     data = _build()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # Atomic: a concurrent reader sees the old file or the new one, never half of one.
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh)
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a read-only home still parses, just without the cache
+    if cache.enabled():
+        cache.write_atomically(path, json.dumps(data).encode())
     return data
 
 
