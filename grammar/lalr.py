@@ -261,14 +261,14 @@ def _drive(run: _Run, text: str, start: int, end: int, exact: bool) -> None:
     actions, gotos, rules, end_state = t.actions, t.gotos, t.rules, t.end_state
     ignore = t.ignore
     regex = t.exact_regex if exact else t.fast_regex
-    actions_for: list[Callable[[list], Any]] = [getattr(run, "r_" + action) for _, _, action in rules]
+    bound = {name: getattr(run, "r_" + name) for name in t.action_names}
+    actions_for: list[Callable[[list], Any]] = [bound[action] for _, _, action in rules]
     states: list[int] = [t.start_state]
     values: list[Any] = []
     push_state, push_value = states.append, values.append
     loads = json.loads
     non_json = run.out.non_json
-    # The C scanner directly: json.loads would build a new decoder for every token.
-    scan = make_scanner(json.JSONDecoder(object_pairs_hook=run.pairs_hook))
+    scan = None  # the C JSON scanner, made on the first whole-lexed container
     last_end = start
     skip_to = start  # the lexer may swallow a malformed run (``01``) as one bad token
 
@@ -284,6 +284,9 @@ def _drive(run: _Run, text: str, start: int, end: int, exact: bool) -> None:
         if k == "STRING":
             tok = Tok(k, s[1:-1] if "\\" not in s else loads(s), m.start(), m.end())
         elif k == "SHALLOW_OBJECT" or k == "SHALLOW_ARRAY":
+            if scan is None:
+                # The scanner directly: json.loads would build a new decoder for every token.
+                scan = make_scanner(json.JSONDecoder(object_pairs_hook=run.pairs_hook))
             tok = Tok(k, scan(s, 0)[0], m.start(), m.end())
             if run.shallow_duplicates:
                 run.shallow_duplicates = False

@@ -8,11 +8,11 @@ raises for bad input: every problem is a ``Diagnostic`` with a span.
 
 from __future__ import annotations
 
-import gc
 from dataclasses import dataclass, field
 
 from .build import build
 from .decode import Decoded, decode
+from .gc_pause import paused_gc
 from .lalr import parse_range
 from .model import Diagnostic, LineIndex, NonJson, NonJsonKind, Severity, Span, Syllabus
 from .schema import validate
@@ -45,15 +45,8 @@ def parse(data: str | bytes, path: str | None = None) -> ParseResult:
     decoded = decode(data)
     if decoded.text is None:
         return ParseResult(None, decoded.problems, "", path)
-    gc_was_enabled = gc.isenabled()
-    # Parsing allocates millions of young objects and frees none of them: collections
-    # during it only rescan a growing tree, for nothing.
-    gc.disable()
-    try:
+    with paused_gc():
         return _parse(decoded.text, decoded, path)
-    finally:
-        if gc_was_enabled:
-            gc.enable()
 
 
 def _parse(text: str, decoded: "Decoded", path: str | None) -> ParseResult:

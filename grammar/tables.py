@@ -57,6 +57,11 @@ class Tables:
     ignore: frozenset[str]
 
     @functools.cached_property
+    def action_names(self) -> tuple[str, ...]:
+        """The distinct rule actions (a handful) that the driver binds once per run."""
+        return tuple(dict.fromkeys(action for _, _, action in self.rules))
+
+    @functools.cached_property
     def fast_regex(self) -> re.Pattern[str]:
         """Every terminal, whole shallow containers included."""
         return self._regex(skip=())

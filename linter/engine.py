@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from sylla.grammar.gc_pause import paused_gc
 from sylla.grammar.model import Diagnostic
 from sylla.grammar.parse import ParseResult, parse
 
@@ -37,7 +38,11 @@ class LintResult:
 def lint(data: str | bytes, path: str | None = None, config: Config | None = None) -> LintResult:
     """Lint one syllabus. ``config`` None means the defaults (callers that want discovery
     call ``load_config(path)`` first, as the CLI does)."""
-    config = config or Config()
+    with paused_gc():
+        return _lint(data, path, config or Config())
+
+
+def _lint(data: str | bytes, path: str | None, config: Config) -> LintResult:
     result = parse(data, path)
     model = result.model
     ctx: Context | None = None
