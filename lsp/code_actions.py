@@ -1,0 +1,140 @@
+"""Code actions: each fix as a quick fix, fix-all, and "ignore CODE here".
+
+Quick fixes come from the findings the linter attached fixes to; the fix-all action is the
+same ``apply_fixes`` that ``sylla lint --fix`` runs, so the editor never fixes differently.
+"Ignore" writes the suppression the linter reads: a ``// sylla: ignore[CODE]`` comment where
+comments are allowed, else the code in the top-level ``"sylla_ignore"`` list.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Sequence
+
+from lsprotocol import types
+
+from sylla.grammar.model import NonJsonKind, Span, Syllabus
+
+from .diagnostics import LintOutcome
+
+FIX_ALL = "source.fixAll.sylla"
+_IGNORE_COMMENT = re.compile(r"//\s*sylla:\s*ignore\[([^\]]*)\]")
+
+
+def _wanted(kind: str, only: Sequence[str] | None) -> bool:
+    return not only or any(kind == o or kind.startswith(o + ".") for o in only)
+
+
+def _overlaps(span: Span, want: Span) -> bool:
+    return span.start <= want.end and want.start <= span.end
+
+
+def _edit(outcome: LintOutcome, edits: list[types.TextEdit]) -> types.WorkspaceEdit:
+    return types.WorkspaceEdit(changes={outcome.uri: edits})
+
+
+def comments_allowed(uri: str, model: Syllabus | None) -> bool:
+    """JSONC files, and files that already have comments (the author's engine accepts them)."""
+    if uri.lower().endswith((".jsonc", ".json5")):
+        return True
+    return model is not None and any(n.kind in (NonJsonKind.LINE_COMMENT, NonJsonKind.BLOCK_COMMENT) for n in model.non_json)
+
+
+def code_actions(
+    outcome: LintOutcome, want: Span, only: Sequence[str] | None, model: Syllabus | None
+) -> list[types.CodeAction]:
+    from sylla.linter import apply_fixes
+
+    # a cursor anywhere on a finding's line offers its actions, as editors show them per line
+    text = outcome.text
+    want = Span(text.rfind("\n", 0, want.start) + 1, outcome.positions.line_end(want.end))
+    here = [(f, d) for f, d in zip(outcome.findings, outcome.diagnostics) if _overlaps(f.span, want)]
+    actions: list[types.CodeAction] = []
+    if _wanted(types.CodeActionKind.QuickFix.value, only):
+        fixes = [(f, d) for f, d in here if f.fix is not None]
+        for f, d in fixes:
+            edits = [types.TextEdit(range=outcome.positions.range(e.span), new_text=e.new_text) for e in f.fix.edits]
+            actions.append(
+                types.CodeAction(
+                    title=f"{f.fix.description} ({f.code})",
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=[d],
+                    is_preferred=len(fixes) == 1,
+                    edit=_edit(outcome, edits),
+                )
+            )
+        done: set[tuple[str, int]] = set()
+        for f, d in here:
+            line = outcome.positions.line_of(f.span.start)
+            if (f.code, line) in done:
+                continue
+            done.add((f.code, line))
+            edit = ignore_edit(outcome, f.code, f.span.start, model)
+            if edit is not None:
+                actions.append(
+                    types.CodeAction(
+                        title=f"Ignore {f.code} here",
+                        kind=types.CodeActionKind.QuickFix,
+                        diagnostics=[d],
+                        edit=_edit(outcome, [edit]),
+                    )
+                )
+    if _wanted(FIX_ALL, only) and any(f.fix is not None and f.fix.safe for f in outcome.findings):
+        fixed = apply_fixes(outcome.text, outcome.findings, safe_only=True)
+        if fixed != outcome.text:
+            whole = outcome.positions.range(Span(0, len(outcome.text)))
+            actions.append(
+                types.CodeAction(
+                    title="sylla: fix all safe problems",
+                    kind=FIX_ALL,
+                    edit=_edit(outcome, [types.TextEdit(range=whole, new_text=fixed)]),
+                )
+            )
+    return actions
+
+
+def ignore_edit(outcome: LintOutcome, code: str, offset: int, model: Syllabus | None) -> types.TextEdit | None:
+    """The edit that suppresses ``code`` for a finding starting at ``offset``."""
+    positions = outcome.positions
+    if comments_allowed(outcome.uri, model):
+        end = positions.line_end(offset)
+        line_start = outcome.text.rfind("\n", 0, offset) + 1
+        line = outcome.text[line_start:end]
+        m = _IGNORE_COMMENT.search(line)
+        if m:
+            codes = [c.strip() for c in m.group(1).split(",") if c.strip()]
+            if code in codes:
+                return None
+            at = line_start + m.end(1)
+            return types.TextEdit(range=positions.range(Span(at, at)), new_text=f", {code}" if codes else code)
+        return types.TextEdit(range=positions.range(Span(end, end)), new_text=f"  // sylla: ignore[{code}]")
+    return _sylla_ignore_edit(outcome, code, model)
+
+
+def _sylla_ignore_edit(outcome: LintOutcome, code: str, model: Syllabus | None) -> types.TextEdit | None:
+    if model is None or model.form != "object" or not model.top_level_keys:
+        return None
+    positions = outcome.positions
+    text = outcome.text
+    for key in model.top_level_keys:
+        if key.name != "sylla_ignore":
+            continue
+        listed: Any = model.value.get("sylla_ignore") if isinstance(model.value, dict) else None
+        if not isinstance(listed, list) or text[key.value_span.end - 1 : key.value_span.end] != "]":
+            return None
+        if code in listed:
+            return None
+        at = key.value_span.end - 1
+        sep = ", " if listed else ""
+        return types.TextEdit(range=positions.range(Span(at, at)), new_text=f"{sep}{json.dumps(code)}")
+    first = model.top_level_keys[0].span.start
+    line_start = text.rfind("\n", 0, first) + 1
+    indent = text[line_start:first]
+    if indent.strip():  # keys share a line with "{": keep it on that line
+        new_text = f'"sylla_ignore": [{json.dumps(code)}], '
+    else:
+        new_text = f'"sylla_ignore": [{json.dumps(code)}],\n{indent}'
+    return types.TextEdit(range=positions.range(Span(first, first)), new_text=new_text)
+
+

@@ -1,0 +1,111 @@
+"""The one place the language server calls the linter, and findings -> LSP diagnostics.
+
+Everything the server knows about findings comes through ``lint_text``; the conversion to
+LSP (ranges in the negotiated encoding, ``code``, ``codeDescription``, related information)
+happens here too, in the worker thread, so the event loop only forwards the result.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from lsprotocol import types
+
+from sylla.grammar.model import Severity
+
+from .positions import PositionMap
+
+log = logging.getLogger(__name__)
+
+SOURCE = "sylla"
+
+_SEVERITY = {
+    Severity.ERROR: types.DiagnosticSeverity.Error,
+    Severity.WARNING: types.DiagnosticSeverity.Warning,
+    Severity.INFO: types.DiagnosticSeverity.Information,
+}
+
+
+@dataclass
+class LintOutcome:
+    """The findings of one version of one document, and the same as LSP diagnostics."""
+
+    uri: str
+    version: int | None
+    text: str
+    findings: list[Any]
+    diagnostics: list[types.Diagnostic]
+    positions: PositionMap
+    config: Any = None
+    config_problem: str | None = None
+    syllabus: bool = True
+
+
+def doc_url(code: str) -> str | None:
+    """The rule's documentation link (a file:// URI), or None for an unknown code."""
+    try:
+        import sylla.linter as linter
+
+        if hasattr(linter, "doc_url"):
+            return str(linter.doc_url(code))
+        rule = linter.rule_for(code)
+        url = getattr(rule, "doc_url", None)
+        return str(url(code) if callable(url) else url) if url else None
+    except Exception:  # noqa: BLE001 - a missing link must never lose the diagnostic
+        return None
+
+
+def lint_text(text: str, path: str | None, config: Any) -> tuple[list[Any], PositionMap | None]:
+    """Run the linter; returns its findings and the line index of the text it parsed."""
+    from sylla.linter import lint
+
+    result = lint(text, path, config)
+    lines = result.parse.lines if result.parse is not None else None
+    return list(result.findings), (PositionMap(lines) if lines is not None else None)
+
+
+def to_lsp(findings: Sequence[Any], uri: str, positions: PositionMap) -> list[types.Diagnostic]:
+    """LSP diagnostics for findings, in the positions' encoding."""
+    links: dict[str, str | None] = {}
+    out: list[types.Diagnostic] = []
+    for f in findings:
+        if f.code not in links:
+            links[f.code] = doc_url(f.code)
+        href = links[f.code]
+        related = [
+            types.DiagnosticRelatedInformation(
+                location=types.Location(uri=uri, range=positions.range(r.span)),
+                message=r.message,
+            )
+            for r in f.related
+        ]
+        out.append(
+            types.Diagnostic(
+                range=positions.range(f.span),
+                message=f.message,
+                severity=_SEVERITY.get(Severity(f.severity), types.DiagnosticSeverity.Warning),
+                code=f.code,
+                code_description=types.CodeDescription(href=href) if href else None,
+                source=SOURCE,
+                related_information=related or None,
+                data={"fixable": f.fix is not None},
+            )
+        )
+    return out
+
+
+def outcome_for(uri: str, version: int | None, text: str, path: str | None, config: Any, encoding: str) -> LintOutcome:
+    """Lint one snapshot and convert it (runs in the worker thread)."""
+    findings, positions = lint_text(text, path, config)
+    if positions is None:
+        positions = PositionMap(text, encoding)
+    else:
+        positions = PositionMap(positions.lines, encoding)
+    return LintOutcome(uri, version, text, findings, to_lsp(findings, uri, positions), positions, config)
+
+
+def empty_outcome(uri: str, version: int | None, text: str, encoding: str) -> LintOutcome:
+    """What a non-syllabus JSON document gets: nothing."""
+    return LintOutcome(uri, version, text, [], [], PositionMap(text, encoding), syllabus=False)

@@ -1,0 +1,22 @@
+"""Document formatting: exactly what ``sylla fmt`` writes, as one whole-document edit."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from sylla.grammar.model import Span
+
+from .positions import PositionMap
+
+
+def format_document(text: str, positions: PositionMap) -> list[types.TextEdit] | None:
+    """The edit that turns ``text`` into its formatted form; [] when it is already formatted,
+    None when it cannot be formatted (a syntax error: formatting would guess)."""
+    from sylla.linter import format_text
+
+    formatted = format_text(text)
+    if formatted is None:
+        return None
+    if formatted == text:
+        return []
+    return [types.TextEdit(range=positions.range(Span(0, len(text))), new_text=formatted)]

@@ -1,0 +1,155 @@
+"""Hover: what a phase or block means in the schedule, and what a directive key is.
+
+The episode ranges and learning state come from the same schedule ``sylla explain`` prints,
+so the editor and the command line never disagree. Directive documentation is the schema's
+own ``description`` text, so it is written once.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from lsprotocol import types
+
+from sylla.grammar.model import Block, Info, PhaseMark, Span, Unknown
+from sylla.grammar.schema import schema
+
+from .documents import Analysis
+
+#: directive key -> the schema ``$defs`` entry that documents it
+DIRECTIVE_DEFS = {
+    "$phase": "phase",
+    "$repeat": "repeat",
+    "$episode": "episode",
+    "$dataset": "dataset",
+    "$info": "info",
+}
+
+
+@lru_cache(maxsize=1)
+def directive_docs() -> dict[str, str]:
+    """Documentation of each directive and top-level key, from the schema descriptions."""
+    s = schema()
+    defs = s.get("$defs", {})
+    docs = {key: defs.get(name, {}).get("description", "") for key, name in DIRECTIVE_DEFS.items()}
+    task_ref = defs.get("taskRef", {}).get("description")
+    if task_ref:
+        for key in ("$episode", "$dataset"):
+            docs[key] = f"{docs[key]}\n\nThe value: {task_ref}"
+    phase_props = defs.get("phase", {}).get("properties", {})
+    if "description" in phase_props.get("enable_updates", {}):
+        docs["enable_updates"] = phase_props["enable_updates"]["description"]
+    docs["count"] = defs.get("repeat", {}).get("description", "")
+    for name, prop in s.get("properties", {}).items():
+        desc = prop.get("description") or defs.get(prop.get("$ref", "").rsplit("/", 1)[-1], {}).get("description")
+        if desc:
+            docs.setdefault(f"top:{name}", desc)
+    return docs
+
+
+def _range_text(start: int, end: int) -> str:
+    if end <= start:
+        return "no episodes"
+    return f"episodes {start}–{end - 1} ({end - start})"
+
+
+def _learning(value: bool | None) -> str:
+    return "unspecified" if value is None else ("on" if value else "off")
+
+
+def _value(v: Any) -> str:
+    return json.dumps(v, ensure_ascii=False)
+
+
+def phase_markdown(analysis: Analysis, phase: PhaseMark) -> str:
+    run = analysis.phase_run(phase)
+    blocks = run.blocks if run else ()
+    kind = phase.kind or "unknown kind"
+    learning = {b.learning for b in blocks}
+    learn = _learning(learning.pop()) if len(learning) == 1 else ("mixed" if learning else _learning(phase.enable_updates))
+    lines = [
+        f"**Phase `{phase.label}`** ({kind})",
+        "",
+        f"- blocks: {len(blocks)}",
+        f"- {_range_text(run.start, run.end) if run and blocks else 'no episodes'}",
+        f"- learning: {learn}",
+    ]
+    if blocks:
+        tasks = list(dict.fromkeys(b.task for b in blocks))
+        lines.append(f"- tasks: {', '.join(tasks[:8])}{', …' if len(tasks) > 8 else ''}")
+    return "\n".join(lines)
+
+
+def block_markdown(analysis: Analysis, block: Block) -> str:
+    sb = analysis.scheduled(block)
+    lines = [f"**`{block.directive}`** task **{block.task}**", ""]
+    lines.append(f"- module: `{block.module}`" if block.module else "- module: (none)")
+    lines.append(f"- count: {block.count}")
+    if sb is not None:
+        lines.append(f"- {_range_text(sb.start, sb.end)}")
+        lines.append(f"- phase: {sb.phase.label if sb.phase else '(before any phase)'}")
+        lines.append(f"- learning: {_learning(sb.learning)}")
+    if block.params:
+        lines.append("- params (merged):")
+        for name, value in block.params.items():
+            origin = "" if name in block.own_params else " *(default_params)*"
+            lines.append(f"  - `{name}` = `{_value(value)}`{origin}")
+    else:
+        lines.append("- params: (none)")
+    return "\n".join(lines)
+
+
+def _key_at(analysis: Analysis, path: tuple[str | int, ...], keys: tuple[str, ...], offset: int) -> tuple[str, Span] | None:
+    source = analysis.model.source_map if analysis.model else None
+    if source is None:
+        return None
+    for key in keys:
+        span = source.key_span(path + (key,))
+        if span is not None and span.start <= offset < span.end:
+            return key, span
+    return None
+
+
+def _directive_key(analysis: Analysis, instruction: Any, offset: int) -> tuple[str, Span] | None:
+    if isinstance(instruction, PhaseMark):
+        return _key_at(analysis, instruction.path, ("$phase", "enable_updates"), offset)
+    if isinstance(instruction, Block):
+        found = _key_at(analysis, instruction.path, ("$repeat", "count", "$episode", "$dataset"), offset)
+        if found is None and instruction.repeated:
+            found = _key_at(analysis, instruction.leaf_path, ("$episode", "$dataset"), offset)
+        return found
+    if isinstance(instruction, (Info, Unknown)):
+        return _key_at(analysis, instruction.path, tuple(DIRECTIVE_DEFS), offset)
+    return None
+
+
+def hover(analysis: Analysis, offset: int) -> types.Hover | None:
+    model = analysis.model
+    if model is None:
+        return None
+    docs = directive_docs()
+    positions = analysis.positions
+    instruction = analysis.instruction_at(offset)
+    if instruction is None:
+        for key in model.top_level_keys:
+            if key.span.start <= offset < key.span.end and f"top:{key.name}" in docs:
+                return _hover(f"**`{key.name}`**\n\n{docs['top:' + key.name]}", positions.range(key.span))
+        return None
+    found = _directive_key(analysis, instruction, offset)
+    if found is not None:
+        key, span = found
+        return _hover(f"**`{key}`**\n\n{docs.get(key, '')}".rstrip(), positions.range(span))
+    if isinstance(instruction, PhaseMark):
+        return _hover(phase_markdown(analysis, instruction), positions.range(instruction.span))
+    if isinstance(instruction, Block):
+        return _hover(block_markdown(analysis, instruction), positions.range(instruction.span))
+    return None
+
+
+def _hover(markdown: str, range_: types.Range) -> types.Hover:
+    return types.Hover(
+        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=markdown),
+        range=range_,
+    )

@@ -1,0 +1,118 @@
+"""The document's shape for the editor: symbols (phases -> blocks), folds and inlay hints.
+
+All three are views of the schedule: a phase owns the blocks after it up to the next phase,
+and its episode range is where its first block starts to where its last one ends.
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from sylla.grammar.model import Block, PhaseMark, Span
+from sylla.grammar.schedule import PhaseRun, ScheduledBlock
+
+from .documents import Analysis
+
+
+def _episodes(start: int, end: int) -> str:
+    return "no episodes" if end <= start else f"episodes {start}–{end - 1}"
+
+
+def _learning(value: bool | None) -> str:
+    return "" if value is None else (" · learning on" if value else " · learning off")
+
+
+def _phase_extent(analysis: Analysis, phase: PhaseMark) -> Span:
+    """From the phase mark to the last instruction before the next phase."""
+    model = analysis.model
+    assert model is not None
+    end = phase.span.end
+    for instruction in model.instructions[phase.index + 1 :]:
+        if isinstance(instruction, PhaseMark):
+            break
+        end = instruction.span.end
+    return Span(phase.span.start, end)
+
+
+def _block_symbol(analysis: Analysis, sb: ScheduledBlock) -> types.DocumentSymbol:
+    block: Block = sb.block
+    positions = analysis.positions
+    return types.DocumentSymbol(
+        name=f"{block.task} ×{block.count}" if block.repeated else block.task,
+        detail=f"{block.directive} · {_episodes(sb.start, sb.end)}",
+        kind=types.SymbolKind.Event,
+        range=positions.range(block.span),
+        selection_range=positions.range(block.task_span),
+    )
+
+
+def document_symbols(analysis: Analysis) -> list[types.DocumentSymbol]:
+    if analysis.model is None or analysis.schedule is None:
+        return []
+    positions = analysis.positions
+    out: list[types.DocumentSymbol] = [_block_symbol(analysis, sb) for sb in analysis.schedule.unphased]
+    for run in analysis.schedule.phases:
+        phase = run.phase
+        learning = {b.learning for b in run.blocks}
+        out.append(
+            types.DocumentSymbol(
+                name=phase.label,
+                detail=f"{phase.kind or 'phase'} · {_episodes(run.start, run.end) if run.blocks else 'no episodes'}"
+                + (_learning(learning.pop()) if len(learning) == 1 else ""),
+                kind=types.SymbolKind.Namespace,
+                range=positions.range(_phase_extent(analysis, phase)),
+                selection_range=positions.range(phase.label_span),
+                children=[_block_symbol(analysis, sb) for sb in run.blocks],
+            )
+        )
+    return out
+
+
+def folding_ranges(analysis: Analysis) -> list[types.FoldingRange]:
+    """A fold per phase (mark to its last instruction), per multi-line instruction, and for
+    the instruction list and ``default_params``."""
+    model = analysis.model
+    if model is None:
+        return []
+    positions = analysis.positions
+    spans: list[tuple[Span, str | None]] = []
+    if model.instructions_span is not None:
+        spans.append((model.instructions_span, None))
+    for key in model.top_level_keys:
+        if key.name == "default_params":
+            spans.append((key.value_span, None))
+    for phase in model.phases:
+        spans.append((_phase_extent(analysis, phase), types.FoldingRangeKind.Region))
+    for instruction in model.instructions:
+        spans.append((instruction.span, None))
+    out: list[types.FoldingRange] = []
+    seen: set[tuple[int, int]] = set()
+    for span, kind in spans:
+        start, end = positions.line_of(span.start), positions.line_of(max(span.start, span.end - 1))
+        if end > start and (start, end) not in seen:
+            seen.add((start, end))
+            out.append(types.FoldingRange(start_line=start, end_line=end, kind=kind))
+    out.sort(key=lambda f: (f.start_line, -f.end_line))
+    return out
+
+
+def inlay_hints(analysis: Analysis, range_: Span | None = None) -> list[types.InlayHint]:
+    """After each ``$phase`` instruction: its episode range (and learning when known)."""
+    if analysis.schedule is None:
+        return []
+    positions = analysis.positions
+    out: list[types.InlayHint] = []
+    for run in analysis.schedule.phases:
+        span = run.phase.span
+        if range_ is not None and not (range_.start <= span.end and span.start <= range_.end):
+            continue
+        out.append(_hint(positions.position(span.end), run))
+    return out
+
+
+def _hint(position: types.Position, run: PhaseRun) -> types.InlayHint:
+    learning = {b.learning for b in run.blocks}
+    label = (_episodes(run.start, run.end) if run.blocks else "no episodes") + (
+        _learning(learning.pop()) if len(learning) == 1 else ""
+    )
+    return types.InlayHint(position=position, label=label, kind=types.InlayHintKind.Type, padding_left=True)

@@ -1,0 +1,349 @@
+"""Server wiring: which LSP messages exist and which module answers each.
+
+This module owns the pygls ``LanguageServer`` and the per-session state (open syllabi,
+client settings, the lint scheduler); every feature's logic lives in its own module and is
+handed plain values (text, offsets, analysis) so it can be read without knowing pygls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, Mapping, Sequence, TypeVar
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from sylla import __version__
+
+from . import guard
+from .code_actions import FIX_ALL, code_actions
+from .completion import Context as CompletionContext
+from .completion import complete
+from .debounce import LintScheduler, Snapshot
+from .diagnostics import LintOutcome, empty_outcome, outcome_for
+from .documents import Analysis, Documents, is_syllabus_text, looks_like_json
+from .formatting import format_document
+from .hover import hover
+from .outline import document_symbols, folding_ranges, inlay_hints
+from .positions import PositionMap
+from .protocol import SyllaProtocol
+from .settings import ClientSettings, ConfigProblem, load
+
+log = logging.getLogger("sylla.lsp")
+
+T = TypeVar("T")
+
+
+class SyllaServer(LanguageServer):
+    """The pygls server plus sylla's session state."""
+
+    def __init__(self) -> None:
+        super().__init__("sylla", __version__, protocol_cls=SyllaProtocol)
+        self.documents = Documents()
+        self.settings = ClientSettings()
+        self.settings_generation = 0
+        self.pull_mode = False
+        self.config_support = False
+        self.refresh_support = False
+        self._reported_problems: set[str] = set()
+        self._settings_pull: asyncio.Future[None] | None = None
+        self._analysis_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sylla-analyse")
+        self.scheduler = LintScheduler(self.snapshot, self.compute, self.publish)
+
+    # -- documents ---------------------------------------------------------------------------
+    @property
+    def encoding(self) -> str:
+        return str(self.workspace.position_encoding or types.PositionEncodingKind.Utf16.value)
+
+    def open_document(self, uri: str):  # noqa: ANN201 - TextDocument | None
+        """The open document at ``uri`` if it is JSON (``get_text_document`` would invent one)."""
+        doc = self.workspace.text_documents.get(uri)
+        if doc is None or not looks_like_json(uri, doc.language_id):
+            return None
+        return doc
+
+    def snapshot(self, uri: str) -> Snapshot | None:
+        doc = self.open_document(uri)
+        return None if doc is None else Snapshot(uri, doc.version, doc.source)
+
+    def syllabus_snapshot(self, uri: str) -> Snapshot | None:
+        snap = self.snapshot(uri)
+        return snap if snap is not None and is_syllabus_text(snap.text) else None
+
+    def config_for(self, path: str | None) -> tuple[Any, str | None]:
+        """The linter config for a file, and the problem that made us fall back, if any."""
+        try:
+            return load(path, self.settings), None
+        except ConfigProblem as exc:
+            problem = str(exc)
+        try:
+            return load(path, ClientSettings()), problem
+        except ConfigProblem as exc:
+            return None, f"{problem}; {exc}" if str(exc) != problem else problem
+
+    def compute(self, snap: Snapshot) -> LintOutcome:
+        """Lint one snapshot (in the worker thread)."""
+        if not is_syllabus_text(snap.text):
+            return empty_outcome(snap.uri, snap.version, snap.text, self.encoding)
+        path = to_fs_path(snap.uri)
+        config, problem = self.config_for(path)
+        outcome = outcome_for(snap.uri, snap.version, snap.text, path, config, self.encoding)
+        outcome.config_problem = problem
+        return outcome
+
+    def publish(self, outcome: LintOutcome) -> None:
+        if outcome.config_problem and outcome.config_problem not in self._reported_problems:
+            self._reported_problems.add(outcome.config_problem)
+            self.window_show_message(
+                types.ShowMessageParams(type=types.MessageType.Warning, message=f"sylla: configuration: {outcome.config_problem}")
+            )
+        if self.pull_mode:
+            return
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=outcome.uri, diagnostics=outcome.diagnostics, version=outcome.version)
+        )
+
+    def clear(self, uri: str) -> None:
+        if not self.pull_mode:
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    async def analysis(self, uri: str) -> Analysis | None:
+        """The parsed current version of an open syllabus (parsed off the event loop)."""
+        snap = self.syllabus_snapshot(uri)
+        if snap is None:
+            return None
+        return await self.off_loop(self.documents.analyse, uri, snap.version, snap.text, self.encoding)
+
+    async def off_loop(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._analysis_pool, fn, *args)
+
+    # -- settings ----------------------------------------------------------------------------
+    def start_settings_pull(self) -> None:
+        self._settings_pull = asyncio.ensure_future(self.pull_settings())
+
+    async def settings_loaded(self) -> None:
+        """Wait (briefly) for the first settings pull, so a request right after start-up
+        already sees the user's registry and rule selection."""
+        pending = self._settings_pull
+        if pending is not None and not pending.done():
+            await asyncio.wait([pending], timeout=2.0)
+
+    async def pull_settings(self) -> None:
+        if not self.config_support:
+            return
+        try:
+            result = await self.workspace_configuration_async(
+                types.ConfigurationParams(items=[types.ConfigurationItem(section="sylla")])
+            )
+        except Exception as exc:  # noqa: BLE001 - a client without settings is fine
+            log.warning("workspace/configuration failed: %s", exc)
+            return
+        if result:
+            self.apply_settings(result[0])
+
+    def apply_settings(self, raw: Any) -> None:
+        settings = ClientSettings.from_client(raw)
+        if settings == self.settings:
+            return
+        self.settings = settings
+        self.relint_all()
+
+    def relint_all(self) -> None:
+        """Settings or config files changed: every open syllabus is linted again."""
+        self.settings_generation += 1
+        self._reported_problems.clear()
+        self.scheduler.invalidate()
+        if self.pull_mode:
+            if self.refresh_support:
+                self.workspace_diagnostic_refresh(None)
+            return
+        for uri in list(self.workspace.text_documents):
+            if self.open_document(uri) is not None:
+                self.scheduler.schedule(uri, immediate=True)
+
+    def registry_params(self, path: str | None) -> Mapping[str, Sequence[str]]:
+        """Task name -> parameter names from the configured task registry (empty without one)."""
+        config, _ = self.config_for(path)
+        registry_path = getattr(config, "registry", None)
+        if registry_path is None:
+            return {}
+        try:
+            from sylla.linter.task_registry import load_registry
+
+            registry = load_registry(registry_path)
+        except Exception as exc:  # noqa: BLE001 - completion works without the registry
+            log.warning("task registry unavailable: %s", exc)
+            return {}
+        return {name: tuple(spec.params or ()) for name, spec in registry.tasks.items()}
+
+
+def create_server() -> SyllaServer:
+    server = SyllaServer()
+
+    @server.feature(types.INITIALIZE)
+    @guard.notification
+    def initialize(params: types.InitializeParams) -> None:
+        caps = params.capabilities
+        server.pull_mode = caps.text_document is not None and caps.text_document.diagnostic is not None
+        workspace = caps.workspace
+        server.config_support = bool(workspace and workspace.configuration)
+        server.refresh_support = bool(workspace and workspace.diagnostics and workspace.diagnostics.refresh_support)
+        options = params.initialization_options
+        if isinstance(options, Mapping):
+            server.settings = ClientSettings.from_client(options.get("settings", options))
+
+    @server.feature(types.INITIALIZED)
+    @guard.notification
+    def initialized(params: types.InitializedParams) -> None:
+        server.start_settings_pull()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    @guard.notification
+    async def did_change_configuration(params: types.DidChangeConfigurationParams) -> None:
+        raw = params.settings
+        if isinstance(raw, Mapping) and isinstance(raw.get("sylla"), Mapping):
+            server.apply_settings(raw)
+        elif server.config_support:
+            await server.pull_settings()
+        else:
+            server.apply_settings(raw)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    @guard.notification
+    def did_change_watched_files(params: types.DidChangeWatchedFilesParams) -> None:
+        if any(c.uri.endswith(("pyproject.toml", "sylla.toml", ".toml", ".json")) for c in params.changes):
+            server.relint_all()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    @guard.notification
+    def did_open(params: types.DidOpenTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        if server.open_document(uri) is not None and not server.pull_mode:
+            server.scheduler.schedule(uri, immediate=True)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    @guard.notification
+    def did_change(params: types.DidChangeTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        if server.open_document(uri) is not None and not server.pull_mode:
+            server.scheduler.schedule(uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    @guard.notification
+    def did_save(params: types.DidSaveTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        if uri.endswith(("pyproject.toml", "sylla.toml")):
+            server.relint_all()
+        elif server.open_document(uri) is not None and not server.pull_mode:
+            server.scheduler.schedule(uri, immediate=True)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    @guard.notification
+    def did_close(params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        server.scheduler.cancel(uri)
+        server.documents.forget(uri)
+        if looks_like_json(uri, None):
+            server.clear(uri)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_DIAGNOSTIC,
+        types.DiagnosticOptions(identifier="sylla", inter_file_dependencies=False, workspace_diagnostics=False),
+    )
+    @guard.request
+    async def pull_diagnostics(params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+        uri = params.text_document.uri
+        outcome = await server.scheduler.current(uri) if server.snapshot(uri) is not None else None
+        if outcome is None:
+            return types.RelatedFullDocumentDiagnosticReport(items=[])
+        server.publish(outcome)  # reports a configuration problem once; never pushes in pull mode
+        result_id = f"{outcome.version}:{server.settings_generation}:{hash(outcome.text)}"
+        if params.previous_result_id == result_id:
+            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+        return types.RelatedFullDocumentDiagnosticReport(items=outcome.diagnostics, result_id=result_id)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=False),
+    )
+    @guard.request
+    async def code_action(params: types.CodeActionParams) -> list[types.CodeAction] | None:
+        uri = params.text_document.uri
+        if server.syllabus_snapshot(uri) is None:
+            return None
+        outcome = await server.scheduler.current(uri)
+        if outcome is None or not outcome.syllabus:
+            return None
+        analysis = await server.analysis(uri)
+        model = analysis.model if analysis is not None and analysis.text == outcome.text else None
+        only = [str(k) for k in params.context.only] if params.context.only else None
+        return code_actions(outcome, outcome.positions.span(params.range), only, model)
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    @guard.request
+    async def on_hover(params: types.HoverParams) -> types.Hover | None:
+        analysis = await server.analysis(params.text_document.uri)
+        if analysis is None:
+            return None
+        return hover(analysis, analysis.positions.offset(params.position))
+
+    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=['"', "$"]))
+    @guard.request
+    async def on_completion(params: types.CompletionParams) -> types.CompletionList | None:
+        uri = params.text_document.uri
+        snap = server.syllabus_snapshot(uri)
+        if snap is None:
+            return None
+        await server.settings_loaded()
+        snap = server.syllabus_snapshot(uri) or snap
+        registry = await server.off_loop(server.registry_params, to_fs_path(uri))
+        positions = PositionMap(snap.text, server.encoding)
+        caps = server.client_capabilities.text_document
+        item_caps = caps.completion.completion_item if caps and caps.completion else None
+        ctx = CompletionContext(
+            text=snap.text,
+            offset=positions.offset(params.position),
+            positions=positions,
+            snippets=bool(item_caps and item_caps.snippet_support),
+            markdown=bool(item_caps and types.MarkupKind.Markdown in (item_caps.documentation_format or ())),
+            registry=registry,
+        )
+        return complete(ctx)
+
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    @guard.request
+    async def on_symbols(params: types.DocumentSymbolParams) -> list[types.DocumentSymbol] | None:
+        analysis = await server.analysis(params.text_document.uri)
+        return None if analysis is None else document_symbols(analysis)
+
+    @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
+    @guard.request
+    async def on_folding(params: types.FoldingRangeParams) -> list[types.FoldingRange] | None:
+        analysis = await server.analysis(params.text_document.uri)
+        return None if analysis is None else folding_ranges(analysis)
+
+    @server.feature(types.TEXT_DOCUMENT_INLAY_HINT)
+    @guard.request
+    async def on_inlay_hints(params: types.InlayHintParams) -> list[types.InlayHint] | None:
+        analysis = await server.analysis(params.text_document.uri)
+        if analysis is None:
+            return None
+        return inlay_hints(analysis, analysis.positions.span(params.range))
+
+    @server.feature(types.TEXT_DOCUMENT_FORMATTING)
+    @guard.request
+    async def on_formatting(params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
+        snap = server.syllabus_snapshot(params.text_document.uri)
+        if snap is None:
+            return None
+        return await server.off_loop(format_document, snap.text, PositionMap(snap.text, server.encoding))
+
+    @server.feature(types.SHUTDOWN)
+    @guard.notification
+    def on_shutdown(params: Any) -> None:
+        server.scheduler.shutdown()
+
+    return server

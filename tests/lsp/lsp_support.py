@@ -1,0 +1,160 @@
+"""Shared pieces of the language-server tests: a real ``sylla lsp`` subprocess driven over
+stdio by pytest-lsp's client, which also records every published diagnostic with its version
+so a test can wait for the diagnostics of exactly the version it sent."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "lsp"
+SERVER_COMMAND = [sys.executable, "-m", "sylla", "lsp"]
+
+
+class RecordingClient(LanguageClient):
+    """pytest-lsp's client, also keeping every publishDiagnostics and showMessage."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.published: list[types.PublishDiagnosticsParams] = []
+        self.shown: list[types.ShowMessageParams] = []
+
+    async def diagnostics_for(self, uri: str, version: int | None, timeout: float = 20.0) -> list[types.Diagnostic]:
+        """Wait for the diagnostics published for ``uri`` at ``version``."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for p in reversed(self.published):
+                if p.uri == uri and p.version == version:
+                    return list(p.diagnostics)
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"no diagnostics for {uri} v{version}; got {[(p.uri, p.version) for p in self.published]}")
+
+    def open(self, uri: str, text: str, version: int = 1, language_id: str = "json") -> None:
+        self.text_document_did_open(
+            types.DidOpenTextDocumentParams(
+                text_document=types.TextDocumentItem(uri=uri, language_id=language_id, version=version, text=text)
+            )
+        )
+
+    def change(self, uri: str, version: int, start: tuple[int, int], end: tuple[int, int], text: str) -> None:
+        self.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[
+                    types.TextDocumentContentChangePartial(
+                        range=types.Range(start=types.Position(*start), end=types.Position(*end)), text=text
+                    )
+                ],
+            )
+        )
+
+
+def _publish(client: RecordingClient, params: types.PublishDiagnosticsParams) -> None:
+    client.diagnostics[params.uri] = params.diagnostics
+    client.published.append(params)
+
+
+def _show(client: RecordingClient, params: types.ShowMessageParams) -> None:
+    client.shown.append(params)
+
+
+def make_client() -> RecordingClient:
+    from pygls.protocol import default_converter
+
+    client = RecordingClient(converter_factory=default_converter)
+    features = dict(DEFAULT_CLIENT_FEATURES)
+    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = _publish
+    features[types.WINDOW_SHOW_MESSAGE] = _show
+    register_lsp_features(client, features)
+    return client
+
+
+CONFIG = ClientServerConfig(server_command=SERVER_COMMAND, client_factory=make_client)
+
+
+def capabilities(
+    *, encodings: list[str] | None = None, pull: bool = False, snippets: bool = True, configuration: bool = True
+) -> types.ClientCapabilities:
+    """A push-diagnostics client by default (like Neovim); ``pull`` adds textDocument/diagnostic."""
+    return types.ClientCapabilities(
+        general=types.GeneralClientCapabilities(position_encodings=encodings) if encodings else None,
+        workspace=types.WorkspaceClientCapabilities(
+            configuration=configuration,
+            did_change_configuration=types.DidChangeConfigurationClientCapabilities(dynamic_registration=False),
+            diagnostics=types.DiagnosticWorkspaceClientCapabilities(refresh_support=True),
+        ),
+        text_document=types.TextDocumentClientCapabilities(
+            hover=types.HoverClientCapabilities(content_format=[types.MarkupKind.Markdown]),
+            completion=types.CompletionClientCapabilities(
+                completion_item=types.ClientCompletionItemOptions(
+                    snippet_support=snippets, documentation_format=[types.MarkupKind.Markdown]
+                )
+            ),
+            code_action=types.CodeActionClientCapabilities(
+                code_action_literal_support=types.ClientCodeActionLiteralOptions(
+                    code_action_kind=types.ClientCodeActionKindOptions(
+                        value_set=[types.CodeActionKind.QuickFix, types.CodeActionKind.Source, "source.fixAll.sylla"]
+                    )
+                ),
+                is_preferred_support=True,
+            ),
+            publish_diagnostics=types.PublishDiagnosticsClientCapabilities(
+                related_information=True, version_support=True, code_description_support=True
+            ),
+            diagnostic=types.DiagnosticClientCapabilities() if pull else None,
+            document_symbol=types.DocumentSymbolClientCapabilities(hierarchical_document_symbol_support=True),
+            inlay_hint=types.InlayHintClientCapabilities(),
+            folding_range=types.FoldingRangeClientCapabilities(),
+        ),
+    )
+
+
+async def start(client: RecordingClient, **kwargs: Any) -> types.InitializeResult:
+    return await client.initialize_session(
+        types.InitializeParams(capabilities=capabilities(**kwargs), root_uri=FIXTURES.as_uri())
+    )
+
+
+@pytest_lsp.fixture(config=CONFIG)
+async def client(lsp_client: RecordingClient):
+    """A started push-mode session (UTF-16 positions, snippets, workspace/configuration)."""
+    await start(lsp_client)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=CONFIG)
+async def bare(lsp_client: RecordingClient):
+    """A server not yet initialized: the test picks the capabilities."""
+    yield
+    await lsp_client.shutdown_session()
+
+
+def uri_of(name: str) -> str:
+    return (FIXTURES / name).as_uri()
+
+
+def fixture_text(name: str) -> str:
+    return (FIXTURES / name).read_text(encoding="utf-8")
+
+
+def pos(text: str, needle: str, delta: int = 0, encoding: str = "utf-16") -> types.Position:
+    """LSP position of the first ``needle`` in ``text`` (plus ``delta`` code points)."""
+    offset = text.index(needle) + delta
+    line = text.count("\n", 0, offset)
+    before = text[text.rfind("\n", 0, offset) + 1 : offset]
+    if encoding == "utf-16":
+        units = len(before.encode("utf-16-le")) // 2
+    elif encoding == "utf-8":
+        units = len(before.encode("utf-8"))
+    else:
+        units = len(before)
+    return types.Position(line=line, character=units)

@@ -1,0 +1,94 @@
+"""Code actions: quick fixes, fix-all and "ignore CODE here", applied to the text."""
+
+from __future__ import annotations
+
+import pytest
+from lsprotocol import types
+
+from lsp_support import RecordingClient, fixture_text, uri_of
+from sylla.linter import apply_fixes, lint
+
+pytestmark = pytest.mark.asyncio
+
+
+def apply(text: str, edits: list[types.TextEdit]) -> str:
+    """Apply LSP edits (ASCII text: characters are code points) from the last to the first."""
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+
+    def off(p: types.Position) -> int:
+        return starts[p.line] + p.character if p.line < len(lines) else len(text)
+
+    for e in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        text = text[: off(e.range.start)] + e.new_text + text[off(e.range.end) :]
+    return text
+
+
+async def _actions(client: RecordingClient, uri: str, line: int, only: list[str] | None = None) -> list[types.CodeAction]:
+    diagnostics = [d for d in client.diagnostics.get(uri, []) if d.range.start.line == line]
+    return await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=types.Range(start=types.Position(line, 0), end=types.Position(line, 0)),
+            context=types.CodeActionContext(diagnostics=diagnostics, only=only),
+        )
+    )
+
+
+async def test_quickfix_for_a_fixable_finding_is_preferred_and_applies(client: RecordingClient) -> None:
+    uri = uri_of("bad.json")
+    text = fixture_text("bad.json")
+    client.open(uri, text)
+    await client.diagnostics_for(uri, 1)
+    actions = await _actions(client, uri, 7, only=[types.CodeActionKind.QuickFix])
+    fixes = [a for a in actions if not a.title.startswith("Ignore")]
+    assert len(fixes) == 1
+    [fix] = fixes
+    assert fix.kind == types.CodeActionKind.QuickFix and fix.is_preferred is True
+    assert fix.title.endswith("(H501)") and fix.diagnostics[0].code == "H501"
+    fixed = apply(text, fix.edit.changes[uri])
+    assert fixed.splitlines()[7:10] == [
+        '    {"$phase": "2.test"},',
+        '    {"$info": {"disable_updates": true}},',
+        '    {"$repeat": {"$episode": "Pong"}, "count": 10},',
+    ]
+    assert sorted(a.title for a in actions if a.title.startswith("Ignore")) == ["Ignore H501 here", "Ignore P302 here"]
+
+
+async def test_ignore_in_strict_json_adds_to_sylla_ignore(client: RecordingClient) -> None:
+    uri = uri_of("bad.json")
+    text = fixture_text("bad.json")
+    client.open(uri, text)
+    await client.diagnostics_for(uri, 1)
+    actions = await _actions(client, uri, 5)
+    ignore = next(a for a in actions if a.title == "Ignore P303 here")
+    fixed = apply(text, ignore.edit.changes[uri])
+    assert fixed.splitlines()[1:3] == ['  "sylla_ignore": ["P303"],', '  "name": "bad-syllabus",']
+    assert "P303" not in [f.code for f in lint(fixed).findings]
+
+
+async def test_ignore_in_jsonc_appends_a_comment(client: RecordingClient) -> None:
+    uri = uri_of("bad.jsonc")
+    text = fixture_text("bad.json")
+    client.open(uri, text, language_id="jsonc")
+    await client.diagnostics_for(uri, 1)
+    actions = await _actions(client, uri, 7)
+    ignore = next(a for a in actions if a.title == "Ignore P302 here")
+    fixed = apply(text, ignore.edit.changes[uri])
+    assert fixed.splitlines()[7] == '    {"$phase": "2.test"},  // sylla: ignore[P302]'
+    assert "P302" not in [f.code for f in lint(fixed, "bad.jsonc").findings]
+
+
+async def test_fix_all_applies_every_safe_fix(client: RecordingClient) -> None:
+    uri = uri_of("bad.json")
+    text = fixture_text("bad.json")
+    client.open(uri, text)
+    await client.diagnostics_for(uri, 1)
+    actions = await _actions(client, uri, 0, only=["source.fixAll.sylla"])
+    [fix_all] = actions
+    assert fix_all.kind == "source.fixAll.sylla"
+    fixed = apply(text, fix_all.edit.changes[uri])
+    assert fixed == apply_fixes(text, lint(text).findings, safe_only=True)
+    assert fixed != text

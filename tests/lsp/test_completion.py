@@ -1,0 +1,97 @@
+"""Completion of directives (snippets), task names and parameter names, over stdio."""
+
+from __future__ import annotations
+
+import pytest
+from lsprotocol import types
+
+from lsp_support import RecordingClient, start, uri_of
+
+pytestmark = pytest.mark.asyncio
+
+DOC = """{
+  "default_params": {"seed": 1},
+  "instructions": [
+    {"$phase": "1.train"},
+    {"$repeat": {"$episode": "Pong", "bot/paddle/width": 0.2}, "count": 10},
+    {"$phase": "1.test"},
+    {"$repeat": {"$episode": "Breakout", "lives": 3}, "count": 10},
+    
+  ]
+}
+"""
+
+
+async def _complete(client: RecordingClient, uri: str, line: int, character: int) -> types.CompletionList:
+    result = await client.text_document_completion_async(
+        types.CompletionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=character)
+        )
+    )
+    assert isinstance(result, types.CompletionList)
+    return result
+
+
+async def test_gap_in_instructions_offers_phase_pair_snippet_with_next_number(client: RecordingClient) -> None:
+    uri = uri_of("c1.json")
+    client.open(uri, DOC)
+    result = await _complete(client, uri, 7, 4)
+    labels = [i.label for i in result.items]
+    assert labels[0] == "$phase 2.train + 2.test"
+    pair = result.items[0]
+    assert pair.insert_text_format == types.InsertTextFormat.Snippet
+    new_text = pair.text_edit.new_text
+    assert new_text.splitlines()[0] == '{"\\$phase": "2.train"},'
+    assert '{"\\$phase": "2.test"},' in new_text
+    assert '{"\\$info": {"disable_updates": true}},' in new_text
+    assert new_text.rstrip().endswith('{"\\$info": {}}')
+    assert "${1:Task}" in new_text and "${3:100}" in new_text
+    assert new_text.splitlines()[1].startswith("    {")  # indented like the cursor's line
+    assert {"$phase", "$repeat", "$episode", "$dataset", "$info"} <= set(labels)
+
+
+async def test_task_names_come_from_the_document(client: RecordingClient) -> None:
+    text = DOC.replace("    \n", '    {"$episode": "P"}\n')
+    uri = uri_of("c2.json")
+    client.open(uri, text)
+    result = await _complete(client, uri, 7, 19)  # after the P
+    labels = {i.label for i in result.items}
+    assert labels == {"Pong", "Breakout"}
+    item = next(i for i in result.items if i.label == "Pong")
+    assert item.text_edit.range == types.Range(start=types.Position(7, 18), end=types.Position(7, 19))
+    assert item.text_edit.new_text == "Pong"
+
+
+async def test_parameter_names_of_the_task(client: RecordingClient) -> None:
+    text = DOC.replace("    \n", '    {"$episode": "Pong", ""}\n')
+    uri = uri_of("c3.json")
+    client.open(uri, text)
+    line = text.splitlines()[7]
+    result = await _complete(client, uri, 7, line.index('""') + 1)
+    labels = [i.label for i in result.items]
+    assert labels == ["bot/paddle/width", "seed"]
+    assert result.items[0].text_edit.new_text == '"bot/paddle/width": $1'
+    # the range covers the typed opening quote and the editor's closing quote
+    assert result.items[0].text_edit.range.start.character == line.index('""')
+    assert result.items[0].text_edit.range.end.character == line.index('""') + 2
+
+
+async def test_directive_keys_inside_a_new_instruction(client: RecordingClient) -> None:
+    text = DOC.replace("    \n", '    {"$\n')
+    uri = uri_of("c4.json")
+    client.open(uri, text)
+    result = await _complete(client, uri, 7, 7)
+    by_label = {i.label: i for i in result.items}
+    assert set(by_label) == {"$phase", "$repeat", "$episode", "$dataset", "$info"}
+    assert by_label["$phase"].text_edit.new_text == '"\\$phase": "${1:2.train}"'
+    assert "turns learning off" in by_label["$info"].documentation.value
+
+
+async def test_without_snippet_support_inserts_plain_text(bare: RecordingClient) -> None:
+    await start(bare, snippets=False)
+    uri = uri_of("c5.json")
+    bare.open(uri, DOC)
+    result = await _complete(bare, uri, 7, 4)
+    pair = result.items[0]
+    assert pair.insert_text_format == types.InsertTextFormat.PlainText
+    assert pair.text_edit.new_text.splitlines()[1] == '    {"$repeat": {"$episode": "Task"}, "count": 1000},'

@@ -1,0 +1,69 @@
+"""Hover over phases, blocks and directive keys, end to end over stdio."""
+
+from __future__ import annotations
+
+import pytest
+from lsprotocol import types
+
+from lsp_support import RecordingClient, fixture_text, pos, uri_of
+
+pytestmark = pytest.mark.asyncio
+
+
+async def _hover(client: RecordingClient, uri: str, position: types.Position) -> types.Hover | None:
+    return await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=position)
+    )
+
+
+async def test_hover_on_phase_shows_kind_blocks_range_and_learning(client: RecordingClient) -> None:
+    text = fixture_text("good.json")
+    uri = uri_of("good.json")
+    client.open(uri, text)
+    result = await _hover(client, uri, pos(text, '"1.test"', 2))
+    assert result is not None
+    value = result.contents.value
+    assert "**Phase `1.test`** (test)" in value
+    assert "- blocks: 1" in value
+    assert "- episodes 5000–5099 (100)" in value
+    assert "- learning: off" in value
+    assert result.range.start.line == 8
+
+
+async def test_hover_on_block_shows_task_module_params_count_and_range(client: RecordingClient) -> None:
+    text = fixture_text("good.json")
+    uri = uri_of("good.json")
+    client.open(uri, text)
+    result = await _hover(client, uri, pos(text, '"difficulty"', 1))
+    assert result is not None
+    value = result.contents.value
+    assert "task **Pong**" in value
+    assert "- module: `l2arcadekit.l2agames`" in value
+    assert "- count: 5000" in value
+    assert "- episodes 0–4999 (5000)" in value
+    assert '`difficulty` = `"easy"`' in value
+    assert "`bot/paddle/width` = `0.15` *(default_params)*" in value
+
+
+async def test_hover_on_directive_key_shows_schema_documentation(client: RecordingClient) -> None:
+    text = fixture_text("good.json")
+    uri = uri_of("good.json")
+    client.open(uri, text)
+    result = await _hover(client, uri, pos(text, '"$info"', 2))
+    assert result is not None
+    assert result.contents.value.startswith("**`$info`**")
+    assert "turns learning off" in result.contents.value
+    phase_key = await _hover(client, uri, pos(text, '"$phase"', 3))
+    assert phase_key is not None and "form the phase" in phase_key.contents.value
+    start = pos(text, '"$phase"')
+    assert (phase_key.range.start, phase_key.range.end.character) == (start, start.character + len('"$phase"'))
+
+
+async def test_hover_outside_instructions_and_on_other_json_is_empty(client: RecordingClient) -> None:
+    text = fixture_text("good.json")
+    uri = uri_of("good.json")
+    client.open(uri, text)
+    assert await _hover(client, uri, types.Position(line=0, character=0)) is None
+    other = uri_of("package.json")
+    client.open(other, fixture_text("package.json"))
+    assert await _hover(client, other, types.Position(line=0, character=3)) is None

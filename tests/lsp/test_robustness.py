@@ -1,0 +1,124 @@
+"""The server keeps answering: closed documents, malformed requests, a 5 MB document and a
+burst of 1,000 edits (whose diagnostics must match the last version)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+
+from lsp_support import RecordingClient, fixture_text, uri_of
+
+pytestmark = pytest.mark.asyncio
+
+
+def _doc(uri: str) -> types.TextDocumentIdentifier:
+    return types.TextDocumentIdentifier(uri=uri)
+
+
+async def _alive(client: RecordingClient) -> None:
+    uri = uri_of("alive.json")
+    text = fixture_text("good.json")
+    client.open(uri, text)
+    symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=_doc(uri)))
+    assert [s.name for s in symbols] == ["1.train", "1.test", "2.train"]
+
+
+async def test_requests_for_a_closed_document_are_answered(client: RecordingClient) -> None:
+    uri = uri_of("bad.json")
+    client.open(uri, fixture_text("bad.json"))
+    await client.diagnostics_for(uri, 1)
+    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=_doc(uri)))
+    position = types.Position(line=3, character=8)
+    assert await client.text_document_hover_async(types.HoverParams(text_document=_doc(uri), position=position)) is None
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=_doc(uri),
+            range=types.Range(start=position, end=position),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    assert actions is None
+    assert await client.text_document_formatting_async(
+        types.DocumentFormattingParams(text_document=_doc(uri), options=types.FormattingOptions(tab_size=2, insert_spaces=True))
+    ) is None
+    await _alive(client)
+
+
+async def _raw_request(client: RecordingClient, msg_id: str, method: str, params: object) -> object:
+    """Send a request exactly as given, bypassing the client's type checks."""
+    future: asyncio.Future[object] = asyncio.get_running_loop().create_future()
+    client.protocol._request_futures[msg_id] = future
+    client.protocol._send_data({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params})
+    return await asyncio.wait_for(future, 10)
+
+
+async def test_malformed_request_gets_a_protocol_error(client: RecordingClient) -> None:
+    with pytest.raises(JsonRpcException) as info:
+        await _raw_request(client, "bad-1", "textDocument/hover", {"textDocument": 5, "position": "nowhere"})
+    assert info.value.code == -32602  # InvalidParams
+    assert "Traceback" not in info.value.message and info.value.data is None
+    with pytest.raises(JsonRpcException) as info:
+        await _raw_request(client, "bad-2", "sylla/noSuchMethod", {})
+    assert info.value.code == -32601  # MethodNotFound
+    await _alive(client)
+
+
+def _big_syllabus(size: int) -> str:
+    lines = ['{', '  "name": "big",', '  "instructions": [']
+    k = total = 0
+    while total < size:
+        k += 1
+        chunk = [
+            f'    {{"$phase": "{k}.train"}},',
+            f'    {{"$repeat": {{"$episode": "Pong", "bot/paddle/width": 0.{k % 9 + 1}}}, "count": 100}},',
+            f'    {{"$phase": "{k}.test"}},',
+            '    {"$info": {"disable_updates": true}},',
+            '    {"$repeat": {"$episode": "Pong"}, "count": 10},',
+            '    {"$info": {}},',
+        ]
+        lines += chunk
+        total += sum(len(x) + 1 for x in chunk)
+    lines[-1] = lines[-1].rstrip(",")
+    return "\n".join(lines + ["  ]", "}"]) + "\n"
+
+
+async def test_a_5_mb_document(client: RecordingClient) -> None:
+    text = _big_syllabus(5_000_000)
+    assert len(text.encode()) >= 5_000_000
+    uri = uri_of("big.json")
+    client.open(uri, text)
+    # the server answers other requests while it lints the big one
+    await _alive(client)
+    diagnostics = await client.diagnostics_for(uri, 1, timeout=90)
+    assert [d.code for d in diagnostics] == ["T401"]
+    last_line = text.count("\n") - 4
+    line = text.splitlines()[last_line]
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=_doc(uri), position=types.Position(line=last_line, character=line.index("Pong")))
+    )
+    assert hover is not None and "task **Pong**" in hover.contents.value
+
+
+async def test_a_burst_of_1000_edits_lints_the_last_version(client: RecordingClient) -> None:
+    uri = uri_of("burst.json")
+    text = fixture_text("bad.json")
+    client.open(uri, text)
+    await client.diagnostics_for(uri, 1)
+    client.published.clear()
+    # type 1,000 characters into the name, one edit per character
+    col = text.splitlines()[1].index("bad-syllabus")
+    for i in range(1000):
+        client.change(uri, i + 2, (1, col + i), (1, col + i), "x")
+    # ... and finally remove the trailing comma
+    line = text.splitlines()[8]
+    client.change(uri, 1002, (8, line.rindex(",")), (8, line.rindex(",") + 1), "")
+    diagnostics = await client.diagnostics_for(uri, 1002)
+    assert "N602" not in [d.code for d in diagnostics]
+    assert [d.code for d in diagnostics] == ["T401", "T403", "P303", "P306", "H501", "P302"]
+    versions = [p.version for p in client.published if p.uri == uri]
+    assert len(versions) <= 20, f"one lint per burst expected, got {len(versions)} publishes"
+    assert versions[-1] == 1002
+    assert versions == sorted(versions)

@@ -1,0 +1,66 @@
+"""Client settings merged with the file's config, re-read on change; formatting."""
+
+from __future__ import annotations
+
+import pytest
+from lsprotocol import types
+
+from lsp_support import RecordingClient, fixture_text, start, uri_of
+from sylla.linter import format_text
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_settings_are_pulled_and_re_read_on_change(bare: RecordingClient) -> None:
+    bare.set_configuration({"ignore": ["T4", "P3"]}, section="sylla")
+    await start(bare)
+    uri = uri_of("bad.json")
+    bare.open(uri, fixture_text("bad.json"))
+    diagnostics = await bare.diagnostics_for(uri, 1)
+    assert [d.code for d in diagnostics] == ["H501", "N602"]
+    bare.published.clear()
+    bare.set_configuration({"select": ["N"]}, section="sylla")
+    bare.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    assert [d.code for d in await bare.diagnostics_for(uri, 1)] == ["N602"]
+
+
+async def test_settings_pushed_in_did_change_configuration(client: RecordingClient) -> None:
+    uri = uri_of("bad.json")
+    client.open(uri, fixture_text("bad.json"))
+    assert len(await client.diagnostics_for(uri, 1)) == 7
+    client.published.clear()
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"sylla": {"select": ["P303"]}})
+    )
+    assert [d.code for d in await client.diagnostics_for(uri, 1)] == ["P303"]
+
+
+async def test_bad_settings_are_reported_and_linting_goes_on(bare: RecordingClient) -> None:
+    bare.set_configuration({"profile": "no-such-profile"}, section="sylla")
+    await start(bare)
+    uri = uri_of("bad.json")
+    bare.open(uri, fixture_text("bad.json"))
+    assert len(await bare.diagnostics_for(uri, 1)) == 7
+    assert any("no-such-profile" in m.message for m in bare.shown), [m.message for m in bare.shown]
+
+
+async def test_formatting_is_sylla_fmt(client: RecordingClient) -> None:
+    text = fixture_text("good.json")
+    uri = uri_of("good.json")
+    client.open(uri, text)
+    options = types.FormattingOptions(tab_size=2, insert_spaces=True)
+    edits = await client.text_document_formatting_async(
+        types.DocumentFormattingParams(text_document=types.TextDocumentIdentifier(uri=uri), options=options)
+    )
+    expected = format_text(text)
+    assert expected is not None and expected != text
+    [edit] = edits
+    assert edit.new_text == expected
+    assert edit.range.start == types.Position(0, 0)
+    assert edit.range.end == types.Position(len(text.splitlines()), 0)
+    formatted_uri = uri_of("formatted.json")
+    client.open(formatted_uri, expected)
+    again = await client.text_document_formatting_async(
+        types.DocumentFormattingParams(text_document=types.TextDocumentIdentifier(uri=formatted_uri), options=options)
+    )
+    assert again is not None and list(again) == []
