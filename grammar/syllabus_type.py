@@ -17,7 +17,7 @@ from typing import Any
 from .model import Syllabus
 
 UNANNOTATED = "unannotated"
-_MISSING = "<absent>"
+_MISSING = "(not set)"
 
 
 @dataclass(frozen=True)

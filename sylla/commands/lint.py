@@ -122,10 +122,12 @@ def _print_diff(name: str, before: str, after: str) -> None:
 
 def _write_atomic(path: str, original: bytes, text: str) -> None:
     """Write through a temp file in the same folder and rename over the original, keeping its
-    BOM-free UTF-8 encoding and permissions; a crash leaves the old file intact."""
+    UTF-8 encoding, its byte-order mark if it had one (the parser drops it from ``text``) and
+    its permissions; a crash leaves the old file intact."""
     import tempfile
 
-    data = text.encode("utf-8")
+    bom = b"\xef\xbb\xbf" if original.startswith(b"\xef\xbb\xbf") else b""
+    data = bom + text.encode("utf-8")
     folder = os.path.dirname(os.path.abspath(path))
     mode = os.stat(path).st_mode & 0o7777
     fd, tmp = tempfile.mkstemp(prefix=".sylla-", suffix=".tmp", dir=folder)

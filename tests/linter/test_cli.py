@@ -103,3 +103,66 @@ def test_lint_never_imports_heavy_libraries() -> None:
     ) % str(FIX / "good.json")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip().endswith("[]")
+
+
+def test_stdin_filename_names_the_input_and_finds_its_config(tmp_path: Path, capsys, monkeypatch) -> None:
+    import io
+
+    data = (FIX / "N602_bad.json").read_bytes()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert main(["lint", "-", "--stdin-filename", "syllabi/x.json", "--format", "json"]) == 1
+    assert {i["path"] for i in json.loads(capsys.readouterr().out)} == {"syllabi/x.json"}
+    (tmp_path / "sylla.toml").write_text('ignore = ["N602"]\n')
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert main(["lint", "-", "--stdin-filename", str(tmp_path / "x.json"), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+
+
+def test_fix_changes_only_the_edited_lines(tmp_path: Path, capsys) -> None:
+    """A BOM, CRLF line ends, comments and non-ASCII text survive --fix byte for byte."""
+    lines = [
+        "\ufeff{",
+        '  // Pöng 🎮 syllabus: this comment and its emoji stay',
+        '  "instructions": [',
+        '    {"$phase": "1.train"},',
+        '    {"$repeat": {"$episode": "Pöng"}, "count": 10},',
+        '    {"$repeat": {"$episode": "Pöng"}, "count": 5},',
+        '    {"$phase": "1.test", "enable_updates": false},',
+        '    {"$repeat": {"$episode": "Pöng"}, "count": 2},',
+        "  ]",
+        "}",
+        "",
+    ]
+    original = "\r\n".join(lines).encode("utf-8")
+    target = tmp_path / "s.jsonc"
+    target.write_bytes(original)
+    main(["lint", "--fix", str(target)])
+    fixed = target.read_bytes()
+    assert fixed.startswith(b"\xef\xbb\xbf{\r\n")
+    assert b"\n" not in fixed.replace(b"\r\n", b"")  # every line end is still CRLF
+    before, after = original.split(b"\r\n"), fixed.split(b"\r\n")
+    # H505 merged lines 5 and 6 into one block of 15, N602 dropped the comma after line 8
+    assert after == before[:4] + [b'    {"$repeat": {"$episode": "P\xc3\xb6ng"}, "count": 15},'] + before[6:7] + [
+        before[7].rstrip(b",")
+    ] + before[8:]
+
+
+def test_sarif_has_what_code_scanning_requires(capsys) -> None:
+    main(["lint", "--format", "sarif", str(FIX / "H505_bad.json"), str(FIX / "N603_bad.json")])
+    sarif = json.loads(capsys.readouterr().out)
+    assert sarif["$schema"].endswith("sarif-2.1.0.json") and sarif["version"] == "2.1.0"
+    (run,) = sarif["runs"]
+    rules = run["tool"]["driver"]["rules"]
+    assert run["tool"]["driver"]["name"] == "sylla"
+    assert len({r["id"] for r in rules}) == len(rules)
+    assert run["results"]
+    for result in run["results"]:
+        assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
+        assert result["level"] in {"error", "warning", "note"}
+        assert result["message"]["text"]
+        (location,) = result["locations"]
+        physical = location["physicalLocation"]
+        assert not physical["artifactLocation"]["uri"].startswith("/")  # relative, as code scanning wants
+        region = physical["region"]
+        assert region["startLine"] >= 1 and region["startColumn"] >= 1
+        assert (region["endLine"], region["endColumn"]) >= (region["startLine"], region["startColumn"])
