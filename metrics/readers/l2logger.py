@@ -120,6 +120,14 @@ def _locate_bad_value(file: Path, perf: str, subtype: bool) -> None:
         raise MetricsError(f"{perf} {what}", str(file), i + 2)
 
 
+def _narrow(values: np.ndarray) -> np.ndarray:
+    """int32 where the values fit (block and experience numbers always do in practice): the
+    columns kept for a 10M-episode log are most of sylla's peak memory."""
+    if values.size and (values.max() > np.iinfo(np.int32).max or values.min() < np.iinfo(np.int32).min):
+        return values
+    return values.astype(np.int32)
+
+
 def _code_type(n: int) -> type:
     return np.int8 if n < 127 else np.int16 if n < 32_000 else np.int32
 
@@ -135,7 +143,8 @@ class _Codes:
 
         chunk = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
         local = np.array([self.index.setdefault(v, len(self.index))
-                          for v in chunk.dictionary.to_pylist()], dtype=np.int32)
+                          for v in chunk.dictionary.to_pylist()])
+        local = local.astype(np.int16 if len(self.index) < 32_000 else np.int32)
         return local[chunk.indices.to_numpy(zero_copy_only=False)]
 
     @property
@@ -168,8 +177,8 @@ def read_l2logger(path: Path, perf: str = "reward", progress: bool | None = None
         for index, (file, size) in enumerate(zip(files, sizes)):
             table = _read_file(file, perf, subtype)
             n = table.num_rows
-            cols["block_num"].append(table.column("block_num").to_numpy())
-            cols["exp"].append(table.column("exp_num").to_numpy())
+            cols["block_num"].append(_narrow(table.column("block_num").to_numpy()))
+            cols["exp"].append(_narrow(table.column("exp_num").to_numpy()))
             cols["perf"].append(table.column(perf).to_numpy())
             cols["row"].append(np.arange(2, n + 2, dtype=np.int32))
             cols["file"].append(np.full(n, index, dtype=np.int32))
