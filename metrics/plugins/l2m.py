@@ -184,6 +184,16 @@ class AvgPerf:
         return out
 
 
+def _methods(chosen: str, both: tuple[str, str]) -> list[str]:
+    """The formulas a ``*_method`` option selects ("both" means each of them)."""
+    return list(both) if chosen == "both" else [chosen]
+
+
+def _kept_blocks(r, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # noqa: ANN001
+    """Indices of the blocks l2metrics keeps, with every block's kind and task as arrays."""
+    return np.flatnonzero(r.filtered), b.kind.to_numpy(), b.task.to_numpy()
+
+
 class PerfMaintenance:
     name = "perf_maintenance"
     description = ("l2metrics performance maintenance: later evaluation minus the most recent "
@@ -197,10 +207,8 @@ class PerfMaintenance:
     def compute(self, ctx: Context) -> list[Row]:
         r = regimes(ctx)
         b = ctx.run.blocks
-        method = ctx.params["maintenance_method"]
-        methods = ["mrlep", "mrtlp"] if method == "both" else [method]
-        keep = np.flatnonzero(r.filtered)
-        kinds, tasks = b.kind.to_numpy(), b.task.to_numpy()
+        methods = _methods(ctx.params["maintenance_method"], ("mrlep", "mrtlp"))
+        keep, kinds, tasks = _kept_blocks(r, b)
         values: dict[str, dict[int, float]] = {m: {} for m in methods}
         for task in dict.fromkeys(tasks[keep]):
             train = keep[(tasks[keep] == task) & (kinds[keep] == "train")]
@@ -248,10 +256,8 @@ class Transfer:
     def compute(self, ctx: Context) -> list[Row]:
         r = regimes(ctx)
         b = ctx.run.blocks
-        method = ctx.params["transfer_method"]
-        methods = ["ratio", "contrast"] if method == "both" else [method]
-        keep = np.flatnonzero(r.filtered)
-        kinds, tasks = b.kind.to_numpy(), b.task.to_numpy()
+        methods = _methods(ctx.params["transfer_method"], ("ratio", "contrast"))
+        keep, kinds, tasks = _kept_blocks(r, b)
         # keyed by the later evaluation block, as l2metrics does (a later pair overwrites)
         found: dict[tuple[str, str], dict[int, tuple[str, float]]] = {}
         for task, other in permutations(list(dict.fromkeys(tasks[keep])), 2):
