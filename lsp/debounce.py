@@ -22,7 +22,7 @@ from .diagnostics import LintOutcome
 log = logging.getLogger(__name__)
 
 #: quiet window after the last change before linting (seconds)
-DELAY = 0.015
+DELAY = 0.005
 #: a lint starts at most this long after the first change it covers (seconds)
 MAX_DELAY = 0.15
 

@@ -39,6 +39,13 @@ def run(args: argparse.Namespace) -> int:
     from sylla.lsp.server import create_server
 
     server = create_server()
+    import gc
+
+    # Everything built so far (pygls, lsprotocol's converters, the grammar tables) lives as
+    # long as the server: keep it out of the collector's full passes, which otherwise rescan
+    # it after every lint and add their pause to the editor's wait for diagnostics.
+    gc.collect()
+    gc.freeze()
     if address is None:
         server.start_io()
     else:
