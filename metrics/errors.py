@@ -20,20 +20,25 @@ class MetricsError(Exception):
         file: str | None = None,
         row: int | None = None,
         exit_code: int = EXIT_FINDINGS,
+        column: int | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.file = file
         self.row = row
         self.exit_code = exit_code
+        self.column = column
 
     def location(self) -> str:
-        """``file:row: `` or ``file: `` or nothing, for the front of the printed line."""
+        """``file:row:col: ``, ``file:row: ``, ``file: `` or nothing, for the front of the
+        printed line (a syllabus has columns; a log has rows)."""
         if self.file is None:
             return ""
         if self.row is None:
             return f"{self.file}: "
-        return f"{self.file}:{self.row}: "
+        if self.column is None:
+            return f"{self.file}:{self.row}: "
+        return f"{self.file}:{self.row}:{self.column}: "
 
     def __str__(self) -> str:
         return f"{self.location()}{self.message}"

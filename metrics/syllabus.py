@@ -32,7 +32,7 @@ def load_syllabus(path: str | Path) -> "Syllabus":
         if first is None:
             raise MetricsError("no syllabus could be read", str(path))
         line, col = result.lines.line_col(first.span.start)
-        raise MetricsError(f"{col}: {first.message} (see `sylla lint {path}`)", str(path), line)
+        raise MetricsError(f"{first.message} (see `sylla lint {path}`)", str(path), line, column=col)
     if not result.model.blocks:
         raise MetricsError("the syllabus schedules no episodes", str(path))
     return result.model

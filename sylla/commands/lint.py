@@ -103,7 +103,10 @@ def run(args: argparse.Namespace) -> int:
             status = 2
             continue
         reports.append(FileReport(name, result))
-    if not (args.diff or (args.fix and args.paths == ["-"])) or args.format != "text":
+    unread_and_clean = status == 2 and not any(r.result.findings for r in reports)
+    if args.format == "text" and unread_and_clean:
+        pass  # "All checks passed" would be false: a file could not be read (said on stderr)
+    elif not (args.diff or (args.fix and args.paths == ["-"])) or args.format != "text":
         out = get(args.format)(reports)
         (sys.stderr if args.fix and args.paths == ["-"] else sys.stdout).write(out)
     if status:

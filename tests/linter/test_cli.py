@@ -166,3 +166,10 @@ def test_sarif_has_what_code_scanning_requires(capsys) -> None:
         region = physical["region"]
         assert region["startLine"] >= 1 and region["startColumn"] >= 1
         assert (region["endLine"], region["endColumn"]) >= (region["startLine"], region["startColumn"])
+
+
+def test_unreadable_path_is_not_reported_as_passing(tmp_path: Path, capsys) -> None:
+    assert main(["lint", str(tmp_path / "missing.json")]) == 2
+    out, err = capsys.readouterr()
+    assert "All checks passed" not in out
+    assert err.strip() == f"sylla: cannot read {tmp_path / 'missing.json'}: No such file or directory"

@@ -80,3 +80,21 @@ def test_command_module_imports_no_heavy_libraries():
             "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_broken_syllabus_is_named_with_line_and_column(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    syllabus = tmp_path / "broken.json"
+    syllabus.write_text('{"instructions": [\n  {"$phase": "1.train"}\n  {"$episode": "Pong"}\n]}\n')
+    log = tmp_path / "log.csv"
+    log.write_text("episode,reward\n0,1\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "sylla", "metrics", "--syllabus", str(syllabus), "--log", str(log)],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 1
+    assert proc.stderr.strip() == (
+        f"sylla: {syllabus}:3:3: expected ',' or ']' after an instruction, found '{{' (see `sylla lint {syllabus}`)"
+    )
