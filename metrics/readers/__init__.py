@@ -63,6 +63,6 @@ def read_log(path: str | Path, perf: str = "reward", fmt: str | None = None,
                                exit_code=EXIT_USAGE)
         from .plain import read_plain
 
-        return read_plain(path, perf, fmt)
+        return read_plain(path, perf, fmt, progress)
     raise MetricsError(f"unknown log format {fmt!r} (one of {', '.join(FORMATS)})",
                        exit_code=EXIT_USAGE)

@@ -16,6 +16,7 @@ import pandas as pd
 
 from ..data import EpisodeLog
 from ..errors import EXIT_USAGE, MetricsError
+from ..progress import Progress
 from .common import check_perf, read_failure
 
 SUFFIXES = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl",
@@ -27,31 +28,58 @@ def kind_of(path: Path) -> str | None:
     return SUFFIXES.get(path.suffix.lower())
 
 
-def _load(path: Path, kind: str) -> tuple[pd.DataFrame, int]:
+def _load(path: Path, kind: str, progress: bool | None = None) -> tuple[pd.DataFrame, int]:
     """The raw table and the offset from a 0-based data row to its 1-based row in the file."""
     try:
-        if path.stat().st_size == 0:
+        size = path.stat().st_size
+        if size == 0:
             raise MetricsError("the file is empty", str(path), exit_code=EXIT_USAGE)
         if kind == "parquet":
             return pd.read_parquet(path), 1
-        if kind == "jsonl":
-            return _read_jsonl(path), 1
-        sep = "," if kind == "csv" else "\t"
-        try:
-            frame = pd.read_csv(path, sep=sep, engine="pyarrow")
-        except Exception:  # pyarrow is strict about ragged rows; pandas names the line
-            frame = pd.read_csv(path, sep=sep)
-        return frame, 2
+        with Progress(size, f"reading {path.name}", progress) as bar:
+            if kind == "jsonl":
+                return _read_jsonl(path, bar), 1
+            sep = "," if kind == "csv" else "\t"
+            try:
+                frame = _read_delimited(path, sep, bar)
+            except Exception:  # pyarrow is strict about ragged rows; pandas names the line
+                frame = pd.read_csv(path, sep=sep)
+            return frame, 2
     except MetricsError:
         raise
     except Exception as exc:  # noqa: BLE001 - every parser error becomes a message
         raise read_failure(path, exc) from None
 
 
-def _read_jsonl(path: Path) -> pd.DataFrame:
+def _read_delimited(path: Path, sep: str, bar: Progress) -> pd.DataFrame:
+    """CSV/TSV through pyarrow's streaming reader, advancing the progress bar by the bytes
+    consumed after each batch (a one-call read could show no progress at all)."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    batches = []
+    rows = 0
+    with open(path, "rb") as handle:
+        reader = pacsv.open_csv(handle, parse_options=pacsv.ParseOptions(delimiter=sep))
+        for batch in reader:
+            batches.append(batch)
+            rows += batch.num_rows
+            done = handle.tell()
+            bar.estimate(rows, done)
+            bar.advance(done)
+        schema = reader.schema
+    return pa.Table.from_batches(batches, schema=schema).to_pandas()
+
+
+def _read_jsonl(path: Path, bar: Progress) -> pd.DataFrame:
     records = []
+    done = 0
     with open(path, encoding="utf-8") as handle:
         for number, line in enumerate(handle, 1):
+            done += len(line)
+            if number % 65536 == 0:
+                bar.estimate(number, done)
+                bar.advance(done)
             if not line.strip():
                 continue
             try:
@@ -67,10 +95,11 @@ def _read_jsonl(path: Path) -> pd.DataFrame:
     return pd.DataFrame.from_records(records)
 
 
-def read_plain(path: Path, perf: str = "reward", kind: str | None = None) -> EpisodeLog:
+def read_plain(path: Path, perf: str = "reward", kind: str | None = None,
+               progress: bool | None = None) -> EpisodeLog:
     """Read one plain log into an `EpisodeLog` (one row per run, worker and episode)."""
     kind = kind or kind_of(path) or "csv"
-    raw, offset = _load(path, kind)
+    raw, offset = _load(path, kind, progress)
     if raw.empty:
         raise MetricsError("the file has a header but no rows", str(path), exit_code=EXIT_USAGE)
     rows = raw.pop("__line").to_numpy() if "__line" in raw.columns else np.arange(len(raw)) + offset

@@ -70,3 +70,15 @@ def test_no_progress_flag_wins(big_log: Path) -> None:
     code, err = _stderr_through_pty(_command(big_log) + ["--no-progress"])
     assert code == 0, err
     assert "reading run" not in err
+
+
+def test_big_plain_csv_on_a_terminal_shows_the_bar(tmp_path: Path) -> None:
+    log = tmp_path / "rewards.csv"
+    n = 1_200_000
+    log.write_text("episode,reward\n" + "".join(f"{i},{i % 7}.5\n" for i in range(n)))
+    code, err = _stderr_through_pty([sys.executable, "-m", "sylla", "metrics", "--log", str(log),
+                                     "--format", "json", "--metric", "avg_perf"])
+    assert "reading rewards.csv" in err
+    # the whole file was read before the reader asked for the syllabus this log needs
+    assert code == 1
+    assert "give the syllabus with --syllabus" in err
