@@ -30,6 +30,7 @@ echo
 out=out/metrics
 echo "== sylla metrics (writing $out/metrics.txt and plots to $out/plots/)"
 sylla metrics --syllabus examples/metrics/pong_breakout.json --log examples/metrics/rewards.csv \
+  --ste examples/metrics/ste \
   --out "$out" --plots || status=$?
 [ -f "$out/metrics.txt" ] && cat "$out/metrics.txt"
 exit $status

@@ -1,6 +1,8 @@
 """Regenerate rewards.csv for pong_breakout.json: a learner whose reward rises while it trains a
 task and slowly fades on the other one (seeded, so the file is reproducible)."""
 
+import os
+
 import numpy as np
 
 from sylla.grammar.parse import parse
@@ -24,3 +26,16 @@ for block in schedule(model).blocks:
     for e, r in zip(range(block.start, block.end), curve + rng.normal(0, 1.5, n)):
         lines.append(f"{e},{block.task},{r:.3f}")
 open("rewards.csv", "w").write("\n".join(lines) + "\n")
+
+# Single-task experts: each task trained alone for as many episodes as the syllabus trains it,
+# one plain log per task named after it (ste/<task>.csv), for `sylla metrics --ste ste/`.
+ste_rng = np.random.default_rng(7)
+trained: dict[str, int] = {}
+for block in schedule(model).blocks:
+    if block.learning is not False:
+        trained[block.task] = trained.get(block.task, 0) + block.count
+for task, n in trained.items():
+    curve = 24 - 24 * np.exp(-5 * np.arange(n) / n) + ste_rng.normal(0, 1.5, n)
+    rows = ["episode,reward"] + [f"{e},{r:.3f}" for e, r in enumerate(curve)]
+    os.makedirs("ste", exist_ok=True)
+    open(f"ste/{task}.csv", "w").write("\n".join(rows) + "\n")
