@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from sylla.grammar.schema import schema
+from sylla.grammar.synth import phase_pairs
 from sylla.linter import Config, lint
 
 
@@ -38,16 +39,7 @@ def typical(i: int) -> str:
 
 
 def big() -> str:
-    lines = []
-    for n in range(1, 5001):
-        lines.append('{"$phase": "%d.train"},' % n)
-        lines += ['{"$repeat": {"$episode": "Pong", "bot/paddle/width": %.2f}, "count": 100},' % (0.1 + (k % 9) / 100) for k in range(9)]
-        lines.append('{"$phase": "%d.test"},' % n)
-        lines.append('{"$info": {"disable_updates": true}},')
-        lines += ['{"$repeat": {"$episode": "Pong", "bot/paddle/width": 0.15}, "count": 10},'] * 7
-        lines.append('{"$info": {}},')
-    lines[-1] = lines[-1].rstrip(",")
-    return '{"name": "big", "instructions": [\n' + "\n".join(lines) + "\n]}\n"
+    return phase_pairs(instructions=100_000)
 
 
 def baseline(texts: list[str]) -> float:

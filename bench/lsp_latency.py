@@ -22,28 +22,10 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
+from sylla.grammar.synth import phase_pairs
+
 SIZES = (("5 KB", 5_000), ("50 KB", 50_000), ("500 KB", 500_000))
 TARGET_MS = 30.0
-
-
-def syllabus(size: int) -> str:
-    """A realistic CL syllabus of about ``size`` bytes (train/test pairs, one varied param)."""
-    lines = ["{", '  "name": "bench",', '  "instructions": [']
-    k = total = 0
-    while total < size:
-        k += 1
-        chunk = [
-            f'    {{"$phase": "{k}.train"}},',
-            f'    {{"$repeat": {{"$episode": "Pong", "bot/paddle/width": 0.{k % 9 + 1}}}, "count": 100}},',
-            f'    {{"$phase": "{k}.test"}},',
-            '    {"$info": {"disable_updates": true}},',
-            '    {"$repeat": {"$episode": "Pong"}, "count": 10},',
-            '    {"$info": {}},',
-        ]
-        lines += chunk
-        total += sum(len(x) + 1 for x in chunk)
-    lines[-1] = lines[-1].rstrip(",")
-    return "\n".join(lines + ["  ]", "}"]) + "\n"
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -117,7 +99,7 @@ async def main() -> int:
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
         for label, size in SIZES:
-            text = syllabus(size)
+            text = phase_pairs(min_bytes=size)
             path = Path(tmp) / f"bench-{size}.json"
             path.write_text(text, encoding="utf-8")
             lint_ms = lint_time_ms(text, str(path), runs=5 if size < 500_000 else 3)

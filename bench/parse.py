@@ -11,38 +11,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import time
 
 import sylla
-
-TASKS = ("Pong", "Breakout", "Freeway", "SpaceInvaders", "Asteroids")
-
-
-def generate(n: int, seed: int = 1) -> str:
-    """A realistic syllabus of ``n`` instructions: train/test phase pairs, repeated episodes
-    with a varied paddle width, ``$info`` toggles around each test phase."""
-    rng = random.Random(seed)
-    lines: list[str] = []
-    phase = 0
-    while len(lines) < n:
-        phase += 1
-        lines.append(f'{{"$phase": "{phase}.train"}}')
-        for _ in range(6):
-            lines.append(
-                '{"$repeat": {"$episode": "%s", "bot/paddle/width": %s}, "count": %d}'
-                % (rng.choice(TASKS), rng.choice((0.15, 0.2, 0.25)), rng.choice((100, 1000, 5000)))
-            )
-        lines.append(f'{{"$phase": "{phase}.test"}}')
-        lines.append('{"$info": {"disable_updates": true}}')
-        lines.append('{"$repeat": {"$episode": "%s"}, "count": 100}' % rng.choice(TASKS))
-        lines.append('{"$info": {}}')
-    body = ",\n    ".join(lines[:n])
-    return (
-        '{\n  "name": "bench", "author": "sylla bench", "contains": "episodes",\n'
-        f'  "default_params": {{}},\n  "instructions": [\n    {body}\n  ]\n}}\n'
-    )
-
+from sylla.grammar.synth import TASKS, phase_pairs
 
 def best(fn, repeat: int) -> float:
     times = []
@@ -61,7 +33,7 @@ def main() -> None:
     sylla.parse("[]")  # build/load the tables outside the timing
     print(f"{'instructions':>12} {'MB':>6} {'json.loads ms':>14} {'sylla ms':>9} {'ratio':>6}")
     for n in args.sizes:
-        text = generate(n)
+        text = phase_pairs(instructions=n, tasks=TASKS)
         result = sylla.parse(text)
         assert result.diagnostics == [] and result.model is not None
         assert result.model.value == json.loads(text)

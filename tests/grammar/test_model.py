@@ -118,3 +118,17 @@ def test_num_batches_sizes_a_dataset_block_and_is_not_a_parameter() -> None:
     assert model is not None
     block = model.blocks[0]
     assert (block.num_batches, dict(block.params)) == (5, {"lr": 0.1})
+
+
+def test_generated_syllabi_have_the_asked_size_and_parse_clean() -> None:
+    from sylla.grammar.synth import TASKS, phase_pairs
+
+    text = phase_pairs(instructions=25, tasks=TASKS)
+    result = sylla.parse(text)
+    assert result.diagnostics == [] and result.model is not None
+    assert len(result.model.instructions) == 25
+    # a round is 11 instructions (phase, 6 blocks, phase, $info, block, $info): 25 reach 3.train
+    assert [p.label for p in result.model.phases] == ["1.train", "1.test", "2.train", "2.test", "3.train"]
+    big = phase_pairs(min_bytes=20_000)
+    assert 20_000 <= len(big.encode()) < 21_000
+    assert '    {"$repeat": {"$episode": "Pong"}, "count": 10},' in big.splitlines()

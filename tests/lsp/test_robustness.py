@@ -11,6 +11,8 @@ from pygls.exceptions import JsonRpcException
 
 from lsp_support import RecordingClient, fixture_text, uri_of
 
+from sylla.grammar.synth import phase_pairs
+
 pytestmark = pytest.mark.asyncio
 
 
@@ -66,27 +68,8 @@ async def test_malformed_request_gets_a_protocol_error(client: RecordingClient) 
     await _alive(client)
 
 
-def _big_syllabus(size: int) -> str:
-    lines = ['{', '  "name": "big",', '  "instructions": [']
-    k = total = 0
-    while total < size:
-        k += 1
-        chunk = [
-            f'    {{"$phase": "{k}.train"}},',
-            f'    {{"$repeat": {{"$episode": "Pong", "bot/paddle/width": 0.{k % 9 + 1}}}, "count": 100}},',
-            f'    {{"$phase": "{k}.test"}},',
-            '    {"$info": {"disable_updates": true}},',
-            '    {"$repeat": {"$episode": "Pong"}, "count": 10},',
-            '    {"$info": {}},',
-        ]
-        lines += chunk
-        total += sum(len(x) + 1 for x in chunk)
-    lines[-1] = lines[-1].rstrip(",")
-    return "\n".join(lines + ["  ]", "}"]) + "\n"
-
-
 async def test_a_5_mb_document(client: RecordingClient) -> None:
-    text = _big_syllabus(5_000_000)
+    text = phase_pairs(min_bytes=5_000_000)
     assert len(text.encode()) >= 5_000_000
     uri = uri_of("big.json")
     client.open(uri, text)
