@@ -308,12 +308,17 @@ def _task_train(run: RunData, task: str) -> tuple[np.ndarray, np.ndarray]:
     return run.perf[idx], run.exp[idx]
 
 
-def _ste_curves(r: Regimes, task: str) -> list[np.ndarray]:
+def _ste_curves(r: Regimes, task: str, averaging: str = "metrics") -> list[np.ndarray]:
+    """The training curve of each STE run of ``task``; with ``averaging="time"``, l2metrics'
+    time-averaging: one curve, the runs' mean over the length of the shortest."""
     curves = []
     for s in r.prepared.ste.get(task, []):
         sel = s.blocks[s.blocks.kind == "train"]
         parts = [s.perf[a:z] for a, z in zip(sel.start, sel.stop)]
         curves.append(np.concatenate(parts) if parts else np.empty(0))
+    if averaging == "time" and curves:
+        m = min(map(len, curves))
+        return [np.array([c[:m] for c in curves]).mean(0)]
     return curves
 
 
@@ -342,19 +347,13 @@ class SteRelPerf:
         values = []
         for task in ctx.run.tasks:
             x, _ = _task_train(r.prepared.run, task)
-            curves = _ste_curves(r, task)
+            curves = _ste_curves(r, task, ctx.params["ste_averaging"])
             if not x.size or not curves:
                 continue
-            if ctx.params["ste_averaging"] == "time":
-                m = min(map(len, curves))
-                mean_curve = np.array([c[:m] for c in curves]).mean(0)
-                k = min(x.size, mean_curve.size)
-                rel = [np.nansum(x[:k]) / np.nansum(mean_curve[:k])]
-            else:
-                rel = []
-                for c in curves:
-                    k = min(x.size, c.size)
-                    rel.append(np.nansum(x[:k]) / np.nansum(c[:k]))
+            rel = []
+            for c in curves:
+                k = min(x.size, c.size)
+                rel.append(np.nansum(x[:k]) / np.nansum(c[:k]))
             v = float(np.nanmean(rel))
             out.append(row("ste_rel_perf", v, task))
             values.append(v)
@@ -378,7 +377,7 @@ class SampleEfficiency:
         values = []
         for task in ctx.run.tasks:
             x, exp = _task_train(r.prepared.run, task)
-            curves = _ste_curves(r, task)
+            curves = _ste_curves(r, task, ctx.params["ste_averaging"])
             if not x.size or not curves:
                 continue
             slope = _slope(exp, x)
@@ -386,9 +385,6 @@ class SampleEfficiency:
             if e2s == 0:
                 ctx.warn(f"sample_efficiency: task {task} saturates at its first experience")
                 continue
-            if ctx.params["ste_averaging"] == "time":
-                m = min(map(len, curves))
-                curves = [np.array([c[:m] for c in curves]).mean(0)]
             se = []
             for c in curves:
                 ste_sat, ste_e2s = l2m_saturation(c)
