@@ -10,7 +10,7 @@ starts wherever block number, block type, subtype or task changes.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 import pandas as pd
@@ -125,35 +125,21 @@ def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Sylla
             ok = (lower == np.char.lower(wanted.astype(str))) | np.fromiter(
                 (g.startswith(w.lower() + "_") for g, w in zip(lower, wanted)), bool, n
             ) if n else np.ones(0, bool)
-            if not ok.all():
-                i = int(np.argmax(~ok))
-                file, row = _where(log, mine, i)
-                b = blocks[int(ordinals[i])]
-                raise MetricsError(
-                    f"{who}: episode {i} (block {b.ordinal}, episodes {b.start}-{b.end - 1}): "
-                    f"the syllabus has task {b.task!r}, the log has {got[i]!r}", file, row)
+            _stop_at_first(~ok, log, mine, blocks, ordinals, lambda i, b: (
+                f"{who}: episode {i} (block {b.ordinal}, episodes {b.start}-{b.end - 1}): "
+                f"the syllabus has task {b.task!r}, the log has {got[i]!r}"))
         if "kind" in mine.columns:
             wanted_kind = np.array([_kind(b) for b in blocks], dtype=object)[ordinals]
             got = mine["kind"].astype(str).to_numpy()
-            bad = got != wanted_kind
-            if bad.any():
-                i = int(np.argmax(bad))
-                file, row = _where(log, mine, i)
-                b = blocks[int(ordinals[i])]
-                raise MetricsError(
-                    f"{who}: episode {i} (block {b.ordinal}, task {b.task}): the syllabus makes "
-                    f"it a {wanted_kind[i]} episode, the log says {got[i]}", file, row)
+            _stop_at_first(got != wanted_kind, log, mine, blocks, ordinals, lambda i, b: (
+                f"{who}: episode {i} (block {b.ordinal}, task {b.task}): the syllabus makes "
+                f"it a {wanted_kind[i]} episode, the log says {got[i]}"))
         if "phase" in mine.columns:
             wanted_phase = np.array([b.phase_label or "" for b in blocks], dtype=object)[ordinals]
             got = mine["phase"].astype(str).to_numpy()
-            bad = got != wanted_phase
-            if bad.any():
-                i = int(np.argmax(bad))
-                file, row = _where(log, mine, i)
-                b = blocks[int(ordinals[i])]
-                raise MetricsError(
-                    f"{who}: episode {i} (block {b.ordinal}): the syllabus has phase "
-                    f"{wanted_phase[i]!r}, the log has {got[i]!r}", file, row)
+            _stop_at_first(got != wanted_phase, log, mine, blocks, ordinals, lambda i, b: (
+                f"{who}: episode {i} (block {b.ordinal}): the syllabus has phase "
+                f"{wanted_phase[i]!r}, the log has {got[i]!r}"))
         piece = pd.DataFrame({
             "block": ordinals, "worker": k, "episode": episodes,
             "perf": mine["perf"].to_numpy(),
@@ -184,6 +170,15 @@ def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Sylla
     return RunData(run=run, perf=data["perf"].to_numpy(dtype=np.float64),
                    exp=data["exp"].to_numpy(dtype=np.float64), blocks=blocks_frame,
                    partial=bool(partial_blocks)), notes
+
+
+def _stop_at_first(bad: np.ndarray, log: EpisodeLog, part: pd.DataFrame, blocks: tuple,
+                   ordinals: np.ndarray, message: "Callable[[int, ScheduledBlock], str]") -> None:
+    """Raise for the first episode where log and syllabus disagree, naming its file and row."""
+    if bad.any():
+        i = int(np.argmax(bad))
+        file, row = _where(log, part, i)
+        raise MetricsError(message(i, blocks[int(ordinals[i])]), file, row)
 
 
 def _natural(text: str) -> tuple:
