@@ -23,6 +23,24 @@ if TYPE_CHECKING:
 DOCS_PATH = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
 
 
+PARSE_WHY = (
+    "**Why it matters.** An engine cannot load a file it cannot parse, so no episode runs and no "
+    "log is written; sylla also skips the schema and every structural rule until the syntax is clean."
+)
+
+
+def rule_doc(summary: str, what: str, bad: str, good: str, fix: str, why: str = PARSE_WHY) -> str:
+    """A rule's documentation page in the shape every rule shares: summary, what, why, bad, good, fix.
+
+    The summary line is what ``sylla rules`` lists; the rest is rendered into docs/rules.md
+    and shown by ``sylla rule CODE`` and in the editor's hover.
+    """
+    return (
+        f"{summary}\n\n**What it checks.** {what}\n\n{why}\n\n"
+        f"**Bad**\n\n```jsonc\n{bad}\n```\n\n**Good**\n\n```jsonc\n{good}\n```\n\n**Fix.** {fix}\n"
+    )
+
+
 class Rule:
     """Base class of every rule; subclasses set the class attributes and ``check``."""
 

@@ -10,11 +10,11 @@ from ..context import Context
 from ..finding import Finding
 from ..rule import Rule
 from ._phases import valid_phases
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 
 class PhaseAlternation(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "Two train phases follow each other without a test phase between them.",
         "In a syllabus that has test phases, train and test phases are expected to alternate. "
         "Files with no test phase at all are left to the per-type rules (T404, T405).",

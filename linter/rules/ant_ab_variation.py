@@ -10,11 +10,11 @@ from ..context import Context
 from ..finding import Finding
 from ..rule import Rule
 from ._types import first_differing_block
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 
 class AntAbParameterVariation(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "An ANT-A or ANT-B syllabus varies a parameter within a task.",
         "Judged per task: a parameter with the same value in every block of a task is not "
         'variation (published files repeat `"agent_pos": [1, 1]` on every block). One finding '

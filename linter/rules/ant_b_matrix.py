@@ -10,11 +10,11 @@ from ..context import Context
 from ..finding import Finding
 from ..rule import Rule
 from ._phases import blocks_by_phase
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 
 class AntBTransferMatrix(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "An ANT-B syllabus misses a test that a transfer-matrix cell needs.",
         "For every ordered pair of trained tasks (i trained before j): forward transfer i→j "
         "needs a test of j after i's first training block and before j's first training block; "

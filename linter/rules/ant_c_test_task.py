@@ -10,11 +10,11 @@ from ..context import Context
 from ..finding import Finding, RelatedSpan
 from ..rule import Rule
 from ._phases import blocks_by_phase
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 
 class AntCTestSameTask(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "In an ANT-C syllabus a test phase tests the task its train phase just trained.",
         "Each `n.test` phase of an ANT-C syllabus should test a different task from the one `n.train` trained (then the order is switched).",
         '{"$phase": "1.train"}, {"$repeat": {"$episode": "Pong", ...}}, {"$phase": "1.test"}, ..., {"$repeat": {"$episode": "Pong", ...}}',

@@ -10,11 +10,11 @@ from ..context import Context
 from ..finding import Finding
 from ..rule import Rule
 from ._types import type_span
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 
 class AntCNoVariation(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "A syllabus declared ANT-C never varies a parameter within a task.",
         "ANT-C exercises parametric variations within and across tasks; a declared ANT-C whose tasks all keep their parameters is ANT-A/B in structure.",
         '{"syllabus_type": "ANT-C", "instructions": [... "Pong" and "Breakout" blocks without parameters ...]}',

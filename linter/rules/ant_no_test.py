@@ -10,11 +10,11 @@ from ..context import Context
 from ..finding import Finding
 from ..rule import Rule
 from ._types import ANT, applies, has_test_phase, type_span
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 
 class AntNoTestPhase(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "An ANT syllabus has no test phase; they are mandatory.",
         "Syllabi of type ANT-A, ANT-B or ANT-C (declared or inferred) with phase annotations but no `n.test` phase.",
         '{"$phase": "1.train"}, {"$repeat": {"$episode": "Pong"}, ...}, {"$phase": "2.train"}, {"$repeat": {"$episode": "Breakout"}, ...}',

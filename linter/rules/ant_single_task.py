@@ -10,11 +10,11 @@ from ..context import Context
 from ..finding import Finding
 from ..rule import Rule
 from ._types import ANT, type_span
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 
 class AntSingleTask(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "A syllabus declared ANT exercises only one task.",
         "Adapting to New Tasks syllabi consist of multiple, distinct tasks.",
         '{"syllabus_type": "ANT-A", "instructions": [... only "Pong" blocks ...]}',

@@ -10,11 +10,11 @@ from ..context import Context
 from ..finding import Finding
 from ..rule import Rule
 from ._phases import blocks_by_phase
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 
 class BlockBeforePhase(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "Blocks come before the first `$phase`.",
         "In a syllabus that has phase annotations, every block must follow one. Reported once, "
         "on the first such block, with their number.",

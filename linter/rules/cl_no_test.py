@@ -10,11 +10,11 @@ from ..context import Context
 from ..finding import Finding
 from ..rule import Rule
 from ._types import applies, has_test_phase, type_span
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 
 class ClNoTestPhase(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "A CL syllabus has no test phase (optional, but recommended).",
         "A CL syllabus with phase annotations but no `n.test` phase.",
         '{"$phase": "1.train"}, ..., {"$phase": "2.train"}, ...',

@@ -10,11 +10,11 @@ from ..context import Context
 from ..finding import Finding
 from ..rule import Rule
 from ._types import applies, type_span
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 
 class ClNoVariation(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "A CL syllabus never varies a parameter.",
         "In a CL syllabus some parameter of the task should take different values across blocks.",
         '{"$repeat": {"$episode": "Pong", "bot/paddle/width": 0.15}, ...}, {"$repeat": {"$episode": "Pong", "bot/paddle/width": 0.15}, ...}',

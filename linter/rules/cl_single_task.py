@@ -9,11 +9,11 @@ from sylla.grammar.model import Severity
 from ..context import Context
 from ..finding import Finding, RelatedSpan
 from ..rule import Rule
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 
 class ClMultipleTasks(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "A syllabus declared CL exercises more than one task.",
         "A Continual Learning syllabus consists of a single task with parametric variations. "
         "Reported at the first block of the second task.",

@@ -9,13 +9,13 @@ from sylla.grammar.model import Severity
 from ..context import Context
 from ..finding import Finding, RelatedSpan
 from ..rule import Rule
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 _LEAF = {"episodes": "episode", "datasets": "dataset"}
 
 
 class ContainsMismatch(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         '`"contains"` disagrees with the leaves (`"episodes"` with `$dataset` blocks, or the reverse).',
         "Reported once, at the first block whose leaf does not match, with the number of such blocks.",
         '{"contains": "episodes", "instructions": [{"$phase": "1.train"}, {"$dataset": "mnist", "num_batches": 10}]}',

@@ -10,7 +10,7 @@ from __future__ import annotations
 from sylla.grammar.model import Severity
 
 from ..rule import Rule
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 _WHY = (
     "**Why it matters.** Engines validate instructions as they run them; a malformed instruction "
@@ -21,7 +21,7 @@ _WHY = (
 
 class SchemaType(Rule):
     code, name, severity, kinds = "S201", "wrong-type", Severity.ERROR, ("type",)
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "A value has the wrong JSON type (a string count, an object where a list belongs).",
         "JSON Schema `type` errors: counts and batch numbers must be integers, `instructions` a list, parameters scalars or lists.",
         '{"$repeat": {"$episode": "Pong"}, "count": "5000"}',
@@ -33,7 +33,7 @@ class SchemaType(Rule):
 
 class SchemaRequired(Rule):
     code, name, severity, kinds = "S202", "missing-field", Severity.ERROR, ("required", "anyOf", "oneOf")
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "A required key or directive is missing (`count` beside `$repeat`, `instructions`).",
         "JSON Schema `required`/`anyOf` errors: an instruction without any directive, a `$repeat` without `count`, a file without `instructions`.",
         '{"$repeat": {"$episode": "Pong"}}',
@@ -45,7 +45,7 @@ class SchemaRequired(Rule):
 
 class SchemaEnum(Rule):
     code, name, severity, kinds = "S203", "invalid-choice", Severity.ERROR, ("enum", "const")
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "A value is not one of the allowed choices (`contains`, `syllabus_type`).",
         'JSON Schema `enum` errors: `contains` is "episodes" or "datasets"; `syllabus_type` is CL, ANT-A, ANT-B or ANT-C.',
         '{"contains": "episode", "instructions": []}',
@@ -57,7 +57,7 @@ class SchemaEnum(Rule):
 
 class SchemaRange(Rule):
     code, name, severity, kinds = "S204", "out-of-range", Severity.ERROR, ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "A number is out of range (a count of 0).",
         "JSON Schema `minimum` errors: `count` and `num_batches` are at least 1.",
         '{"$repeat": {"$episode": "Pong"}, "count": 0}',
@@ -69,7 +69,7 @@ class SchemaRange(Rule):
 
 class SchemaPattern(Rule):
     code, name, severity, kinds = "S205", "bad-name", Severity.ERROR, ("pattern",)
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "A task reference or parameter name is malformed.",
         'JSON Schema `pattern` errors: task references are a name ("Pong") or "$package.module:Pong"; parameter names are words or slash paths without spaces.',
         '{"$episode": "l2arcadekit.l2agames:Pong"}',
@@ -81,7 +81,7 @@ class SchemaPattern(Rule):
 
 class SchemaUnexpectedKey(Rule):
     code, name, severity, kinds = "S206", "unexpected-key", Severity.ERROR, ("additionalProperties", "propertyNames", "unevaluatedProperties")
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "An instruction has a key it does not allow (`count` on `$phase`, `count` inside `$repeat`).",
         "JSON Schema `additionalProperties`/`propertyNames` errors on instructions.",
         '{"$repeat": {"$episode": "Pong", "count": 5000}}',
@@ -93,7 +93,7 @@ class SchemaUnexpectedKey(Rule):
 
 class SchemaOther(Rule):
     code, name, severity, kinds = "S299", "schema-violation", Severity.ERROR, ("schema:*",)
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "Any other schema violation.",
         "Schema errors of keywords without a rule of their own.",
         "(depends on the problem)",

@@ -8,24 +8,11 @@ from __future__ import annotations
 
 from sylla.grammar.model import Severity
 
-from ..rule import Rule
-
-_WHY = (
-    "**Why it matters.** An engine cannot load a file it cannot parse, so no episode runs and no "
-    "log is written; sylla also skips the schema and every structural rule until the syntax is clean."
-)
-
-
-def _doc(summary: str, what: str, bad: str, good: str, fix: str, why: str = _WHY) -> str:
-    return (
-        f"{summary}\n\n**What it checks.** {what}\n\n{why}\n\n"
-        f"**Bad**\n\n```jsonc\n{bad}\n```\n\n**Good**\n\n```jsonc\n{good}\n```\n\n**Fix.** {fix}\n"
-    )
-
+from ..rule import Rule, rule_doc
 
 class InvalidSyntax(Rule):
     code, name, severity, kinds = "S101", "invalid-syntax", Severity.ERROR, ("syntax",)
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "The text is not valid JSON: a missing comma, colon or bracket.",
         "Every place where the parser expected a comma, colon, bracket or value and found something else.",
         '{"instructions": [\n  {"$phase": "1.train"}\n  {"$repeat": {"$episode": "Pong"}, "count": 5000}\n]}',
@@ -36,7 +23,7 @@ class InvalidSyntax(Rule):
 
 class UnterminatedString(Rule):
     code, name, severity, kinds = "S102", "unterminated-string", Severity.ERROR, ("unterminated-string",)
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "A string has no closing quote before the end of the line.",
         "A double-quoted string that runs to the end of its line.",
         '{"$episode": "Pong}',
@@ -47,7 +34,7 @@ class UnterminatedString(Rule):
 
 class BadString(Rule):
     code, name, severity, kinds = "S103", "bad-string", Severity.ERROR, ("bad-string",)
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "A string holds an invalid escape or a raw control character.",
         "Backslash escapes other than those JSON defines, and control characters such as a raw tab.",
         '{"name": "pong\\q"}',
@@ -58,7 +45,7 @@ class BadString(Rule):
 
 class SingleQuotedString(Rule):
     code, name, severity, kinds = "S104", "single-quoted-string", Severity.ERROR, ("single-quoted-string",)
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "A string uses single quotes, which JSON does not allow.",
         "Strings or keys written with `'`, as Python prints dictionaries.",
         "{'$episode': 'Pong'}",
@@ -69,7 +56,7 @@ class SingleQuotedString(Rule):
 
 class UnterminatedComment(Rule):
     code, name, severity, kinds = "S105", "unterminated-comment", Severity.ERROR, ("unterminated-comment",)
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "A `/*` comment is never closed.",
         "A block comment that runs to the end of the file.",
         '/* notes\n{"instructions": []}',
@@ -80,7 +67,7 @@ class UnterminatedComment(Rule):
 
 class BareWord(Rule):
     code, name, severity, kinds = "S106", "bare-word", Severity.ERROR, ("bare-word",)
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "An unquoted word stands where a value or key belongs (`True`, `Pong`).",
         "Words that are not `true`, `false` or `null`, including Python's `True`/`False`/`None`.",
         '{"$info": {"disable_updates": True}}',
@@ -91,7 +78,7 @@ class BareWord(Rule):
 
 class BadNumber(Rule):
     code, name, severity, kinds = "S107", "bad-number", Severity.ERROR, ("bad-number",)
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "A number is not written the way JSON allows (leading zeros, `.5`, hex, `NaN`).",
         "Number tokens JSON rejects.",
         '{"bot/paddle/width": .15}',
@@ -102,7 +89,7 @@ class BadNumber(Rule):
 
 class UnexpectedCharacter(Rule):
     code, name, severity, kinds = "S108", "unexpected-character", Severity.ERROR, ("unexpected-character",)
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "A character that cannot start any JSON token.",
         "Stray characters such as `;` or smart quotes.",
         '{"$phase": "1.train"};',
@@ -113,7 +100,7 @@ class UnexpectedCharacter(Rule):
 
 class TooManyErrors(Rule):
     code, name, severity, kinds = "S109", "too-many-errors", Severity.ERROR, ("too-many-errors",)
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "The parser stopped after too many syntax errors.",
         "Files with so many syntax errors that reporting more would not help (often not a syllabus at all).",
         "a CSV file saved as .json",
@@ -124,7 +111,7 @@ class TooManyErrors(Rule):
 
 class TooDeep(Rule):
     code, name, severity, kinds = "S110", "too-deep", Severity.ERROR, ("too-deep",)
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "Nesting is deeper than the parser follows.",
         "Arrays or objects nested more than 100 levels deep; no syllabus needs that.",
         "[[[[[[ ... ]]]]]]",
@@ -135,7 +122,7 @@ class TooDeep(Rule):
 
 class DuplicateKey(Rule):
     code, name, severity, kinds = "S111", "duplicate-key", Severity.WARNING, ("duplicate-key",)
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "An object has the same key twice; engines keep only the last value.",
         "Repeated keys in any object, with the first occurrence as related information.",
         '{"$repeat": {"$episode": "Pong"}, "count": 100, "count": 5000}',
@@ -148,7 +135,7 @@ class DuplicateKey(Rule):
 
 class InvalidUtf8(Rule):
     code, name, severity, kinds = "S120", "invalid-utf8", Severity.ERROR, ("invalid-utf8",)
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "The file is not valid UTF-8.",
         "Byte sequences that do not decode as UTF-8.",
         "a file saved as Latin-1 with a non-ASCII author name",
@@ -159,7 +146,7 @@ class InvalidUtf8(Rule):
 
 class Encoding(Rule):
     code, name, severity, kinds = "S121", "encoding", Severity.ERROR, ("encoding",)
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "The file uses an encoding other than UTF-8 (UTF-16, UTF-32).",
         "Byte-order marks or patterns of other Unicode encodings.",
         "a file saved as UTF-16",
@@ -170,7 +157,7 @@ class Encoding(Rule):
 
 class Binary(Rule):
     code, name, severity, kinds = "S122", "binary", Severity.ERROR, ("binary",)
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "The file is binary, not text.",
         "NUL bytes and other signs of a binary file.",
         "a compressed log named syllabus.json",
@@ -181,7 +168,7 @@ class Binary(Rule):
 
 class EmptyFile(Rule):
     code, name, severity, kinds = "S130", "empty-file", Severity.ERROR, ("empty",)
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "The file is empty.",
         "Files with no JSON value (only whitespace or comments).",
         "",
@@ -192,7 +179,7 @@ class EmptyFile(Rule):
 
 class NotASyllabus(Rule):
     code, name, severity, kinds = "S131", "not-a-syllabus", Severity.ERROR, ("not-a-syllabus",)
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "The file holds a single value, not a syllabus object or instruction list.",
         "Documents whose top-level value is a string, number, boolean or null.",
         '"Pong"',
@@ -203,7 +190,7 @@ class NotASyllabus(Rule):
 
 class CoreProblem(Rule):
     code, name, severity, kinds = "S199", "core-problem", Severity.ERROR, ("*",)
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "Any other problem the language core reports.",
         "A fallback for diagnostic classes newer than this linter; the message says what is wrong.",
         "(depends on the problem)",

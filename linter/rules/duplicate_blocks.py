@@ -10,7 +10,7 @@ from sylla.grammar.syllabus_type import canonical
 from ..context import Context
 from ..finding import Edit, Finding, Fix
 from ..rule import Rule
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 
 def _same(a: Block, b: Block) -> bool:
@@ -23,7 +23,7 @@ def _same(a: Block, b: Block) -> bool:
 
 
 class DuplicateAdjacentBlocks(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "Two adjacent blocks are identical.",
         "Consecutive `$repeat` (or bare) instructions with the same task and parameters.",
         '{"$repeat": {"$episode": "Pong"}, "count": 100},\n{"$repeat": {"$episode": "Pong"}, "count": 100},',

@@ -10,11 +10,11 @@ from ..context import Context
 from ..finding import Finding, RelatedSpan
 from ..rule import Rule
 from ._phases import valid_phases
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 
 class DuplicatePhaseLabel(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "The same phase label appears twice.",
         "Every valid `$phase` label must be unique in the syllabus.",
         '{"$phase": "1.train"}, ..., {"$phase": "1.test"}, ..., {"$phase": "1.test"}',

@@ -10,11 +10,11 @@ from ..context import Context
 from ..finding import Finding
 from ..rule import Rule
 from ._phases import blocks_by_phase
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 
 class EmptyPhase(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "A phase has no blocks.",
         "A `$phase` followed directly by the next `$phase` or the end of the instructions ($info does not count as a block).",
         '{"$phase": "1.test"}, {"$phase": "2.train"}, ...',

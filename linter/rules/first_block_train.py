@@ -10,11 +10,11 @@ from ..context import Context
 from ..finding import Finding
 from ..rule import Rule
 from ._phases import blocks_by_phase, is_pretest
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 
 class FirstBlockNotTrain(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "The first block of the syllabus is not in a train phase.",
         "The first block after the first `$phase` must belong to a `train` phase. Under the "
         "`pretest` profile a leading `0.test` phase is skipped and the first block after it "

@@ -10,13 +10,13 @@ from ..context import Context
 from ..edits import insert_after
 from ..finding import Finding, Fix, RelatedSpan
 from ..rule import Rule
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 RESET = '{"$info": {}}'
 
 
 class InfoDisableNotReset(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         'A `{"$info": {"disable_updates": true}}` is still in force when the next train phase starts.',
         'After a test phase turns learning off with `$info`, a `{"$info": {}}` must reset it before the next train phase.',
         '{"$phase": "1.test"},\n{"$info": {"disable_updates": true}},\n{"$repeat": {"$episode": "Pong"}, "count": 100},\n{"$phase": "2.train"},',

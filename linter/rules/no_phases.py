@@ -9,11 +9,11 @@ from sylla.grammar.model import Severity, Span
 from ..context import Context
 from ..finding import Finding
 from ..rule import Rule
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 
 class NoPhaseAnnotations(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "The syllabus has no `$phase` annotation at all.",
         "Reported once per file (not once per block). Most data-generation syllabi have none; "
         "that is fine for generating data and wrong for measuring.",

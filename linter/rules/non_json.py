@@ -9,7 +9,7 @@ from sylla.grammar.model import NonJsonKind, Severity
 from ..context import Context
 from ..finding import Finding
 from ..rule import Rule
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 _WHAT = {
     NonJsonKind.LINE_COMMENT: "a // comment",
@@ -27,7 +27,7 @@ def allows_comments(path: str | None) -> bool:
 
 
 class NonJsonSyntax(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "The file uses constructs strict JSON rejects: comments, `<--` margin notes, a BOM, a bare fragment.",
         "Each non-JSON construct except trailing commas (N602). Comments are allowed in `.jsonc` "
         "files, whose extension tells tools to strip them; margin notes and fragments never are.",

@@ -9,7 +9,7 @@ from sylla.grammar.model import Diagnostic, Severity
 from ..context import Context
 from ..finding import Edit, Finding, Fix
 from ..rule import Rule
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 _LOOSE = re.compile(r"^\s*(\d+)\s*[-_.:/ ]?\s*(train|test)(?:ing)?\s*$", re.I)
 _REVERSED = re.compile(r"^\s*(train|test)(?:ing)?\s*[-_.:/ ]?\s*(\d+)\s*$", re.I)
@@ -27,7 +27,7 @@ def suggest_label(label: str) -> str | None:
 
 
 class PhaseLabelFormat(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         'A `$phase` label is not exactly `<integer>.<train|test>`.',
         'Labels must be a decimal integer, a dot, and `train` or `test` in lower case, with no spaces, '
         'other separators, other kinds ("eval", "Train") or leading zeros.',

@@ -10,7 +10,7 @@ from ..context import Context
 from ..finding import Finding
 from ..rule import Rule
 from ._phases import valid_phases
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 
 def expected_label(prev: PhaseMark | None, current: PhaseMark, profile: str) -> str | None:
@@ -30,7 +30,7 @@ def expected_label(prev: PhaseMark | None, current: PhaseMark, profile: str) -> 
 
 
 class PhaseNumbering(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "Phase numbers start at 1, increase by one, and `n.test` follows `n.train`.",
         "The sequence of valid labels: the first is `1.train` (or `0.test` under the `pretest` "
         "profile); each train phase is numbered one more than the phase before; a test phase "

@@ -10,11 +10,11 @@ from ..context import Context
 from ..finding import Finding
 from ..rule import Rule
 from ..suggest import did_you_mean
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 
 class UnknownParameter(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "A block sets a parameter its task does not have (per the task registry).",
         "Only with a `registry` that lists the task's `params`; checks the parameters each block writes.",
         '{"$repeat": {"$episode": "Pong", "bot/padle/width": 0.2}, "count": 5000}',

@@ -10,11 +10,11 @@ from ..context import Context
 from ..finding import Finding
 from ..rule import Rule
 from ..suggest import did_you_mean
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 
 class UnknownTask(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "A block names a task the task registry does not list.",
         "Only with a `registry` in the config. Reported once per task name, at its first block, with a \"did you mean\".",
         '{"$repeat": {"$episode": "Breakuot"}, "count": 5000}',

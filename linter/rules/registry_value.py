@@ -10,11 +10,11 @@ from sylla.grammar.model import Severity
 from ..context import Context
 from ..finding import Finding
 from ..rule import Rule
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 
 class BadParameterValue(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "A parameter value has the wrong type or is out of the range the task registry gives.",
         "Only with a `registry` that gives the parameter a `type`, `min`/`max` or `choices`.",
         '{"$repeat": {"$episode": "Pong", "bot/paddle/width": 5}, "count": 5000}',

@@ -11,14 +11,14 @@ from ..edits import insert_after
 from ..finding import Edit, Finding, Fix
 from ..rule import Rule
 from ._phases import next_instruction_span
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 DISABLE = '{"$info": {"disable_updates": true}}'
 RESET = '{"$info": {}}'
 
 
 class TestPhaseLearningOn(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "A test phase does not turn learning off.",
         'A test phase whose blocks run with learning on or unspecified: no `"enable_updates": false` '
         'on its `$phase`, and no `{"$info": {"disable_updates": true}}` before its blocks.',

@@ -9,11 +9,11 @@ from sylla.grammar.model import NonJsonKind, Severity
 from ..context import Context
 from ..finding import Edit, Finding, Fix
 from ..rule import Rule
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 
 class TrailingComma(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "A comma after the last element of a list or object.",
         "Trailing commas, which JSON does not allow (JSON5 and some editors do).",
         '{"instructions": [\n  {"$phase": "1.train"},\n  {"$repeat": {"$episode": "Pong"}, "count": 5000},\n]}',

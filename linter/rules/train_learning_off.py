@@ -9,11 +9,11 @@ from sylla.grammar.model import Info, PhaseMark, Severity
 from ..context import Context
 from ..finding import Finding
 from ..rule import Rule
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 
 class LearningDisabledInTrain(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "Learning is turned off inside a train phase.",
         'A train phase with `"enable_updates": false`, or a `{"$info": {"disable_updates": true}}` '
         "inside a train phase. (A disable left over from the test phase before is H502.)",

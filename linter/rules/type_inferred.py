@@ -10,11 +10,11 @@ from ..context import Context
 from ..finding import Finding
 from ..rule import Rule
 from ._types import type_span
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 
 class SyllabusTypeInferred(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "The syllabus type was inferred from the structure (reported once, with the reason).",
         "When neither `--type`, a top-level `\"syllabus_type\"` nor `per-file-types` gives the "
         "type, sylla infers it: one task is CL; several tasks without variation within a task "

@@ -10,7 +10,7 @@ from ..context import Context
 from ..finding import Finding
 from ..rule import Rule
 from ..suggest import did_you_mean
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 DIRECTIVES = ("$phase", "$repeat", "$episode", "$dataset", "$info")
 
@@ -35,7 +35,7 @@ def _instruction_path(model, diag_path: tuple) -> tuple | None:  # noqa: ANN001
 
 
 class UnknownDirective(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "An instruction uses a `$`-directive sylla does not know.",
         "Keys starting with `$` other than `$phase`, `$repeat`, `$episode`, `$dataset` and "
         '`$info`, with a "did you mean" for misspellings. Schema errors caused by the same '

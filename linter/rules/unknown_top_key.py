@@ -10,13 +10,13 @@ from ..context import Context
 from ..finding import Finding
 from ..rule import Rule
 from ..suggest import did_you_mean
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 KNOWN = ("name", "author", "contains", "default_params", "comments", "syllabus_type", "sylla_ignore", "instructions")
 
 
 class UnknownTopLevelKey(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "The syllabus object has a top-level key sylla does not know.",
         f"Top-level keys other than {', '.join(f'`{k}`' for k in KNOWN)}, with a \"did you mean\".",
         '{"name": "pong", "default_parms": {"bot/paddle/width": 0.15}, "instructions": [...]}',

@@ -11,11 +11,11 @@ from ..finding import Finding
 from ..rule import Rule
 from ..suggest import did_you_mean
 from ._phases import blocks_by_phase
-from .core_syntax import _doc
+from ..rule import rule_doc
 
 
 class ZeroShotTest(Rule):
-    __doc__ = _doc(
+    __doc__ = rule_doc(
         "A test phase tests a task that is never trained anywhere.",
         "Reported once per task, at its first test block. A zero-shot test is fine for forward "
         "transfer (the reference ANT-A example tests Freeway without training it), but often a typo.",

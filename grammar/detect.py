@@ -1,0 +1,65 @@
+"""``is_syllabus``: the one decision of whether a JSON file is a syllabus at all.
+
+Editors open every JSON file, pre-commit passes every staged ``.json``/``.jsonc`` and a folder
+holds ``package.json`` beside the syllabi. Linting a file that is not a syllabus only produces
+noise ("missing instructions" on ``package.json``), so the CLI on explicit paths, directory
+walks, the pre-commit hook and the language server all ask this function, and a file it turns
+away gets no finding at all.
+
+A file is a syllabus when
+
+- it is a JSON object whose ``instructions`` is a list (the file format of the reference text), or
+- it holds one of the directives ``$phase``, ``$repeat``, ``$episode``, ``$dataset``, ``$info``
+  as a key, so that a bare instruction list, a fragment, or a file whose ``instructions`` key is
+  misspelt still counts and gets its "did you mean", or
+- the configuration says so (``force``).
+
+The test is textual and cheap (it runs on every keystroke in the editor): a regular
+expression over the decoded text, confirmed by ``json.loads`` only when the sole evidence
+is an ``instructions`` key, to tell ``"instructions": [...]`` at the top level from one
+nested in some other tool's config or a string-valued ``"instructions": "You are..."``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+_DIRECTIVE = re.compile(r'(?<!\\)"\$(?:phase|repeat|episode|dataset|info)"\s*:')
+_INSTRUCTIONS_LIST = re.compile(r'(?<!\\)"instructions"\s*:\s*(?:(?://[^\n]*\n|/\*.*?\*/)\s*)*\[', re.S)
+
+
+def sniff_text(data: bytes | str) -> str | None:
+    """The text of ``data`` for detection, or None for a binary file.
+
+    UTF-8 (with or without BOM) and UTF-16 with a BOM are decoded, so that a UTF-16 syllabus
+    is recognised and then told to be saved as UTF-8 by the linter instead of being skipped
+    without a word. Undecodable bytes are replaced rather than fatal.
+    """
+    if isinstance(data, str):
+        return data
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", errors="replace")
+    if b"\x00" in data[:8192]:
+        return None
+    return data.decode("utf-8", errors="replace")
+
+
+def is_syllabus(data: bytes | str, *, force: bool = False) -> bool:
+    """Whether ``data`` (the bytes or text of a ``.json``/``.jsonc`` file) is a syllabus."""
+    if force:
+        return True
+    text = sniff_text(data)
+    if text is None:
+        return False
+    if _DIRECTIVE.search(text):
+        return True
+    if not _INSTRUCTIONS_LIST.search(text):
+        return False
+    try:
+        value = json.loads(text.lstrip("\ufeff"))
+    except ValueError:
+        # JSONC (comments, trailing commas): the textual evidence is all there is, and a
+        # nested ``"instructions": [`` in a commented config file is rare enough to accept.
+        return True
+    return isinstance(value, dict) and isinstance(value.get("instructions"), list)
