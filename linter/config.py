@@ -2,7 +2,8 @@
 
 Keys (kebab-case, as in ruff): ``profile``, ``select``, ``ignore``, ``severity`` (code ->
 error|warning|info), ``per-file-types`` (glob -> type), ``per-file-ignores`` (glob -> codes),
-``registry`` (a task registry file). Overrides from the command line or the editor use the
+``registry`` (a task registry file), ``syllabi`` (globs of files that are syllabi whatever
+their content; every other file is judged by ``sylla.grammar.detect.is_syllabus``). Overrides from the command line or the editor use the
 keys ``profile``, ``select``, ``ignore``, ``registry``, ``type`` and win. Anything unknown is
 a ``ConfigError`` naming the file, the line and the key, because a misspelt key that is
 silently ignored is a rule that silently does not run.
@@ -22,7 +23,7 @@ from .suggest import did_you_mean
 
 PROFILES = ("l2m", "pretest")
 TYPES = ("CL", "ANT-A", "ANT-B", "ANT-C")
-FILE_KEYS = ("profile", "select", "ignore", "severity", "per-file-types", "per-file-ignores", "registry")
+FILE_KEYS = ("profile", "select", "ignore", "severity", "per-file-types", "per-file-ignores", "registry", "syllabi")
 OVERRIDE_KEYS = ("profile", "select", "ignore", "registry", "type")
 
 
@@ -42,6 +43,8 @@ class Config:
     per_file_types: tuple[tuple[str, str], ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     registry: Path | None = None
+    #: globs of files that are syllabi whatever their content (``syllabi = [...]``)
+    syllabi: tuple[str, ...] = ()
     #: the type given on the command line or by the editor (wins over the file)
     type: str | None = None
     #: the config file this came from (None: defaults) and the folder globs are relative to
@@ -67,6 +70,17 @@ class Config:
             if self._glob(pattern, path):
                 return kind
         return None
+
+    def is_syllabus(self, path: str | None, data: bytes | str) -> bool:
+        """Whether to lint this file: the config's ``syllabi`` globs, else its content.
+
+        The one decision the CLI (explicit paths and folder walks), the pre-commit hook and
+        the language server share; a file it turns away gets no finding.
+        """
+        from sylla.grammar.detect import is_syllabus
+
+        forced = path is not None and any(self._glob(g, path) for g in self.syllabi)
+        return is_syllabus(data, force=forced)
 
     def _glob(self, pattern: str, path: str) -> bool:
         p = Path(path)
@@ -243,6 +257,10 @@ def _build(config: Config, values: Mapping[str, Any], base: Path | None) -> Conf
             if not isinstance(value, dict) or not all(v in TYPES for v in value.values()):
                 raise _BadValue(key, f'per-file-types must map globs to one of {", ".join(TYPES)}')
             changes["per_file_types"] = tuple(value.items())
+        elif key == "syllabi":
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise _BadValue(key, 'syllabi must be a list of globs, e.g. ["datagen/*.json"]')
+            changes["syllabi"] = tuple(value)
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise _BadValue(key, "per-file-ignores must map globs to lists of rule codes")
