@@ -5,8 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from sylla.commands.common import read_source, print_core_diagnostics
+
+if TYPE_CHECKING:
+    from sylla.linter import Config
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,6 +32,11 @@ def run(args: argparse.Namespace) -> int:
     if source is None:
         return 2
     name, data = source
+    config = _config_for(args.file)
+    if not config.is_syllabus(None if args.file == "-" else args.file, data):
+        print(f"sylla: {name}: not a syllabus (no \"instructions\" list and no $phase, $repeat, "
+              "$episode, $dataset or $info directive); nothing to explain", file=sys.stderr)
+        return 2
     result = parse(data, name)
     print_core_diagnostics(result, name)
     if result.model is None or not result.syntax_ok:
@@ -39,3 +48,15 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(render_text(doc))
     return 0 if result.ok else 1
+
+
+def _config_for(path: str) -> "Config":
+    """The file's config (for its ``syllabi`` globs); the defaults, with a warning, when the
+    config is broken (explain does not lint, so a bad rule code there need not stop it)."""
+    from sylla.linter import Config, ConfigError, load_config
+
+    try:
+        return load_config(None if path == "-" else path)
+    except ConfigError as exc:
+        print(f"sylla: warning: {exc}", file=sys.stderr)
+        return Config()

@@ -10,9 +10,14 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
+
+if TYPE_CHECKING:
+    from sylla.linter import Config
 
 SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
+#: folders a walk never enters (tool caches, dependencies, VCS data)
+SKIP_DIRS = ("node_modules", "__pycache__")
 
 
 def register(sub: "argparse._SubParsersAction") -> None:
@@ -32,23 +37,88 @@ def register(sub: "argparse._SubParsersAction") -> None:
     p.set_defaults(run=run)
 
 
-def discover(paths: list[str]) -> Iterator[str]:
-    """Files as given; folders searched for *.json/*.jsonc files that hold ``instructions``."""
+def _config_loader(config_path: str | None, overrides: dict | None = None) -> Callable[[str], "Config"]:
+    """A cached ``path -> Config``: the ``--config`` file for every path, else the nearest
+    sylla.toml/pyproject.toml of the path's folder (raises ``ConfigError``)."""
+    from sylla.linter import load_config
+
+    cache: dict[str, "Config"] = {}
+
+    def config_for(path: str) -> "Config":
+        key = str(config_path) if config_path else str(Path(path).resolve().parent)
+        if key not in cache:
+            cache[key] = load_config(config_path or path, overrides)
+        return cache[key]
+
+    return config_for
+
+
+def config_file_problem(path: str | None) -> str | None:
+    """Why ``--config PATH`` cannot be used (a usage error, exit 2), or None: a config that is
+    silently ignored is a set of rules that silently does not apply."""
+    if path is None:
+        return None
+    if os.path.isdir(path):
+        return f"--config {path}: is a directory; name a sylla.toml or pyproject.toml"
+    if not os.path.isfile(path):
+        return f"--config {path}: no such file"
+    if not path.endswith(".toml"):
+        return f"--config {path}: not a TOML file; name a sylla.toml or pyproject.toml"
+    return None
+
+
+def _default_config(path: str) -> "Config":
+    from sylla.linter import Config, ConfigError, load_config
+
+    try:
+        return load_config(path)
+    except ConfigError:
+        return Config()
+
+
+def discover(paths: list[str], config_for: Callable[[str], "Config"] | None = None) -> Iterator[str]:
+    """The syllabi among ``paths``: ``-`` as given, files and the ``.json``/``.jsonc`` files of
+    folders when ``Config.is_syllabus`` (the one shared decision) says they are syllabi.
+
+    An unreadable file is yielded, so that the caller reports it; a file that is not a syllabus
+    is skipped without a finding. When nothing at all is found, stderr says so (as ruff says
+    "No Python files found"), because a silent "All checks passed" on an empty set misleads.
+    """
+    from sylla.linter import ConfigError
+
+    config_for = config_for or _default_config
+    found = False
+
+    def wanted(full: str) -> bool:
+        try:
+            with open(full, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            return True  # the caller's read reports why
+        try:
+            return config_for(full).is_syllabus(full, data)
+        except ConfigError:
+            return True  # the caller loads the same config and reports the error
+
     for path in paths:
         if path == "-" or not os.path.isdir(path):
-            yield path
+            if path == "-" or wanted(path):
+                found = True
+                yield path
             continue
         for root, dirs, files in os.walk(path):
-            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__"))
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_DIRS)
             for name in sorted(files):
-                if name.endswith((".json", ".jsonc")):
+                if name.lower().endswith((".json", ".jsonc")):
                     full = os.path.join(root, name)
-                    try:
-                        with open(full, "rb") as fh:
-                            if b'"instructions"' in fh.read():
-                                yield full
-                    except OSError:
-                        continue
+                    if wanted(full):
+                        found = True
+                        yield full
+    if not found:
+        shown = ", ".join(paths)
+        print(f"sylla: warning: no syllabi found in {shown} (a syllabus is a JSON object whose "
+              '"instructions" is a list, or a file with $phase/$repeat/$episode/$dataset/$info directives)',
+              file=sys.stderr)
 
 
 def _overrides(args: argparse.Namespace) -> dict:
@@ -60,7 +130,7 @@ def _overrides(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sylla.linter import ConfigError, lint, load_config
+    from sylla.linter import ConfigError, lint
     from sylla.linter.fixes import fix_until_stable
     from sylla.linter.reporters import FileReport, get
 
@@ -69,19 +139,24 @@ def run(args: argparse.Namespace) -> int:
     reports: list[FileReport] = []
     status = 0
     threshold = SEVERITY_RANK[args.fail_on]
-    configs: dict[str, object] = {}
-    for path in discover(args.paths):
+    problem = config_file_problem(args.config)
+    if problem:
+        print(f"sylla: {problem}", file=sys.stderr)
+        return 2
+    config_for = _config_loader(args.config, _overrides(args))
+    for path in discover(args.paths, config_for):
         source = read_source(path, args.stdin_filename)
         if source is None:
             status = 2
             continue
         name, data = source
-        where = args.config or (args.stdin_filename if path == "-" else path)
-        key = str(Path(where).resolve().parent) if where and not args.config else str(args.config)
+        where = (args.stdin_filename or os.path.join(os.getcwd(), "<stdin>")) if path == "-" else path
         try:
-            if key not in configs:
-                configs[key] = load_config(where, _overrides(args))
-            config = configs[key]
+            config = config_for(where)
+            if path == "-" and not config.is_syllabus(where, data):
+                if args.fix:
+                    sys.stdout.buffer.write(data)  # the input passes through unchanged
+                continue
             result = lint(data, name, config)  # type: ignore[arg-type]
             if args.fix or args.diff:
                 text = result.text

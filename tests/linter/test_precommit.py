@@ -1,5 +1,6 @@
-"""The real ``pre-commit try-repo`` against a copy of this working tree (committed in a temp
-git repo, because try-repo installs from HEAD) on a repo with one good and one bad syllabus."""
+"""The hook through the real ``pre-commit``: installed into a repository from a snapshot of this
+working tree (committed in a temp git repo, because pre-commit installs a hook repo at a rev),
+then run by ``git commit`` as a user meets it, and by ``try-repo --all-files``."""
 
 from __future__ import annotations
 
@@ -13,37 +14,78 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 FIX = REPO / "tests" / "fixtures" / "linter"
+CLI_FIX = REPO / "tests" / "fixtures" / "cli"
 IGNORE = shutil.ignore_patterns(".git", ".venv*", "node_modules", "__pycache__", ".pytest_cache", "*.egg-info", "vscode-extension", "metrics")
+ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None and os.environ.get("CI") != "true", reason="needs git")
 
 
-def _git(cwd: Path, *args: str) -> None:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
-    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, env=env)
+def _git(cwd: Path, *args: str, check: bool = True, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", *args], cwd=cwd, check=check, capture_output=True, text=True, env={**os.environ, **ENV, **(env or {})})
 
 
-@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
-def test_pre_commit_hook_fails_only_on_bad_file(tmp_path: Path) -> None:
-    hook_repo = tmp_path / "hook"
-    shutil.copytree(REPO, hook_repo, ignore=IGNORE)
-    (hook_repo / "metrics").mkdir()  # the package list names it; its contents are not needed to lint
-    (hook_repo / "metrics" / "__init__.py").write_text("")
+@pytest.fixture(scope="module")
+def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, dict]:
+    """A git snapshot of this tree (the hook repo), its rev, and a shared pre-commit cache."""
+    base = tmp_path_factory.mktemp("precommit")
+    repo = base / "hook"
+    shutil.copytree(REPO, repo, ignore=IGNORE)
+    (repo / "metrics").mkdir()  # the package list names it; its contents are not needed to lint
+    (repo / "metrics" / "__init__.py").write_text("")
     for sub in ("readers", "plugins"):
-        (hook_repo / "metrics" / sub).mkdir()
-        (hook_repo / "metrics" / sub / "__init__.py").write_text("")
-    _git(hook_repo, "init", "-q")
-    _git(hook_repo, "add", "-A")
-    _git(hook_repo, "commit", "-qm", "snapshot")
+        (repo / "metrics" / sub).mkdir()
+        (repo / "metrics" / sub / "__init__.py").write_text("")
+    _git(repo, "init", "-q")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "snapshot")
+    rev = _git(repo, "rev-parse", "HEAD").stdout.strip()
+    env = {"PRE_COMMIT_HOME": str(base / "cache")}
+    return repo, rev, env
+
+
+def _pre_commit() -> str:
+    return str(Path(sys.executable).with_name("pre-commit"))
+
+
+def test_commit_of_package_json_passes_and_bad_jsonc_is_blocked(hook_repo, tmp_path: Path) -> None:
+    repo, rev, env = hook_repo
+    work = tmp_path / "work"
+    work.mkdir()
+    _git(work, "init", "-q")
+    (work / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {repo}\n    rev: {rev}\n    hooks:\n      - id: sylla-lint\n"
+    )
+    subprocess.run([_pre_commit(), "install"], cwd=work, check=True, capture_output=True, env={**os.environ, **env})
+    # the hook runs with the PATH git gives it; pre-commit must be found through its own venv
+    hook_env = {**env, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+
+    shutil.copy(CLI_FIX / "package.json", work / "package.json")
+    _git(work, "add", "package.json", ".pre-commit-config.yaml")
+    ok = _git(work, "commit", "-m", "npm manifest", check=False, env=hook_env)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "S202" not in ok.stdout + ok.stderr
+
+    shutil.copy(CLI_FIX / "bad.jsonc", work / "syllabus.jsonc")
+    _git(work, "add", "syllabus.jsonc")
+    blocked = _git(work, "commit", "-m", "syllabus", check=False, env=hook_env)
+    out = blocked.stdout + blocked.stderr
+    assert blocked.returncode == 1, out
+    assert "syllabus.jsonc:14:6: N603 [unknown-directive]" in out
+    assert "syllabus" not in _git(work, "log", "--format=%s").stdout.split()  # nothing committed
+
+
+def test_try_repo_fails_only_on_bad_file(hook_repo, tmp_path: Path) -> None:
+    repo, _, env = hook_repo
     work = tmp_path / "work"
     work.mkdir()
     shutil.copy(FIX / "good.json", work / "good.json")
     shutil.copy(FIX / "N603_bad.json", work / "bad.json")
     _git(work, "init", "-q")
     _git(work, "add", "-A")
-    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache")}
-    pre_commit = Path(sys.executable).with_name("pre-commit")
     proc = subprocess.run(
-        [str(pre_commit), "try-repo", str(hook_repo), "sylla-lint", "--all-files"],
-        cwd=work, capture_output=True, text=True, env=env, timeout=600,
+        [_pre_commit(), "try-repo", str(repo), "sylla-lint", "--all-files"],
+        cwd=work, capture_output=True, text=True, env={**os.environ, **env}, timeout=600,
     )
     out = proc.stdout + proc.stderr
     assert proc.returncode == 1, out
