@@ -28,7 +28,7 @@ from .model import (
 from .source_map import SourceMap
 
 PHASE_LABEL = re.compile(r"(0|[1-9][0-9]*)\.(train|test)")
-SYLLABUS_TYPES = ("CL", "ANT-A", "ANT-B", "ANT-C")
+SYLLABUS_TYPES = ("CL", "ANT-A", "ANT-B", "ANT-C", "STE")
 
 
 def split_task_ref(ref: str) -> tuple[str, str | None]:

@@ -3,7 +3,7 @@
 A syllabus is UTF-8. A byte-order mark is dropped (and recorded, since ``json.load`` refuses
 it), invalid UTF-8 sequences are reported with their position and replaced so that parsing
 can go on, and a file with NUL bytes is called binary (or UTF-16 when its BOM says so)
-instead of being fed to the parser.
+instead of being fed to the parser; so is a file whose bytes are mostly not text.
 """
 
 from __future__ import annotations
@@ -15,6 +15,11 @@ from .model import Diagnostic, NonJson, NonJsonKind, Span
 
 _BAD_BYTES = re.compile("[\udc80-\udcff]+")
 _MAX_REPORTS = 20
+#: control characters that never occur in JSON text outside strings (tab, LF, CR, FF are fine)
+_CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f]")
+_SAMPLE = 8192
+#: the share of undecodable or control characters above which a file is not text at all
+_BINARY_SHARE = 0.2
 
 
 @dataclass
@@ -38,6 +43,10 @@ def decode(data: bytes | str) -> Decoded:
         data = data[3:]
         out.non_json.append(NonJson(NonJsonKind.BOM, Span(0, 0)))
     text = data.decode("utf-8", errors="surrogateescape")
+    share = _binary_share(text)
+    if share > _BINARY_SHARE:
+        message = f"this is not a text file ({share:.0%} of its first characters are invalid UTF-8 or control characters); a syllabus is UTF-8 text"
+        return Decoded(None, [Diagnostic("binary", message, Span(0, 0))])
     if _BAD_BYTES.search(text):
         for n, m in enumerate(_BAD_BYTES.finditer(text)):
             if n == _MAX_REPORTS:
@@ -49,3 +58,15 @@ def decode(data: bytes | str) -> Decoded:
         text = _BAD_BYTES.sub(lambda m: "\ufffd" * len(m.group()), text)
     out.text = text
     return out
+
+
+def _binary_share(text: str) -> float:
+    """Random or compressed bytes without NUL: one "not a text file", rather than twenty
+    invalid-UTF-8 findings and a hundred syntax errors about characters no one wrote.
+    A Latin-1 file with some accented letters stays well below the share and is reported
+    byte by byte, because there the positions help."""
+    sample = text[:_SAMPLE]
+    if not sample:
+        return 0.0
+    bad = sum(len(m.group()) for m in _BAD_BYTES.finditer(sample)) + len(_CONTROL.findall(sample))
+    return bad / len(sample)

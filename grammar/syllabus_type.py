@@ -3,7 +3,10 @@
 The reference text defines the types by structure: Continual Learning (CL) exercises one task
 with parametric variation; Adapting to New Tasks (ANT) exercises several tasks, subtypes A and B
 without parameter variation and C with it. A and B have the same shape (B chooses tasks for
-transfer), so an undeclared several-task syllabus without variation is "ANT-A/B".
+transfer), so an undeclared several-task syllabus without variation is "ANT-A/B". One task
+without any variation is a single-task-expert (STE) syllabus: the run that records the expert
+curve the STE metrics compare against (l2metrics stores these per task), not a CL syllabus
+that forgot to vary its parameters.
 A parameter with the same value in every block of a task is not variation: published
 syllabi repeat ``"agent_pos": [1, 1]`` on every block.
 """
@@ -72,7 +75,7 @@ def infer_type(model: Syllabus) -> TypeInference:
         if varies:
             param, values = next(iter(varies[tasks[0]].items()))
             return TypeInference("CL", f"one task ({names}); {param} varies ({_examples(values)})", varies)
-        return TypeInference("CL", f"one task ({names}) and no parameter varies", varies)
+        return TypeInference("STE", f"one task ({names}) and no parameter varies: a single-task-expert syllabus", varies)
     if varies:
         task, params = next(iter(varies.items()))
         param, values = next(iter(params.items()))

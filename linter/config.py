@@ -22,7 +22,7 @@ from sylla.grammar.model import Severity
 from .suggest import did_you_mean
 
 PROFILES = ("l2m", "pretest")
-TYPES = ("CL", "ANT-A", "ANT-B", "ANT-C")
+TYPES = ("CL", "ANT-A", "ANT-B", "ANT-C", "STE")
 FILE_KEYS = ("profile", "select", "ignore", "severity", "per-file-types", "per-file-ignores", "registry", "syllabi")
 OVERRIDE_KEYS = ("profile", "select", "ignore", "registry", "type")
 

@@ -17,7 +17,7 @@ from .config import TYPES, Config
 
 @dataclass(frozen=True)
 class SyllabusType:
-    """``type`` is what the per-type rules use: CL, ANT-A, ANT-B, ANT-C or unannotated."""
+    """``type`` is what the per-type rules use: CL, ANT-A, ANT-B, ANT-C, STE or unannotated."""
 
     type: str
     #: "option" (--type / editor), "file" ("syllabus_type"), "config" (per-file-types), "inferred"

@@ -32,6 +32,8 @@ from .phase_numbering import PhaseNumbering
 from .registry_param import UnknownParameter
 from .registry_task import UnknownTask
 from .registry_value import BadParameterValue
+from .ste_multiple_tasks import SteMultipleTasks
+from .ste_variation import SteParameterVariation
 from .test_learning_on import TestPhaseLearningOn
 from .trailing_comma import TrailingComma
 from .train_learning_off import LearningDisabledInTrain
@@ -47,6 +49,7 @@ RULE_CLASSES: tuple[type[Rule], ...] = (
     PhaseAlternation, EmptyPhase, NoPhaseAnnotations,
     SyllabusTypeInferred, ClMultipleTasks, ClNoVariation, ClNoTestPhase, AntNoTestPhase, AntSingleTask,
     AntAbParameterVariation, AntCNoVariation, AntCTestSameTask, AntBTransferMatrix,
+    SteMultipleTasks, SteParameterVariation,
     TestPhaseLearningOn, InfoDisableNotReset, LearningDisabledInTrain, ZeroShotTest, DuplicateAdjacentBlocks,
     NonJsonSyntax, TrailingComma, UnknownDirective, UnknownTopLevelKey, ContainsMismatch,
     UnknownTask, UnknownParameter, BadParameterValue,

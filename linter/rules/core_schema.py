@@ -7,10 +7,13 @@ stable codes; more specific rules (phase labels, unknown directives) claim their
 
 from __future__ import annotations
 
-from sylla.grammar.model import Severity
+from typing import Any
 
-from ..rule import Rule
-from ..rule import rule_doc
+from sylla.grammar.model import Diagnostic, Severity
+
+from ..context import Context
+from ..finding import Finding, RelatedSpan
+from ..rule import Rule, rule_doc
 
 _WHY = (
     "**Why it matters.** Engines validate instructions as they run them; a malformed instruction "
@@ -29,6 +32,23 @@ class SchemaType(Rule):
         "Write the value with the type the message names.",
         why=_WHY,
     )
+
+    def claims(self, diag: Diagnostic, ctx: Context) -> bool:
+        """A parameter set to ``null`` (or an object) fails the schema's ``anyOf`` of value
+        types: the value is there with the wrong type, so it is S201, not a missing field."""
+        if diag.kind != "schema" or diag.keyword not in ("anyOf", "oneOf"):
+            return False
+        value: Any = ctx.model.value
+        for part in diag.path:
+            try:
+                value = value[part]
+            except (KeyError, IndexError, TypeError):
+                return False
+        return not isinstance(value, dict)
+
+    def from_diagnostic(self, diag: Diagnostic, ctx: Context) -> Finding:
+        related = tuple(RelatedSpan(r.message, r.span) for r in diag.related)
+        return Finding(self.code, self.name, self.severity, diag.message, diag.span, None, related)
 
 
 class SchemaRequired(Rule):

@@ -159,7 +159,8 @@ class Binary(Rule):
     code, name, severity, kinds = "S122", "binary", Severity.ERROR, ("binary",)
     __doc__ = rule_doc(
         "The file is binary, not text.",
-        "NUL bytes and other signs of a binary file.",
+        "NUL bytes, or a first 8 KB of which more than a fifth is invalid UTF-8 or control "
+        "characters (random or compressed data). One finding for the file, not one per byte.",
         "a compressed log named syllabus.json",
         '{"instructions": []}',
         "Point sylla at the syllabus, not at a log or archive.",

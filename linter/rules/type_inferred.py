@@ -17,8 +17,9 @@ class SyllabusTypeInferred(Rule):
     __doc__ = rule_doc(
         "The syllabus type was inferred from the structure (reported once, with the reason).",
         "When neither `--type`, a top-level `\"syllabus_type\"` nor `per-file-types` gives the "
-        "type, sylla infers it: one task is CL; several tasks without variation within a task "
-        "are ANT-A/B (linted as ANT-A); several with variation are ANT-C.",
+        "type, sylla infers it: one task with parametric variation is CL; one task without "
+        "variation is a single-task-expert (STE) syllabus; several tasks without variation "
+        "within a task are ANT-A/B (linted as ANT-A); several with variation are ANT-C.",
         '{"instructions": [{"$phase": "1.train"}, {"$repeat": {"$episode": "Pong"}, "count": 5000}]}',
         '{"syllabus_type": "CL", "instructions": [{"$phase": "1.train"}, ...]}',
         'Declare the type with a top-level `"syllabus_type"` (engines ignore the key).',

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterator
 
-from sylla.grammar.model import Severity
+from sylla.grammar.model import Diagnostic, Severity, TopLevelKey
 
 from ..context import Context
 from ..finding import Finding
 from ..rule import Rule
-from ..suggest import did_you_mean
 from ..rule import rule_doc
+from ..suggest import closest, did_you_mean
 
 KNOWN = ("name", "author", "contains", "default_params", "comments", "syllabus_type", "sylla_ignore", "instructions")
 
@@ -27,7 +28,33 @@ class UnknownTopLevelKey(Rule):
     )
     code, name, severity = "N604", "unknown-top-level-key", Severity.WARNING
 
+    def claims(self, diag: Diagnostic, ctx: Context) -> bool:
+        """The schema's "needs an instructions list" when a top-level key is a near miss of
+        ``instructions``: the misspelling is the cause, so it is reported once, here, as an error."""
+        return (
+            diag.kind == "schema" and diag.keyword == "required" and diag.path == ()
+            and "instructions" in diag.message and _misspelt_instructions(ctx) is not None
+        )
+
+    def from_diagnostic(self, diag: Diagnostic, ctx: Context) -> Finding | None:
+        return None  # the check reports the misspelt key
+
     def check(self, ctx: Context) -> Iterator[Finding]:
+        misspelt = _misspelt_instructions(ctx)
         for key in ctx.model.top_level_keys:
             if key.name not in KNOWN:
-                yield ctx.finding(self, f'unknown top-level key "{key.name}"{did_you_mean(key.name, KNOWN)}', key.span)
+                finding = ctx.finding(self, f'unknown top-level key "{key.name}"{did_you_mean(key.name, KNOWN)}', key.span)
+                if key is misspelt:
+                    finding = replace(finding, message=finding.message + '; the syllabus has no "instructions" list', severity=Severity.ERROR)
+                yield finding
+
+
+def _misspelt_instructions(ctx: Context) -> TopLevelKey | None:
+    """The top-level key that stands for a missing ``instructions``, if any."""
+    names = [k.name for k in ctx.model.top_level_keys]
+    if "instructions" in names or ctx.model.form == "array":
+        return None
+    for key in ctx.model.top_level_keys:
+        if key.name not in KNOWN and closest(key.name, KNOWN) == "instructions":
+            return key
+    return None

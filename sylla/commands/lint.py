@@ -28,7 +28,7 @@ def register(sub: "argparse._SubParsersAction") -> None:
     p.add_argument("--diff", action="store_true", help="show the fixes as a diff without writing")
     p.add_argument("--fail-on", choices=("error", "warning", "info"), default="warning", help="lowest severity that fails (default: warning)")
     p.add_argument("--profile", choices=("l2m", "pretest"))
-    p.add_argument("--type", choices=("CL", "ANT-A", "ANT-B", "ANT-C"))
+    p.add_argument("--type", choices=("CL", "ANT-A", "ANT-B", "ANT-C", "STE"))
     p.add_argument("--select", help="comma-separated codes or prefixes to run")
     p.add_argument("--ignore", help="comma-separated codes or prefixes to skip")
     p.add_argument("--registry", help="task registry (TOML or JSON)")

@@ -40,6 +40,8 @@ TRIGGERS = [
     ("T408_bad.json", "T408", 2, 20),
     ("T409_bad.json", "T409", 8, 30),  # "Pong" tested right after training Pong
     ("T410_bad.json", "T410", 9, 30),  # Breakout's first training block
+    ("T411_bad.json", "T411", 7, 30),  # "Breakout", the second task of an STE file
+    ("T412_bad.json", "T412", 6, 43),  # "w": 0.2 where the expert's task changes
     ("H501_bad.json", "H501", 8, 5),  # the 1.test phase mark
     ("H501_flag_bad.json", "H501", 7, 5),
     ("H502_bad.json", "H502", 9, 5),  # the 2.train phase mark

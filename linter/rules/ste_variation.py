@@ -1,0 +1,41 @@
+"""T412 ste-parameter-variation."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from sylla.grammar.model import Severity
+
+from ..context import Context
+from ..finding import Finding
+from ..rule import Rule, rule_doc
+from ._types import first_differing_block
+
+
+class SteParameterVariation(Rule):
+    __doc__ = rule_doc(
+        "A single-task-expert (STE) syllabus varies a parameter of its task.",
+        "Judged as for ANT-A/B: a parameter with the same value in every block is not variation. "
+        "One finding per parameter, at the first block where its value changes.",
+        '{"syllabus_type": "STE", "instructions": [..., {"$repeat": {"$episode": "Pong", "bot/paddle/width": 0.15}, ...}, {"$repeat": {"$episode": "Pong", "bot/paddle/width": 0.3}, ...}]}',
+        '{"syllabus_type": "STE", "instructions": [..., {"$repeat": {"$episode": "Pong", "bot/paddle/width": 0.15}, "count": 5000}]}',
+        "Keep the task's parameters fixed, or declare the syllabus CL.",
+        why="**Why it matters.** The expert curve is the reference for one task in one "
+        "configuration; a changed environment in the middle of it shows up as a drop the "
+        "lifelong learner is then measured against.",
+    )
+    code, name, severity = "T412", "ste-parameter-variation", Severity.WARNING
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        if ctx.syllabus_type.type != "STE":
+            return
+        for task, params in ctx.syllabus_type.inference.variation.items():
+            for param, values in params.items():
+                block = first_differing_block(ctx, task, param)
+                span = block.param_span(param) if block is not None else None
+                span = span or (block.leaf_span if block is not None else ctx.model.blocks[0].span)
+                yield ctx.finding(
+                    self,
+                    f'STE syllabus varies "{param}" of "{task}" ({len(values)} values: {", ".join(values[:4])}); an expert run keeps its task fixed',
+                    span,
+                )
