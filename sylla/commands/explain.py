@@ -18,6 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", help="syllabus file ('-' reads standard input)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--workers", type=int, default=1, metavar="K", help="split blocks across K parallel workers")
+    p.add_argument("--worker", type=int, default=0, metavar="I", help="with --workers K: show worker I's schedule (0 .. K-1)")
     p.set_defaults(run=run)
 
 
@@ -27,6 +28,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.workers < 1:
         print("sylla: --workers must be at least 1", file=sys.stderr)
+        return 2
+    if not 0 <= args.worker < args.workers:
+        print(f"sylla: --worker must be between 0 and {args.workers - 1} (--workers {args.workers})", file=sys.stderr)
         return 2
     source = read_source(args.file)
     if source is None:
@@ -41,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     print_core_diagnostics(result, name)
     if result.model is None or not result.syntax_ok:
         return 1  # a schedule read from a repaired text would mislead
-    doc = explain(result.model, args.workers)
+    doc = explain(result.model, args.workers, args.worker)
     if args.format == "json":
         json.dump(doc, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")

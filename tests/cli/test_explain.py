@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -38,6 +39,7 @@ def test_json_contract() -> None:
         "task": "Minigrid5x5",
         "module": "minigridkit",
         "params": {"agent_pos": [1, 1], "max_steps": 100, "lava": 0.1},
+        "overrides": {"lava": 0.1},  # agent_pos and max_steps are the file's default_params
         "count": 300,
         "start": 0,
         "end": 300,
@@ -84,3 +86,32 @@ def test_explain_does_not_import_heavy_libraries() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert "HEAVY []" in proc.stdout, proc.stdout + proc.stderr
+
+
+CLI_FIX = Path(__file__).parent.parent / "fixtures" / "cli" / "explain"
+
+
+def test_params_that_tell_blocks_apart_are_shown_and_defaults_once() -> None:
+    proc = run("explain", str(CLI_FIX / "pong_paddle_ball.json"))
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    header = [line for line in lines if line.startswith("default_params")]
+    assert len(header) == 1 and 'ball/color="white"' in header[0] and "court/width=1.0" in header[0]
+    rows = {line.split()[0] + " " + re.search(r"\[\d+, \d+\)", line).group(): line for line in lines if line.startswith(("1.", "2.")) and "[" in line}
+    # the block that differs in both parameters shows both, however many defaults it repeats
+    assert 'agent/paddle/width=0.3, ball/color="red"' in rows["1.test [6100, 6200)"]
+    assert "(defaults)" in rows["1.test [6000, 6100)"]
+    assert "bot/skill" not in proc.stdout.replace(header[0], "")  # a default, said once
+
+
+def test_worker_option_names_the_worker_shown() -> None:
+    ref = str(FIX / "reference" / "ant-b.txt")
+    doc = json.loads(run("explain", ref, "--format", "json", "--workers", "3", "--worker", "2").stdout)
+    assert (doc["worker"], doc["worker_count"]) == (2, 3)
+    assert doc["episodes"] == doc["workers"][2]["episodes"] == 3398
+    text = run("explain", ref, "--workers", "3", "--worker", "2").stdout
+    assert "schedule of worker 2 of workers 0..2" in text
+    assert "worker 2: 3398 episodes  (shown above)" in text
+    assert text.rstrip().endswith("total: 3398 episodes (worker 2)")
+    bad = run("explain", ref, "--workers", "3", "--worker", "3")
+    assert bad.returncode == 2 and "--worker must be between 0 and 2" in bad.stderr
