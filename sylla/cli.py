@@ -17,6 +17,48 @@ COMMANDS = ("explain", "lint", "fmt", "rules", "rule", "lsp", "metrics")
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
+#: exit codes of the subcommands whose module does not declare ``EXIT_CODES`` itself
+EXIT_CODES: dict[str, tuple[tuple[int, str], ...]] = {
+    "fmt": (
+        (0, "nothing to change, or the files were rewritten"),
+        (1, "--check or --diff found files to reformat"),
+        (2, "syntax errors, usage error, or a file that cannot be read or written"),
+    ),
+    "lsp": ((0, "the server shut down because the client asked it to"), (2, "usage error (e.g. a bad --tcp address)")),
+    "metrics": (
+        (0, "the metrics were computed"),
+        (1, "bad input: a log or syllabus that cannot be read, aligned or measured (the message names file and row)"),
+        (2, "usage error, or a file that cannot be read"),
+    ),
+}
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Show each option's default (as argparse.ArgumentDefaultsHelpFormatter does) where a
+    default exists and the help does not already say it; flags and unset options have none.
+    Paragraphs with indented lines (the exit-code tables) keep their layout."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        unset = default is None or isinstance(default, bool) or default == [] or default is argparse.SUPPRESS
+        if "%(default)" in text or "default" in text.lower() or unset or (
+            not action.option_strings and action.nargs not in ("?", "*")
+        ):
+            return text
+        return text + " (default: %(default)s)"
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        fill = super()._fill_text
+        out = []
+        for p in text.split("\n\n"):
+            out.append(p if any(line.startswith("  ") for line in p.splitlines()) else fill(p, width, indent))
+        return "\n\n".join(out)
+
+
+def exit_codes_epilog(codes: tuple[tuple[int, str], ...]) -> str:
+    return "exit codes:\n" + "\n".join(f"  {code}  {meaning}" for code, meaning in codes)
+
 
 class _Parser(argparse.ArgumentParser):
     """argparse exits with 2 on usage errors, which is our usage exit code too."""
@@ -29,7 +71,12 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     from sylla import __version__
 
-    parser = _Parser(prog="sylla", description="Author, lint and measure lifelong-learning syllabi.")
+    parser = _Parser(
+        prog="sylla", description="Author, lint and measure lifelong-learning syllabi.",
+        formatter_class=HelpFormatter,
+        epilog="Run 'sylla COMMAND --help' for a command's options and exit codes.\n\n"
+        + exit_codes_epilog(((0, "success"), (1, "findings or bad input (see each command)"), (2, "usage or I/O error"))),
+    )
     parser.add_argument("--version", action="version", version=f"sylla {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
@@ -40,6 +87,12 @@ def build_parser() -> argparse.ArgumentParser:
                 continue
             raise
         module.register(sub)
+        command = sub.choices.get(name)
+        if command is not None:
+            command.formatter_class = HelpFormatter
+            codes = getattr(module, "EXIT_CODES", None) or EXIT_CODES.get(name)
+            if codes:
+                command.epilog = (command.epilog + "\n\n" if command.epilog else "") + exit_codes_epilog(codes)
     return parser
 
 

@@ -13,10 +13,23 @@ if TYPE_CHECKING:
     from sylla.linter import Config
 
 
+EXIT_CODES = (
+    (0, "the syllabus parsed cleanly"),
+    (1, "syntax or schema errors (printed as path:line:col: message)"),
+    (2, "usage error, unreadable file, or a file that is not a syllabus"),
+)
+
+
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("explain", help="show the schedule of a syllabus and its inferred type")
-    p.add_argument("file", help="syllabus file ('-' reads standard input)")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p = sub.add_parser(
+        "explain", help="show the schedule of a syllabus and its inferred type",
+        description="Print the phases and blocks of a syllabus with their episode ranges, "
+        "learning on/off, totals, and the syllabus type with its reason.",
+    )
+    p.add_argument("file", metavar="FILE", help="syllabus file ('-' reads standard input)")
+    p.add_argument("-f", "--format", choices=("text", "json"), default="text",
+                   help="text: a table for people; json: the stable document tools read (keys are only added)")
+    p.add_argument("-o", "--output-file", metavar="FILE", help="write the output to FILE instead of standard output")
     p.add_argument("--workers", type=int, default=1, metavar="K", help="split blocks across K parallel workers")
     p.add_argument("--worker", type=int, default=0, metavar="I", help="with --workers K: show worker I's schedule (0 .. K-1)")
     p.set_defaults(run=run)
@@ -46,11 +59,16 @@ def run(args: argparse.Namespace) -> int:
     if result.model is None or not result.syntax_ok:
         return 1  # a schedule read from a repaired text would mislead
     doc = explain(result.model, args.workers, args.worker)
-    if args.format == "json":
-        json.dump(doc, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+    out = json.dumps(doc, indent=2, ensure_ascii=False) if args.format == "json" else render_text(doc)
+    if args.output_file:
+        try:
+            with open(args.output_file, "w", encoding="utf-8") as fh:
+                fh.write(out + "\n")
+        except OSError as exc:
+            print(f"sylla: cannot write {args.output_file}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
     else:
-        print(render_text(doc))
+        sys.stdout.write(out + "\n")
     return 0 if result.ok else 1
 
 

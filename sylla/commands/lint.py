@@ -20,20 +20,38 @@ SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
 SKIP_DIRS = ("node_modules", "__pycache__")
 
 
+EXIT_CODES = (
+    (0, "no finding at or above --fail-on (non-syllabi are skipped without a finding)"),
+    (1, "findings at or above --fail-on"),
+    (2, "usage error, bad config, or a file that cannot be read or written"),
+)
+
+
 def register(sub: "argparse._SubParsersAction") -> None:
-    p = sub.add_parser("lint", help="check syllabi against the phase, type and hygiene rules")
+    p = sub.add_parser(
+        "lint", help="check syllabi against the phase, type and hygiene rules",
+        description="Lint syllabi: syntax and schema, phase annotations, the rules of the syllabus "
+        "type, test hygiene. Only syllabi are linted; other JSON files are skipped.",
+    )
     p.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or folders (default: .); - reads stdin")
-    p.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
+    p.add_argument("-f", "--format", choices=("text", "json", "sarif", "github"), default="text",
+                   help="report format: text for people, json for tools, sarif for code scanning, github for workflow annotations")
+    p.add_argument("-o", "--output-file", metavar="FILE", help="write the report to FILE instead of standard output")
     p.add_argument("--fix", action="store_true", help="apply safe fixes in place")
     p.add_argument("--diff", action="store_true", help="show the fixes as a diff without writing")
-    p.add_argument("--fail-on", choices=("error", "warning", "info"), default="warning", help="lowest severity that fails (default: warning)")
-    p.add_argument("--profile", choices=("l2m", "pretest"))
-    p.add_argument("--type", choices=("CL", "ANT-A", "ANT-B", "ANT-C", "STE"))
-    p.add_argument("--select", help="comma-separated codes or prefixes to run")
-    p.add_argument("--ignore", help="comma-separated codes or prefixes to skip")
-    p.add_argument("--registry", help="task registry (TOML or JSON)")
-    p.add_argument("--config", help="use this sylla.toml/pyproject.toml instead of discovery")
-    p.add_argument("--stdin-filename", help="name to report for - (and to find the config from)")
+    p.add_argument("--fail-on", choices=("error", "warning", "info"), default="warning", help="lowest severity that fails")
+    p.add_argument("--profile", choices=("l2m", "pretest"),
+                   help="rule profile: l2m follows the reference text; pretest also allows a leading 0.test "
+                   "(pre-training evaluation). Default: the config's, else l2m")
+    p.add_argument("--type", choices=("CL", "ANT-A", "ANT-B", "ANT-C", "STE"),
+                   help="lint every file as this syllabus type (CL, ANT-A/B/C, STE: single-task expert), "
+                   "overriding the file's syllabus_type, per-file-types and inference")
+    p.add_argument("--select", metavar="CODES", help="comma-separated codes or prefixes to run (e.g. P3,T401)")
+    p.add_argument("--ignore", metavar="CODES", help="comma-separated codes or prefixes to skip")
+    p.add_argument("--registry", metavar="FILE", help="task registry (TOML or JSON) for the R7xx rules")
+    p.add_argument("--config", metavar="FILE", help="use this sylla.toml/pyproject.toml instead of discovery")
+    p.add_argument("--stdin-filename", metavar="NAME",
+                   help="with -: the name to report for standard input, and where to look for its config")
     p.set_defaults(run=run)
 
 
@@ -183,7 +201,14 @@ def run(args: argparse.Namespace) -> int:
         pass  # "All checks passed" would be false: a file could not be read (said on stderr)
     elif not (args.diff or (args.fix and args.paths == ["-"])) or args.format != "text":
         out = get(args.format)(reports)
-        (sys.stderr if args.fix and args.paths == ["-"] else sys.stdout).write(out)
+        if args.output_file:
+            try:
+                Path(args.output_file).write_text(out, encoding="utf-8")
+            except OSError as exc:
+                print(f"sylla: cannot write {args.output_file}: {exc.strerror or exc}", file=sys.stderr)
+                return 2
+        else:
+            (sys.stderr if args.fix and args.paths == ["-"] else sys.stdout).write(out)
     if status:
         return status
     failing = any(SEVERITY_RANK[f.severity.value] >= threshold for r in reports for f in r.result.findings)

@@ -25,9 +25,11 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     p.add_argument("--ste", action="append", default=[], metavar="PATH",
                    help="single-task-expert run or directory of runs (repeatable)")
     p.add_argument("--ste-store", metavar="DIR", help="store the STE data given with --ste here")
-    p.add_argument("--ste-store-format", default="parquet", choices=("parquet", "csv"))
+    p.add_argument("--ste-store-format", default="parquet", choices=("parquet", "csv"),
+                   help="file format of the stored STE data")
     p.add_argument("--perf", default="reward", metavar="COLUMN", help="performance column")
-    p.add_argument("--format", "-f", default="text", choices=("text", "json", "csv", "parquet"))
+    p.add_argument("--format", "-f", default="text", choices=("text", "json", "csv", "parquet"),
+                   help="text: a table for people; json, csv or parquet: the tidy metric rows for tools")
     p.add_argument("--out", "-o", metavar="DIR", help="write outputs (and plots) into DIR")
     p.add_argument("--plots", action="store_true", help="write PNG learning curves and the "
                    "transfer matrix (into --out DIR, default ./metrics-plots)")
