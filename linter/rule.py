@@ -19,7 +19,10 @@ if TYPE_CHECKING:
     from .context import Context
     from .finding import Finding
 
-#: the checked-in rule documentation; ``doc_url`` points into it, never at a web domain
+#: the rule documentation; ``doc_url`` points into it, never at a web domain. Two folders
+#: above this file: ``docs/rules.md`` in a checkout, and ``sylla/docs/rules.md`` in an
+#: installed wheel (pyproject.toml ships docs/ as the package data of ``sylla.docs``), so the
+#: links an editor shows lead to a page for pip users too.
 DOCS_PATH = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
 
 

@@ -5,7 +5,14 @@ fast and never pull in numpy, pandas or matplotlib:
 
 - ``parse(text, path=None)`` -> ``ParseResult`` (model or None, diagnostics)
 - ``schedule(model, workers=1, worker=0)`` -> ``Schedule``
-- ``lint(...)`` and ``compute_metrics(...)`` live in ``sylla.linter`` and ``sylla.metrics``.
+- ``lint(data, path=None, config=None)`` -> ``LintResult`` (from ``sylla.linter``)
+- ``explain(model, workers=1, worker=0)`` -> the explain document (from ``sylla.grammar.explain``)
+- ``compute_metrics(log, syllabus=None, ...)`` -> ``MetricsResult`` (from ``sylla.metrics``;
+  needs the ``metrics`` extra)
+
+The package ships ``py.typed``: type checkers read these signatures. ``lint``, ``explain``
+and ``compute_metrics`` are imported for type checkers below and on first use at run time
+(module ``__getattr__``), so their signatures are stated once, where they are defined.
 """
 
 from __future__ import annotations
@@ -15,9 +22,14 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
+    from sylla.grammar.explain import explain as explain
+    from sylla.grammar.model import Syllabus
     from sylla.grammar.parse import ParseResult
     from sylla.grammar.schedule import Schedule
-    from sylla.grammar.model import Syllabus
+    from sylla.linter import lint as lint
+    from sylla.metrics import compute_metrics as compute_metrics
+
+__all__ = ["__version__", "compute_metrics", "explain", "lint", "parse", "schedule"]
 
 
 def parse(text: str | bytes, path: str | None = None) -> "ParseResult":
