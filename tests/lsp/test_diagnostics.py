@@ -13,7 +13,7 @@ from lsp_support import RecordingClient, fixture_text, start, uri_of
 pytestmark = pytest.mark.asyncio
 
 BAD_CODES = [
-    ("T401", 2), ("T403", 2), ("P303", 5), ("P306", 5), ("H501", 7), ("P302", 7), ("N602", 8),
+    ("T401", 2), ("P303", 5), ("P306", 5), ("H501", 7), ("P302", 7), ("N602", 8),
 ]
 
 

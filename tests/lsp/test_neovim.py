@@ -57,7 +57,7 @@ def test_neovim_shows_diagnostics_and_applies_a_quick_fix(tmp_path: Path) -> Non
     assert result.get("error") is None, result
     got = [(d["code"], d["lnum"]) for d in result["diagnostics"]]
     assert got == [
-        ("T401", 2), ("T403", 2), ("P303", 5), ("P306", 5), ("H501", 7), ("P302", 7), ("N602", 8),
+        ("T401", 2), ("P303", 5), ("P306", 5), ("H501", 7), ("P302", 7), ("N602", 8),
     ]
     assert {d["source"] for d in result["diagnostics"]} == {"sylla"}
     assert "Ignore H501 here" in result["action_titles"]
