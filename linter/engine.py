@@ -2,7 +2,9 @@
 
 Core syntax and schema diagnostics become findings with their own codes (S1xx, S2xx, or a
 more specific rule that claims them, such as the phase-label rule). Model rules run when the
-syntax is clean; they build on the lenient model, so schema errors do not silence them.
+syntax is clean; they build on the lenient model, so schema errors do not silence them. The
+rules that read the phase structure (P3xx, T4xx, H5xx) also wait for a structure without
+typos: a misspelt directive or phase label is reported once, not with its consequences.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from sylla.grammar.gc_pause import paused_gc
-from sylla.grammar.model import Diagnostic
+from sylla.grammar.model import Diagnostic, Syllabus, Unknown
 from sylla.grammar.parse import ParseResult, parse
 
 from .config import Config
@@ -63,12 +65,20 @@ def _lint(data: str | bytes, path: str | None, config: Config) -> LintResult:
         if finding is not None:
             findings.append(finding)
     if ctx is not None and result.syntax_ok:
+        typo = model is not None and structure_typo(model)
         for rule in rules:
-            if rule.kinds:
+            if rule.kinds or (typo and rule.structural):
                 continue
             findings.extend(rule.check(ctx))
     findings = _filter(findings, config, path, result)
     return LintResult(findings, result, stype, path)
+
+
+def structure_typo(model: Syllabus) -> bool:
+    """Whether the phase and block structure has a typo that other findings would follow from:
+    an instruction with no known directive (``"$repaet"``, ``"$phse"``) or a phase label that
+    is not ``<n>.train``/``<n>.test``. The typo itself is reported (N603, P301)."""
+    return any(isinstance(i, Unknown) for i in model.instructions) or any(p.kind is None for p in model.phases)
 
 
 def _from_diagnostic(diag: Diagnostic, ctx: Context | None, claimers: list) -> Finding | None:

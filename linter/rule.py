@@ -56,6 +56,18 @@ class Rule:
     kinds: ClassVar[tuple[str, ...]] = ()
     #: a rule that needs a schema-clean model (most rules); core rules run regardless
     needs_valid_model: ClassVar[bool] = True
+    #: whether the rule reads the phase and block structure; None: by family (P3xx, T4xx, H5xx)
+    reads_structure: ClassVar[bool | None] = None
+
+    @property
+    def structural(self) -> bool:
+        """Whether the engine skips this rule while the structure has a typo (an instruction
+        with an unknown directive, a malformed phase label): its findings would follow from
+        that typo ("1.Test" is no test phase, so "no test phases"), and only the cause is
+        reported, as model rules already wait for clean syntax."""
+        if self.reads_structure is not None:
+            return self.reads_structure
+        return self.code[:2] in ("P3", "T4", "H5")
 
     def check(self, ctx: "Context") -> Iterable["Finding"]:
         """Yield findings for one syllabus. Core-diagnostic rules yield nothing here."""

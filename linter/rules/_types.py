@@ -31,16 +31,7 @@ def applies(ctx: Context, *types: str) -> bool:
 
 
 def has_test_phase(ctx: Context) -> bool:
-    """Whether some phase tests. A near-miss label such as ``"1.Test"`` counts: P301 reports
-    the label, and "no test phase" on top of it would blame the syllabus for a typo twice."""
-    from .phase_label import suggest_label
-
-    for p in ctx.model.phases:
-        if p.kind == "test":
-            return True
-        if p.kind is None and (suggest_label(p.label) or "").endswith(".test"):
-            return True
-    return False
+    return any(p.kind == "test" for p in valid_phases(ctx.model))
 
 
 def first_differing_block(ctx: Context, task: str, param: str) -> Block | None:

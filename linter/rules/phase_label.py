@@ -39,6 +39,7 @@ class PhaseLabelFormat(Rule):
         "labels; it supports no other annotation, so a block under an odd label is attributed to "
         "no phase and every metric of that phase is missing.",
     )
+    reads_structure = False  # it reports the typo the structural rules wait for
     code, name, severity, fixable = "P301", "phase-label-format", Severity.ERROR, True
 
     def claims(self, diag: Diagnostic, ctx: Context) -> bool:
