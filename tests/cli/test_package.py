@@ -49,8 +49,12 @@ e: int = sylla.compute_metrics("log.csv")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
     """(the wheel, the venv's python, the build log)."""
     base = tmp_path_factory.mktemp("package")
+    # build from a copy: setuptools writes build/ and *.egg-info/ beside the sources
+    source = base / "src"
+    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv*", "node_modules", "__pycache__", ".pytest_cache", "*.egg-info", "build", "dist", "vscode-extension", "tests"))
     build = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(REPO), "--no-deps", "-w", str(base / "dist")],
+        [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-w", str(base / "dist")],
         capture_output=True, text=True, timeout=600,
     )
     assert build.returncode == 0, build.stdout + build.stderr
