@@ -33,8 +33,8 @@ def generate() -> str:
         "Codes are stable. Select or ignore them (or their prefixes) in `[tool.sylla]`, suppress one "
         "on a line with `// sylla: ignore[CODE]`, or for a file with a top-level `\"sylla_ignore\"`.\n\n"
         "Only the cause of a problem is reported: the phase, type and hygiene rules (P3xx, T4xx, "
-        "H5xx) wait while an instruction has an unknown directive (N603) or a phase label is "
-        "malformed (P301), as every structural rule waits for clean syntax.\n\n",
+        "H5xx) wait while an instruction has an unknown directive (N603), a phase label is "
+        "malformed (P301) or `disable_updates` is misspelt (N606), as every structural rule waits for clean syntax.\n\n",
         "| code | name | severity | fix | summary |\n| --- | --- | --- | --- | --- |\n",
     ]
     for r in rules:

@@ -76,9 +76,16 @@ def _lint(data: str | bytes, path: str | None, config: Config) -> LintResult:
 
 def structure_typo(model: Syllabus) -> bool:
     """Whether the phase and block structure has a typo that other findings would follow from:
-    an instruction with no known directive (``"$repaet"``, ``"$phse"``) or a phase label that
-    is not ``<n>.train``/``<n>.test``. The typo itself is reported (N603, P301)."""
-    return any(isinstance(i, Unknown) for i in model.instructions) or any(p.kind is None for p in model.phases)
+    an instruction with no known directive (``"$repaet"``, ``"$phse"``), a phase label that
+    is not ``<n>.train``/``<n>.test``, or a misspelt ``disable_updates``. The typo itself is
+    reported (N603, P301, N606)."""
+    from .rules.unknown_info_key import has_misspelt_info
+
+    return (
+        any(isinstance(i, Unknown) for i in model.instructions)
+        or any(p.kind is None for p in model.phases)
+        or has_misspelt_info(model)
+    )
 
 
 def _from_diagnostic(diag: Diagnostic, ctx: Context | None, claimers: list) -> Finding | None:

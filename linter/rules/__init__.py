@@ -39,6 +39,7 @@ from .trailing_comma import TrailingComma
 from .train_learning_off import LearningDisabledInTrain
 from .type_inferred import SyllabusTypeInferred
 from .unknown_directive import UnknownDirective
+from .unknown_info_key import UnknownInfoKey
 from .unknown_top_key import UnknownTopLevelKey
 from .zero_shot import ZeroShotTest
 
@@ -51,6 +52,6 @@ RULE_CLASSES: tuple[type[Rule], ...] = (
     AntAbParameterVariation, AntCNoVariation, AntCTestSameTask, AntBTransferMatrix,
     SteMultipleTasks, SteParameterVariation,
     TestPhaseLearningOn, InfoDisableNotReset, LearningDisabledInTrain, ZeroShotTest, DuplicateAdjacentBlocks,
-    NonJsonSyntax, TrailingComma, UnknownDirective, UnknownTopLevelKey, ContainsMismatch,
+    NonJsonSyntax, TrailingComma, UnknownDirective, UnknownTopLevelKey, ContainsMismatch, UnknownInfoKey,
     UnknownTask, UnknownParameter, BadParameterValue,
 )

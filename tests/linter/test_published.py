@@ -98,8 +98,9 @@ def test_bad_config_option_is_a_usage_error(kind: str, tmp_path: Path, capsys) -
     (PUB / "misspelt_phase.json", "N603"),  # "$phse": not also P305, P302, P304, H504
     (FIX / "cli" / "bad.jsonc", "N603"),  # "$repaet" in 1.test: not also P307 "1.test has no blocks"
     (PUB / "phase_label_typo.json", "P301"),  # "1.Test": not also T404
+    (PUB / "misspelt_disable_updates.json", "N606"),  # not also H501 "learning is not turned off"
 ])
 def test_a_structural_typo_is_reported_without_its_consequences(path: Path, cause: str) -> None:
     assert codes(path) == [cause]
-    fixed = path.read_text().replace('"$phse"', '"$phase"').replace('"$repaet"', '"$repeat"').replace('"1.Test"', '"1.test"')
+    fixed = path.read_text().replace('"$phse"', '"$phase"').replace('"$repaet"', '"$repeat"').replace('"1.Test"', '"1.test"').replace('"disable_update"', '"disable_updates"')
     assert cause not in [f.code for f in lint(fixed, str(path)).findings]  # and nothing was hidden for good

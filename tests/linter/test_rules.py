@@ -53,6 +53,7 @@ TRIGGERS = [
     ("N603_bad.json", "N603", 9, 6),  # "$repaet" key
     ("N604_bad.json", "N604", 3, 3),  # "defaults" key
     ("N605_bad.json", "N605", 6, 18),  # "$episode" key of the first block
+    ("N606_bad.json", "N606", 7, 16),  # "disable_update" key of the $info
     ("S101_bad.json", "S101", 4, 5),  # the instruction after the missing comma
     ("S204_bad.json", "S204", 5, 58),  # count 0
 ]
