@@ -73,6 +73,13 @@ def test_commit_of_package_json_passes_and_bad_jsonc_is_blocked(hook_repo, tmp_p
     assert blocked.returncode == 1, out
     assert "syllabus.jsonc:14:6: N603 [unknown-directive]" in out
     assert "syllabus" not in _git(work, "log", "--format=%s").stdout.split()  # nothing committed
+    _git(work, "reset", "-q")
+
+    # a syllabus saved as UTF-16 by Windows Notepad is told to be UTF-8, not skipped
+    shutil.copy(CLI_FIX / "walk" / "nested" / "notepad-utf16.json", work / "notepad.json")
+    _git(work, "add", "notepad.json")
+    utf16 = _git(work, "commit", "-m", "utf16", check=False, env=hook_env)
+    assert utf16.returncode == 1 and "notepad.json:1:1: S121 [encoding]" in utf16.stdout + utf16.stderr
 
 
 def test_try_repo_fails_only_on_bad_file(hook_repo, tmp_path: Path) -> None:
