@@ -34,7 +34,7 @@ def decode(data: bytes | str) -> Decoded:
         if data.startswith("\ufeff"):
             return Decoded(data[1:], non_json=[NonJson(NonJsonKind.BOM, Span(0, 0))])
         return Decoded(data)
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or utf16_without_bom(data):
         return Decoded(None, [Diagnostic("encoding", "file is UTF-16 encoded; save it as UTF-8", Span(0, 0))])
     if b"\x00" in data[:8192]:
         return Decoded(None, [Diagnostic("binary", "this is a binary file, not a syllabus (it contains NUL bytes)", Span(0, 0))])
@@ -58,6 +58,23 @@ def decode(data: bytes | str) -> Decoded:
         text = _BAD_BYTES.sub(lambda m: "\ufffd" * len(m.group()), text)
     out.text = text
     return out
+
+
+def utf16_without_bom(data: bytes) -> str | None:
+    """``"utf-16-le"``/``"utf-16-be"`` when ``data`` is ASCII-range text saved as UTF-16 with no BOM.
+
+    Some Windows tools write UTF-16 without a byte-order mark; every other byte is then NUL.
+    Calling such a file binary would hide that it is a syllabus saved in the wrong encoding.
+    """
+    sample = data[:_SAMPLE]
+    if len(sample) < 4 or b"\x00" not in sample:
+        return None
+    even, odd = sample[0::2], sample[1::2]
+    if odd.count(0) >= 0.9 * len(odd) and even.count(0) == 0:
+        return "utf-16-le"
+    if even.count(0) >= 0.9 * len(even) and odd.count(0) == 0:
+        return "utf-16-be"
+    return None
 
 
 def _binary_share(text: str) -> float:

@@ -25,6 +25,8 @@ from __future__ import annotations
 import json
 import re
 
+from .decode import utf16_without_bom
+
 _DIRECTIVE = re.compile(r'(?<!\\)"\$(?:phase|repeat|episode|dataset|info)"\s*:')
 _INSTRUCTIONS_LIST = re.compile(r'(?<!\\)"instructions"\s*:\s*(?:(?://[^\n]*\n|/\*.*?\*/)\s*)*\[', re.S)
 
@@ -32,7 +34,7 @@ _INSTRUCTIONS_LIST = re.compile(r'(?<!\\)"instructions"\s*:\s*(?:(?://[^\n]*\n|/
 def sniff_text(data: bytes | str) -> str | None:
     """The text of ``data`` for detection, or None for a binary file.
 
-    UTF-8 (with or without BOM) and UTF-16 with a BOM are decoded, so that a UTF-16 syllabus
+    UTF-8 (with or without BOM) and UTF-16 (with a BOM, or ASCII-range text without one) are decoded, so that a UTF-16 syllabus
     is recognised and then told to be saved as UTF-8 by the linter instead of being skipped
     without a word. Undecodable bytes are replaced rather than fatal.
     """
@@ -41,7 +43,8 @@ def sniff_text(data: bytes | str) -> str | None:
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return data.decode("utf-16", errors="replace")
     if b"\x00" in data[:8192]:
-        return None
+        encoding = utf16_without_bom(data)
+        return data.decode(encoding, errors="replace") if encoding else None
     return data.decode("utf-8", errors="replace")
 
 
