@@ -57,7 +57,7 @@ class EncodingMismatch(BirdsRule):
 
 
 class SchemaViolation(BirdsRule):
-    code, name, severity, kinds = "B804", "schema-violation", Severity.ERROR, ("xml-schema",)
+    code, name, severity, kinds = "B804", "xml-schema-violation", Severity.ERROR, ("xml-schema",)
     __doc__ = birds_doc(
         "The file does not match the shipped XML Schema (XSD 1.0) of its kind.",
         "Elements out of order or missing, unknown attributes, values of the wrong type (a word where "
