@@ -12,7 +12,7 @@ from typing import Any
 
 from sylla.grammar.model import LineIndex
 
-from .model import Field, LevelSet, MetaConfig
+from .model import Field, GeneratedConfig, LevelSet, MetaConfig
 from .plan import SetPlan, TrialPlan, ceil_div, plan
 
 KIND = "science-birds-meta"
@@ -240,4 +240,46 @@ def render_text(doc: dict[str, Any]) -> str:
             out.append(f"    {i}. {e['text']}")
         for note in t["notes"]:
             out.append(f"  note: {note}")
+    return "\n".join(out)
+
+
+GENERATED_KIND = "science-birds-config"
+
+
+def explain_generated(model: "GeneratedConfig") -> dict[str, Any]:
+    """config.xml: the trials the game will run, in order, with their level counts."""
+    lines = LineIndex(model.text)
+    trials = []
+    for t in model.trials:
+        training = t.training_sets
+        trials.append({
+            "id": t.id.int if t.id else None,
+            **_pos(lines, t.element.span.start),
+            "number_of_executions": _int(t.number_of_executions),
+            "checkpoint": {"time": _int(t.checkpoint_time_limit), "interaction": _int(t.checkpoint_interaction_limit)},
+            "notify_novelty": {"True": True, "False": False}.get(t.notify_novelty.text) if t.notify_novelty else None,
+            "training": None if not training else {
+                "time_limit": _int(training[0].time_limit), "interaction_limit": _int(training[0].total_interaction_limit),
+                "attempt_limit_per_level": _int(training[0].attempt_limit_per_level), "levels": len(training[0].levels),
+            },
+            "test_sets": [
+                {**_pos(lines, s.element.span.start), "time_limit": _int(s.time_limit), "interaction_limit": _int(s.total_interaction_limit), "levels": len(s.levels)}
+                for s in t.test_sets
+            ],
+        })
+    executions = sum(max(t["number_of_executions"] or 0, 0) for t in trials)
+    return {"path": model.path, "kind": GENERATED_KIND, "trials": trials, "totals": {"trials": len(trials), "executions": executions}}
+
+
+def render_generated_text(doc: dict[str, Any]) -> str:
+    totals = doc["totals"]
+    out = [f"{doc['path'] or '<stdin>'}: Science Birds evaluation (config.xml): {totals['trials']} trial(s), {totals['executions']} execution(s)"]
+    for t in doc["trials"]:
+        tr = t["training"]
+        training = "no training set" if tr is None else f"training {tr['levels']} levels, time limit {tr['time_limit']} s, {tr['interaction_limit']} interactions"
+        tests = ", ".join(str(s["levels"]) for s in t["test_sets"]) or "none"
+        out.append(
+            f"  trial {t['id']} (line {t['line']}): x{t['number_of_executions']}, notify_novelty={t['notify_novelty']}, "
+            f"checkpoint {t['checkpoint']['time']} s / {t['checkpoint']['interaction']} interactions; {training}; test sets (levels): {tests}"
+        )
     return "\n".join(out)

@@ -24,10 +24,17 @@ def run(args: argparse.Namespace) -> int:
     if args.workers < 1:
         print("sylla: --workers must be at least 1", file=sys.stderr)
         return 2
+    from sylla.commands.birds_cli import explain_birds, explain_folder, is_folder
+
+    if is_folder(args.file):
+        return explain_folder(args.file, args.format)
     source = read_source(args.file)
     if source is None:
         return 2
     name, data = source
+    handled = explain_birds(name, data, args.format)  # None: not a Science Birds config
+    if handled is not None:
+        return handled
     result = parse(data, name)
     print_core_diagnostics(result, name)
     if result.model is None or not result.syntax_ok:

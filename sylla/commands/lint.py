@@ -49,6 +49,20 @@ def discover(paths: list[str]) -> Iterator[str]:
                                 yield full
                     except OSError:
                         continue
+                elif _birds_file(root, name):  # Science Birds configs: by root element
+                    yield os.path.join(root, name)
+
+
+def _birds_file(root: str, name: str) -> bool:
+    from sylla.linter.languages import is_birds, wants_file
+
+    if not wants_file(name):
+        return False
+    try:
+        with open(os.path.join(root, name), "rb") as fh:
+            return is_birds(fh.read(65536))
+    except OSError:
+        return False
 
 
 def _overrides(args: argparse.Namespace) -> dict:
@@ -60,7 +74,8 @@ def _overrides(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sylla.linter import ConfigError, lint, load_config
+    from sylla.linter import ConfigError, load_config
+    from sylla.linter.languages import lint_text as lint  # syllabi and Science Birds configs
     from sylla.linter.fixes import fix_until_stable
     from sylla.linter.reporters import FileReport, get
 
@@ -129,8 +144,9 @@ def _write_atomic(path: str, original: bytes, text: str) -> None:
     its permissions; a crash leaves the old file intact."""
     import tempfile
 
-    bom = b"\xef\xbb\xbf" if original.startswith(b"\xef\xbb\xbf") else b""
-    data = bom + text.encode("utf-8")
+    from sylla.linter.languages import encode_fixed
+
+    data = encode_fixed(original, text)  # a Science Birds config keeps its own encoding
     folder = os.path.dirname(os.path.abspath(path))
     mode = os.stat(path).st_mode & 0o7777
     fd, tmp = tempfile.mkstemp(prefix=".sylla-", suffix=".tmp", dir=folder)
