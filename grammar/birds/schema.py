@@ -106,7 +106,8 @@ def _words(error: Any, reason: str, node: XmlElement) -> tuple[str, Span, str | 
         return f'<{node.tag}> needs the attribute {m.group(1)}="..."', node.name_span, m.group(1)
     m = _UNEXPECTED.match(reason)
     if m:
-        index = int(m.group(2))
+        index = getattr(error, "index", None)
+        index = int(m.group(2)) - 1 if not isinstance(index, int) else index  # the reason counts from 1
         child = node.children[index] if index < len(node.children) else None
         expected = _tags(m.group(3))
         where = f"<{node.tag}> expects {expected} here" if expected else f"<{node.tag}> has no more children after this point"

@@ -30,10 +30,10 @@ class MeasurementContradiction(BirdsRule):
             return
         on = [f for f in (m.measure_in_training, m.measure_in_testing) if f is not None and f.text == "true"]
         if on:
-            names = " and ".join(f.name for f in on)
+            names = " and ".join(f.name for f in on) + (" are" if len(on) > 1 else " is")
             yield ctx.finding(
                 self,
-                f"step={m.step.int} means novelty likelihood is never requested, yet {names} is true",
+                f"step={m.step.int} means novelty likelihood is never requested, yet {names} true",
                 m.step.span,
                 related=tuple(RelatedSpan(f"{f.name} is true here", f.span) for f in on),
             )

@@ -55,9 +55,10 @@ class MetaBooleanCase(BirdsRule):
             lowered = f.text.lower()
             if lowered in words and f.text != lowered:
                 new = f.raw.replace(f.text, lowered) if f.is_attribute else lowered
+                what = f'{f.name}="{f.text}"' if f.is_attribute else f'<limit type="allow_level_selection">{f.text}</limit>'
                 yield ctx.finding(
                     self,
-                    f'{f.name}="{f.text}": the game compares with "{lowered}" exactly and reads anything else as false; write "{lowered}"',
+                    f'{what}: the game compares with "{lowered}" exactly and reads anything else as false; write "{lowered}"',
                     f.span,
                     Fix(f'Write "{lowered}"', (Edit(f.span, new),)),
                 )

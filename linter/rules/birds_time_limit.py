@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Iterator
 
 from sylla.grammar.birds.plan import plan
@@ -48,7 +49,7 @@ class TimeLimitMismatch(BirdsRule):
                 continue
             lo, hi = want
             if not lo <= f.int <= hi:
-                meta_name = meta.path or "configMeta.xml"
+                meta_name = os.path.basename(meta.path or "configMeta.xml")
                 shown = f"{lo}" if lo == hi else f"{lo}-{hi}"
                 yield ctx.finding(
                     self,
