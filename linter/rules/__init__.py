@@ -23,6 +23,7 @@ from .birds_level_sets import AmountRange, AppearancePercentage, PortionRange
 from .birds_limits import BadLimitValue, DuplicateLimit, UnknownLimitType
 from .birds_measurement import MeasurementContradiction
 from .birds_meta_boolean import MetaBooleanCase
+from .birds_test_without_sets import TestWithoutLevelSets
 from .birds_time_limit import TimeLimitMismatch
 from .birds_training_never_ends import TrainingNeverEnds
 from .birds_training_sets import ExtraTrainingSet, MissingTrainingLevels
@@ -65,7 +66,7 @@ RULE_CLASSES: tuple[type[Rule], ...] = (
     UnknownTask, UnknownParameter, BadParameterValue,
     *birds_core.RULES,
     MetaBooleanCase, MeasurementContradiction, TrialDisabled, CheckpointsOff, TrainingNeverEnds,
-    UnknownLimitType, DuplicateLimit, BadLimitValue, AmountRange, PortionRange, AppearancePercentage,
+    UnknownLimitType, DuplicateLimit, BadLimitValue, AmountRange, PortionRange, AppearancePercentage, TestWithoutLevelSets,
     GeneratedBooleanCase, DuplicateTrialId, NoExecutions, MissingTrainingLevels, ExtraTrainingSet,
     WindowsLevelPath, TimeLimitMismatch,
 )

@@ -65,6 +65,17 @@ def test_real_shape_utf16_declaration_on_ascii_blank_lines_odd_indentation_empty
     assert t.test is not None and t.test.sets == () and t.test.has_sets_element
 
 
+def test_self_closing_empty_test_is_read() -> None:
+    text = (FIX / "real-shape.xml").read_text().replace(
+        '<test ordered="true">\n        <game_level_sets></game_level_sets>\n      </test>', '<test ordered="true"/>'
+    )
+    assert '<test ordered="true"/>' in text
+    r = parse(text)
+    t = r.model.trials[0]
+    assert t.test.sets == () and not t.test.has_sets_element and t.test.ordered.text == "true"
+    assert [d.kind for d in r.diagnostics] == []  # a str (editor buffer): no bytes, no encoding check
+
+
 def test_every_attribute_and_text_has_a_position() -> None:
     r = read("rules/good-meta.xml")
     text = r.text

@@ -41,6 +41,7 @@ TRIGGERS = [
     ("B818_bad.xml", "B818", 21, 70),  # amount="20-10"
     ("B819_bad.xml", "B819", 20, 98),  # novelty_absence_portion="20"
     ("B820_bad.xml", "B820", 27, 100),  # set_appearance_percentage="0"
+    ("B821_bad.xml", "B821", 24, 8),  # <test ordered="true" /> in the first of two trials
     ("B830_bad.xml", "B830", 5, 123),  # notify_novelty="false"
     ("B831_bad.xml", "B831", 14, 16),  # the second id="0"
     ("B832_bad.xml", "B832", 14, 41),  # number_of_executions="0"
@@ -58,7 +59,10 @@ def test_rule_triggers(fixture: str, code: str, line: int, col: int) -> None:
     assert {f.code for f in result.findings} == {code}  # the bad file has exactly this problem
 
 
-@pytest.mark.parametrize("good", ["good-meta.xml", "good-config.xml", "B836_ok/config.xml", "B836_ok/configMeta.xml"])
+@pytest.mark.parametrize(
+    # B821_ok: the same empty <test>, but in the last trial, where there is nothing further to misread
+    "good", ["good-meta.xml", "good-config.xml", "B836_ok/config.xml", "B836_ok/configMeta.xml", "B821_ok.xml"]
+)
 def test_good_files_are_clean(good: str) -> None:
     assert run(good).findings == []
 
