@@ -86,3 +86,23 @@ def test_timeline_without_checkpoints_or_training_limits() -> None:
     assert [e["event"] for e in t["timeline"]] == ["train", "training-ends"]
     assert "never ends" in t["timeline"][-1]["text"]
     assert len(t["notes"]) == 2
+
+
+def test_describe_for_hover_shows_the_computed_counts() -> None:
+    from sylla.grammar.birds.describe import describe, vocabulary
+
+    result = parse((FIX / "worked-example.xml").read_bytes())
+    text = result.text
+    # on the 30 % test set's element: its n_testsets, worked by hand above (91 of 302)
+    second = text.index('<game_level_set novelty_level="1" novelty_type="1" amount="5"')
+    assert describe(result, second + 1).endswith("n_testsets 91 of total_n_testsets 302")
+    # on the trial: 3 x 2 (both) trials, repeats 2, 360 s of training
+    trial = text.index("<trial ")
+    assert "Generates 6 trial(s), each executed 2 time(s); training time 360 s; total_n_testsets 302" in describe(result, trial + 1)
+    amount = text.index('amount="2"')
+    assert describe(result, amount).startswith("**amount** on `<game_level_set>`")
+    assert describe(result, 0) is None  # the XML declaration is outside every element
+    vocab = vocabulary("meta")
+    assert vocab["trial"].children == ("count", "repeats", "checkpoint", "training", "test")
+    assert vocab["trial"].attributes == {"notify_novelty": ("true", "false", "both")}
+    assert vocabulary("generated")["game_level_set"].attributes["allow_level_selection"] == ("True", "False")
