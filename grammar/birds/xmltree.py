@@ -19,6 +19,8 @@ from xml.parsers import expat
 
 from sylla.grammar.model import Diagnostic, Span
 
+#: no trial config nests deeper than 7 levels; deeper input is refused before anything recurses
+MAX_DEPTH = 64
 _ATTR = re.compile(r"""([^\s=/>"']+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 
 
@@ -121,6 +123,8 @@ def read_xml(text: str) -> tuple[XmlElement | None, list[Diagnostic]]:
 
     def start(tag: str, _attrib: dict) -> None:
         begin = offsets(parser.CurrentByteIndex)
+        if len(stack) >= MAX_DEPTH:
+            raise _TooDeep(begin)
         end = _tag_end(text, begin)
         name_span = Span(begin + 1, begin + 1 + len(tag))
         stack.append(_Open(tag, tuple(_attrs(text, name_span.end, end)), begin, end, name_span, [], []))
@@ -171,11 +175,20 @@ def read_xml(text: str) -> tuple[XmlElement | None, list[Diagnostic]]:
             "or expand to gigabytes), and the game's configs never need them"
         )
         return None, [Diagnostic("xml-entity", message, Span(at, min(at + 8, len(text))))]
+    except _TooDeep as exc:
+        message = f"elements are nested more than {MAX_DEPTH} levels deep; a trial config needs 7"
+        return None, [Diagnostic("xml-syntax", message, Span(exc.offset, exc.offset + 1))]
     except DTDForbidden:  # pragma: no cover - DTDs are allowed, only entities are refused
         return None, [Diagnostic("xml-entity", "the file has a DTD; remove it", Span(0, 1))]
     if not roots:
         return None, [Diagnostic("xml-syntax", "the file has no root element", Span(0, 0))]
     return roots[0], []
+
+
+class _TooDeep(Exception):
+    def __init__(self, offset: int) -> None:
+        super().__init__(offset)
+        self.offset = offset
 
 
 def _tag_end(text: str, begin: int) -> int:

@@ -207,6 +207,14 @@ def test_binary_garbage_is_a_clear_error(data: bytes, kind: str) -> None:
     assert r.model is None and [d.kind for d in r.diagnostics] == [kind]
 
 
+def test_deep_nesting_is_refused_not_recursed() -> None:
+    depth = 100_000
+    r = parse(b"<evaluation>" + b"<a>" * depth + b"</a>" * depth + b"</evaluation>")
+    (d,) = r.diagnostics
+    assert d.kind == "xml-syntax" and "nested more than 64 levels" in d.message
+    assert d.span.start == len("<evaluation>") + 63 * len("<a>")  # the 65th start tag
+
+
 def test_file_over_the_size_limit_is_refused_without_parsing() -> None:
     data = b"<evaluation>" + b" " * MAX_BYTES + b"</evaluation>"
     start = time.perf_counter()
