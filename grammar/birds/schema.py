@@ -52,7 +52,8 @@ def validate(root: XmlElement, kind: Kind) -> list[Diagnostic]:
     keep: list[Element] = []  # keeps ids valid while validating
 
     def convert(node: XmlElement) -> Element:
-        el = Element(node.tag, {a.name: a.value for a in node.attrs})
+        # xmlns and xsi:* attributes (an editor's schema hint) are for validators, not data
+        el = Element(node.tag, {a.name: a.value for a in node.attrs if ":" not in a.name and a.name != "xmlns"})
         el.text = node.text or None
         nodes[id(el)] = node
         keep.append(el)

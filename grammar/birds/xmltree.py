@@ -127,7 +127,8 @@ def read_xml(text: str) -> tuple[XmlElement | None, list[Diagnostic]]:
             raise _TooDeep(begin)
         end = _tag_end(text, begin)
         name_span = Span(begin + 1, begin + 1 + len(tag))
-        stack.append(_Open(tag, tuple(_attrs(text, name_span.end, end)), begin, end, name_span, [], []))
+        attrs = tuple(_attrs(text, name_span.end, end, _attrib))
+        stack.append(_Open(tag, attrs, begin, end, name_span, [], []))
 
     def end(_tag: str) -> None:
         node = stack.pop()
@@ -207,12 +208,14 @@ def _tag_end(text: str, begin: int) -> int:
     return n
 
 
-def _attrs(text: str, start: int, end: int) -> Iterator[XmlAttr]:
+def _attrs(text: str, start: int, end: int, parsed: dict) -> Iterator[XmlAttr]:
+    """Attributes with their positions from the start tag's text; the values are the parser's
+    (entities replaced, whitespace normalised as XML requires)."""
     for m in _ATTR.finditer(text, start, end):
         group = 2 if m.group(2) is not None else 3
-        value = m.group(group)
+        value = parsed.get(m.group(1), _unescape(m.group(group)))
         yield XmlAttr(
-            m.group(1), _unescape(value), Span(m.start(), m.end()), Span(m.start(1), m.end(1)),
+            m.group(1), value, Span(m.start(), m.end()), Span(m.start(1), m.end(1)),
             Span(m.start(group), m.end(group)),
         )
 

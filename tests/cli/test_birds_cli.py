@@ -146,3 +146,12 @@ def test_50_mb_file_finishes_fast_in_bounded_memory(tmp_path: Path) -> None:
     (item,) = json.loads(proc.stdout)
     assert item["code"] == "B801" and "MB; sylla reads Science Birds configs up to 32 MB" in item["message"]
     assert elapsed < 30
+
+
+def test_linting_syllabi_never_loads_the_xml_libraries() -> None:
+    code = (
+        "import sys; from sylla.cli import main; main(['lint', '--format', 'json', %r]);"
+        "print([m for m in ('xmlschema', 'defusedxml', 'elementpath') if m in sys.modules])"
+    ) % str(FIX / "linter" / "good.json")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip().endswith("[]")

@@ -112,6 +112,14 @@ def test_non_ascii_positions_are_in_characters() -> None:
     assert r.text[notify.span.start : notify.span.end] == "véry"
 
 
+def test_an_xsi_schema_hint_is_allowed() -> None:
+    text = (FIX / "rules" / "good-meta.xml").read_text().replace(
+        "<config_generation>",
+        '<config_generation xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:noNamespaceSchemaLocation="config_generation.xsd">',
+    )
+    assert parse(text).diagnostics == []
+
+
 def test_generated_model() -> None:
     r = read("rules/good-config.xml")
     assert isinstance(r.model, GeneratedConfig) and r.diagnostics == []
