@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sylla.grammar.model import Diagnostic, LineIndex, Severity, Span
+from sylla.grammar.model import Diagnostic, LineIndex, Severity
 
 from .decode import Decoded, decode
 from .model import ROOTS, BirdsConfig, Kind, build
@@ -75,7 +75,3 @@ def parse(data: bytes | str, path: str | None = None, *, schema: bool = True) ->
         problems += validate(root, model.kind)
     problems.sort(key=lambda d: (d.span.start, d.span.end))
     return BirdsParse(model, problems, text, path, decoded, root)
-
-
-def empty_span() -> Span:
-    return Span(0, 0)
