@@ -32,15 +32,16 @@ PARSE_WHY = (
 )
 
 
-def rule_doc(summary: str, what: str, bad: str, good: str, fix: str, why: str = PARSE_WHY) -> str:
+def rule_doc(summary: str, what: str, bad: str, good: str, fix: str, why: str = PARSE_WHY, lang: str = "jsonc") -> str:
     """A rule's documentation page in the shape every rule shares: summary, what, why, bad, good, fix.
 
     The summary line is what ``sylla rules`` lists; the rest is rendered into docs/rules.md
-    and shown by ``sylla rule CODE`` and in the editor's hover.
+    and shown by ``sylla rule CODE`` and in the editor's hover. ``lang`` is the examples'
+    language (``xml`` for the Science Birds rules).
     """
     return (
         f"{summary}\n\n**What it checks.** {what}\n\n{why}\n\n"
-        f"**Bad**\n\n```jsonc\n{bad}\n```\n\n**Good**\n\n```jsonc\n{good}\n```\n\n**Fix.** {fix}\n"
+        f"**Bad**\n\n```{lang}\n{bad}\n```\n\n**Good**\n\n```{lang}\n{good}\n```\n\n**Fix.** {fix}\n"
     )
 
 

@@ -1,13 +1,14 @@
 """Every rule, one module (or class) per rule; the registry lists them in this order.
 
 S1xx syntax/encoding, S2xx schema, P3xx phase annotations, T4xx syllabus type, H5xx test
-hygiene, N6xx portability/names/structure, R7xx task registry.
+hygiene, N6xx portability/names/structure, R7xx task registry, B8xx Science Birds trial configs
+(configMeta.xml and config.xml; they answer only the Science Birds engine, ``linter/birds.py``).
 """
 
 from __future__ import annotations
 
 from ..rule import Rule
-from . import core_schema, core_syntax
+from . import birds_core, core_schema, core_syntax
 from .alternation import PhaseAlternation
 from .ant_ab_variation import AntAbParameterVariation
 from .ant_b_matrix import AntBTransferMatrix
@@ -15,6 +16,19 @@ from .ant_c_test_task import AntCTestSameTask
 from .ant_c_variation import AntCNoVariation
 from .ant_no_test import AntNoTestPhase
 from .ant_single_task import AntSingleTask
+from .birds_checkpoints_off import CheckpointsOff
+from .birds_generated_boolean import GeneratedBooleanCase
+from .birds_level_paths import WindowsLevelPath
+from .birds_level_sets import AmountRange, AppearancePercentage, PortionRange
+from .birds_limits import BadLimitValue, DuplicateLimit, UnknownLimitType
+from .birds_measurement import MeasurementContradiction
+from .birds_meta_boolean import MetaBooleanCase
+from .birds_test_without_sets import TestWithoutLevelSets
+from .birds_time_limit import TimeLimitMismatch
+from .birds_training_never_ends import TrainingNeverEnds
+from .birds_training_sets import ExtraTrainingSet, MissingTrainingLevels
+from .birds_trial_disabled import TrialDisabled
+from .birds_trials import DuplicateTrialId, NoExecutions
 from .block_before_phase import BlockBeforePhase
 from .cl_no_test import ClNoTestPhase
 from .cl_no_variation import ClNoVariation
@@ -54,4 +68,9 @@ RULE_CLASSES: tuple[type[Rule], ...] = (
     TestPhaseLearningOn, InfoDisableNotReset, LearningDisabledInTrain, ZeroShotTest, DuplicateAdjacentBlocks,
     NonJsonSyntax, TrailingComma, UnknownDirective, UnknownTopLevelKey, ContainsMismatch, UnknownInfoKey,
     UnknownTask, UnknownParameter, BadParameterValue,
+    *birds_core.RULES,
+    MetaBooleanCase, MeasurementContradiction, TrialDisabled, CheckpointsOff, TrainingNeverEnds,
+    UnknownLimitType, DuplicateLimit, BadLimitValue, AmountRange, PortionRange, AppearancePercentage, TestWithoutLevelSets,
+    GeneratedBooleanCase, DuplicateTrialId, NoExecutions, MissingTrainingLevels, ExtraTrainingSet,
+    WindowsLevelPath, TimeLimitMismatch,
 )

@@ -45,10 +45,17 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.worker < args.workers:
         print(f"sylla: --worker must be between 0 and {args.workers - 1} (--workers {args.workers})", file=sys.stderr)
         return 2
+    from sylla.commands.birds_cli import explain_birds, explain_folder, is_folder
+
+    if is_folder(args.file):
+        return explain_folder(args.file, args.format)
     source = read_source(args.file)
     if source is None:
         return 2
     name, data = source
+    handled = explain_birds(name, data, args.format)  # None: not a Science Birds config
+    if handled is not None:
+        return handled
     config = _config_for(args.file)
     if not config.is_syllabus(None if args.file == "-" else args.file, data):
         print(f"sylla: {name}: not a syllabus (no \"instructions\" list and no $phase, $repeat, "

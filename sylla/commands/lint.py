@@ -103,6 +103,7 @@ def discover(paths: list[str], config_for: Callable[[str], "Config"] | None = No
     "No Python files found"), because a silent "All checks passed" on an empty set misleads.
     """
     from sylla.linter import ConfigError
+    from sylla.linter.languages import language_of, wants_file
 
     config_for = config_for or _default_config
     found = False
@@ -114,7 +115,7 @@ def discover(paths: list[str], config_for: Callable[[str], "Config"] | None = No
         except OSError:
             return True  # the caller's read reports why
         try:
-            return config_for(full).is_syllabus(full, data)
+            return language_of(full, data, config_for(full)) is not None
         except ConfigError:
             return True  # the caller loads the same config and reports the error
 
@@ -132,10 +133,16 @@ def discover(paths: list[str], config_for: Callable[[str], "Config"] | None = No
                     if wanted(full):
                         found = True
                         yield full
+                elif wants_file(name):  # Science Birds configs: by root element
+                    full = os.path.join(root, name)
+                    if wanted(full):
+                        found = True
+                        yield full
     if not found:
         shown = ", ".join(paths)
         print(f"sylla: warning: no syllabi found in {shown} (a syllabus is a JSON object whose "
-              '"instructions" is a list, or a file with $phase/$repeat/$episode/$dataset/$info directives)',
+              '"instructions" is a list, or a file with $phase/$repeat/$episode/$dataset/$info directives; '
+              "a Science Birds config has a <config_generation> or <evaluation> root)",
               file=sys.stderr)
 
 
@@ -148,7 +155,8 @@ def _overrides(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sylla.linter import ConfigError, lint
+    from sylla.linter import ConfigError
+    from sylla.linter.languages import lint_text as lint  # syllabi and Science Birds configs
     from sylla.linter.fixes import fix_until_stable
     from sylla.linter.reporters import FileReport, get
 
@@ -229,8 +237,9 @@ def _write_atomic(path: str, original: bytes, text: str) -> None:
     its permissions; a crash leaves the old file intact."""
     import tempfile
 
-    bom = b"\xef\xbb\xbf" if original.startswith(b"\xef\xbb\xbf") else b""
-    data = bom + text.encode("utf-8")
+    from sylla.linter.languages import encode_fixed
+
+    data = encode_fixed(original, text)  # a Science Birds config keeps its own encoding
     folder = os.path.dirname(os.path.abspath(path))
     mode = os.stat(path).st_mode & 0o7777
     fd, tmp = tempfile.mkstemp(prefix=".sylla-", suffix=".tmp", dir=folder)

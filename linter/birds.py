@@ -1,0 +1,148 @@
+"""``lint_birds``: lint a Science Birds trial config (configMeta.xml or config.xml).
+
+The same pipeline as syllabi, over the other language: the core (``sylla.grammar.birds``)
+decodes, reads and validates the XML; its diagnostics become findings under the B80x rules;
+the B81x (configMeta.xml) and B83x (config.xml) rules check the model. A schema error on a
+value that a more specific rule already reports (``True`` where ``true`` belongs, a misspelt
+limit type) is dropped, so each problem is reported once, by the rule that can explain and fix it.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from sylla.grammar.birds.model import BirdsConfig, GeneratedConfig, MetaConfig
+from sylla.grammar.birds.parse import BirdsParse, parse
+from sylla.grammar.model import Diagnostic, LineIndex, Span
+
+from .config import Config
+from .engine import LintResult
+from .finding import Finding, Fix, RelatedSpan
+from .registry import all_rules, rule_for_kind
+
+if TYPE_CHECKING:
+    from .rule import Rule
+
+
+@dataclass
+class BirdsContext:
+    """What a B8xx rule sees: the parse, the model, the config, the file's path."""
+
+    parse: BirdsParse
+    model: BirdsConfig
+    config: Config
+    path: str | None
+
+    @property
+    def text(self) -> str:
+        return self.parse.text
+
+    @property
+    def lines(self) -> LineIndex:
+        return self.parse.lines
+
+    @property
+    def meta(self) -> MetaConfig | None:
+        return self.model if isinstance(self.model, MetaConfig) else None
+
+    @property
+    def generated(self) -> GeneratedConfig | None:
+        return self.model if isinstance(self.model, GeneratedConfig) else None
+
+    @functools.cached_property
+    def sibling_meta(self) -> MetaConfig | None:
+        """The configMeta.xml this config.xml was generated from: the file in the same folder
+        whose root is ``<config_generation>`` (``configMeta.xml`` wins if there are several)."""
+        if self.path is None or not os.path.isfile(self.path):
+            return None
+        return find_sibling_meta(self.path)
+
+    def finding(self, rule: "Rule", message: str, span: Span, fix: Fix | None = None, related: tuple[RelatedSpan, ...] = ()) -> Finding:
+        return Finding(rule.code, rule.name, rule.severity, message, span, fix, related)
+
+
+def find_sibling_meta(path: str) -> MetaConfig | None:
+    from sylla.grammar.birds.detect import birds_kind
+
+    folder = os.path.dirname(os.path.abspath(path))
+    found: list[str] = []
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return None
+    for name in names:
+        full = os.path.join(folder, name)
+        if not name.lower().endswith(".xml") or not os.path.isfile(full):
+            continue
+        try:
+            with open(full, "rb") as fh:
+                head = fh.read(65536)
+        except OSError:
+            continue
+        if birds_kind(head) == "meta":
+            found.append(full)
+    if not found:
+        return None
+    chosen = next((f for f in found if os.path.basename(f) == "configMeta.xml"), found[0] if len(found) == 1 else None)
+    if chosen is None:
+        return None
+    try:
+        with open(chosen, "rb") as fh:
+            result = parse(fh.read(), chosen, schema=False)
+    except OSError:
+        return None
+    return result.model if isinstance(result.model, MetaConfig) else None
+
+
+def lint_birds(data: str | bytes, path: str | None = None, config: Config | None = None) -> LintResult:
+    """Lint one Science Birds config; the result has the shape of a syllabus ``LintResult``
+    (``findings``, ``parse.lines``, ``text``), so every reporter and the language server take it."""
+    config = config or Config()
+    result = parse(data, path)
+    rules = [r for r in all_rules() if r.code.startswith("B8") and config.enabled(r.code, path)]
+    findings: list[Finding] = []
+    for diag in result.diagnostics:
+        f = _from_diagnostic(diag)
+        if f is not None:
+            findings.append(f)
+    if result.model is not None and result.syntax_ok:
+        ctx = BirdsContext(result, result.model, config, path)
+        for rule in rules:
+            if not rule.kinds:
+                findings.extend(rule.check(ctx))  # type: ignore[arg-type]
+    findings = _filter(findings, config, path)
+    return LintResult(findings, result, None, path)  # type: ignore[arg-type]
+
+
+def _from_diagnostic(diag: Diagnostic) -> Finding | None:
+    rule = rule_for_kind(diag.kind)
+    if rule is None:
+        return None
+    related = tuple(RelatedSpan(r.message, r.span) for r in diag.related)
+    return Finding(rule.code, rule.name, diag.severity if rule.code == "B803" else rule.severity, diag.message, diag.span, None, related)
+
+
+def _filter(findings: list[Finding], config: Config, path: str | None) -> list[Finding]:
+    from .engine import _severity
+
+    specific = [f.span for f in findings if f.code not in ("B804",)]
+    out: list[Finding] = []
+    seen: set[tuple[str, int, int, str]] = set()
+    for f in findings:
+        if not config.enabled(f.code, path):
+            continue
+        if f.code == "B804" and any(s.start <= f.span.start and f.span.end <= s.end for s in specific):
+            continue
+        key = (f.code, f.span.start, f.span.end, f.message)
+        if key in seen:
+            continue
+        seen.add(key)
+        level = _severity(config, f.code)
+        if level is not None and level != f.severity:
+            f = replace(f, severity=level)
+        out.append(f)
+    out.sort(key=lambda f: (f.span.start, f.span.end, f.code))
+    return out

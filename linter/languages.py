@@ -1,0 +1,69 @@
+"""The languages sylla lints, told apart by content: syllabi (JSON) and Science Birds trial
+configs (XML, by root element). One entry point for every caller.
+
+- ``language_of(path, data, config) -> "syllabus" | "birds" | None``: whether and how to lint a
+  file found in a folder walk (a file that is neither gets no finding at all);
+- ``lint_text(data, path=None, config=None) -> LintResult``: lint a file or an editor buffer in
+  whichever language its content is; the result has one shape for both (``findings``,
+  ``parse.lines``, ``text``), so reporters and the language server need no second code path;
+- ``encode_fixed(original, text) -> bytes``: the bytes to write after ``--fix``, in the encoding
+  and with the byte-order mark the file had.
+
+The decision "is this XML a Science Birds config" is ``sylla.grammar.birds.birds_kind`` (root
+element, never the file name); "is this JSON a syllabus" stays ``Config.is_syllabus``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from .config import Config
+    from .engine import LintResult
+
+Language = Literal["syllabus", "birds"]
+
+#: folder walks open only files with these endings to look for a Science Birds root element
+BIRDS_SUFFIXES = (".xml",)
+
+
+def is_birds(data: bytes | str) -> bool:
+    from sylla.grammar.birds.detect import birds_kind
+
+    return birds_kind(data) is not None
+
+
+def language_of(path: str | None, data: bytes | str, config: "Config | None" = None) -> Language | None:
+    """The language of a file, or None when sylla has nothing to say about it."""
+    if is_birds(data):
+        return "birds"
+    from .config import Config
+
+    return "syllabus" if (config or Config()).is_syllabus(path, data) else None
+
+
+def lint_text(data: bytes | str, path: str | None = None, config: "Config | None" = None) -> "LintResult":
+    """Lint ``data`` as a Science Birds config when its root element says so, else as a syllabus."""
+    if is_birds(data):
+        from .birds import lint_birds
+
+        return lint_birds(data, path, config)
+    from .engine import lint
+
+    return lint(data, path, config)
+
+
+def encode_fixed(original: bytes, text: str) -> bytes:
+    """``text`` encoded as ``original`` was: a Science Birds file keeps its detected encoding and
+    BOM (UTF-16 stays UTF-16, ASCII stays ASCII), a syllabus stays UTF-8 with its BOM if it had one."""
+    if is_birds(original):
+        from sylla.grammar.birds.decode import decode, encode_like
+
+        return encode_like(decode(original), text)
+    bom = b"\xef\xbb\xbf" if original.startswith(b"\xef\xbb\xbf") else b""
+    return bom + text.encode("utf-8")
+
+
+def wants_file(name: str) -> bool:
+    """Whether a folder walk should open this file to look for a Science Birds root element."""
+    return name.lower().endswith(BIRDS_SUFFIXES)
