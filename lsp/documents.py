@@ -1,17 +1,20 @@
 """Which open documents are syllabi, and their parsed analysis per version.
 
-Editors send every JSON file they open; only syllabi (JSON/JSONC with ``instructions`` or a
-``$phase``) get diagnostics and features, so that a ``package.json`` never gets a lint.
+Editors send every JSON file they open; only syllabi get diagnostics and features, so that a
+``package.json`` or an assistant config never gets a lint. The decision is the project's one
+(``Config.is_syllabus``, the same the CLI and the pre-commit hook use), made sticky per open
+document: once a document has been linted as a syllabus it stays one until it is closed, so an
+edit that breaks it for a moment (deleting ``"instructions"``) gets findings, not silence.
 Parsing a large syllabus takes a while, so each request reuses the analysis of the version it
 was asked about instead of parsing again.
 """
 
 from __future__ import annotations
 
-import re
 import threading
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from sylla.grammar.model import Block, Instruction, PhaseMark, Syllabus
 from sylla.grammar.parse import ParseResult, parse
@@ -21,18 +24,12 @@ from .positions import PositionMap
 
 JSON_LANGUAGES = frozenset({"json", "jsonc", "json5"})
 JSON_SUFFIXES = (".json", ".jsonc", ".json5")
-_SYLLABUS_MARK = re.compile(r'"(?:instructions|\$phase)"\s*:')
 
 
 def looks_like_json(uri: str, language_id: str | None) -> bool:
     if language_id and language_id.lower() in JSON_LANGUAGES:
         return True
     return uri.lower().split("?", 1)[0].endswith(JSON_SUFFIXES)
-
-
-def is_syllabus_text(text: str) -> bool:
-    """A syllabus names ``instructions`` or has a ``$phase``: cheap enough for every edit."""
-    return _SYLLABUS_MARK.search(text) is not None
 
 
 @dataclass
@@ -98,6 +95,23 @@ class Documents:
     def __init__(self) -> None:
         self._cache: dict[str, Analysis] = {}
         self._lock = threading.Lock()
+        self._syllabi: set[str] = set()
+
+    def is_syllabus(self, uri: str, text: str, config: Any) -> bool:
+        """Whether to treat this document as a syllabus: once linted as one, always (until
+        closed); otherwise the shared decision of the file's config, or of its content alone
+        when the config cannot be read."""
+        if uri in self._syllabi:
+            return True
+        if config is not None:
+            return bool(config.is_syllabus(_path_of(uri), text))
+        from sylla.grammar.detect import is_syllabus
+
+        return is_syllabus(text)
+
+    def linted_as_syllabus(self, uri: str) -> None:
+        """Remember that ``uri`` was linted as a syllabus (see ``is_syllabus``)."""
+        self._syllabi.add(uri)
 
     def analyse(self, uri: str, version: int | None, text: str, encoding: str) -> Analysis:
         """The analysis of exactly this text (thread-safe; parses at most once per version)."""
@@ -118,6 +132,7 @@ class Documents:
     def forget(self, uri: str) -> None:
         with self._lock:
             self._cache.pop(uri, None)
+        self._syllabi.discard(uri)
 
 
 def _path_of(uri: str) -> str | None:

@@ -24,7 +24,7 @@ from .completion import Context as CompletionContext
 from .completion import complete
 from .debounce import LintScheduler, Snapshot
 from .diagnostics import LintOutcome, empty_outcome, outcome_for
-from .documents import Analysis, Documents, is_syllabus_text, looks_like_json
+from .documents import Analysis, Documents, looks_like_json
 from .formatting import format_document
 from .hover import hover
 from .outline import document_symbols, folding_ranges, inlay_hints
@@ -71,7 +71,12 @@ class SyllaServer(LanguageServer):
 
     def syllabus_snapshot(self, uri: str) -> Snapshot | None:
         snap = self.snapshot(uri)
-        return snap if snap is not None and is_syllabus_text(snap.text) else None
+        return snap if snap is not None and self.is_syllabus(snap) else None
+
+    def is_syllabus(self, snap: Snapshot) -> bool:
+        """The shared "is this a syllabus" decision for an open document (sticky once linted)."""
+        config, _ = self.config_for(to_fs_path(snap.uri))
+        return self.documents.is_syllabus(snap.uri, snap.text, config)
 
     def config_for(self, path: str | None) -> tuple[Any, str | None]:
         """The linter config for a file, and the problem that made us fall back, if any."""
@@ -86,10 +91,11 @@ class SyllaServer(LanguageServer):
 
     def compute(self, snap: Snapshot) -> LintOutcome:
         """Lint one snapshot (in the worker thread)."""
-        if not is_syllabus_text(snap.text):
-            return empty_outcome(snap.uri, snap.version, snap.text, self.encoding)
         path = to_fs_path(snap.uri)
         config, problem = self.config_for(path)
+        if not self.documents.is_syllabus(snap.uri, snap.text, config):
+            return empty_outcome(snap.uri, snap.version, snap.text, self.encoding)
+        self.documents.linted_as_syllabus(snap.uri)
         outcome = outcome_for(snap.uri, snap.version, snap.text, path, config, self.encoding)
         outcome.config_problem = problem
         return outcome
