@@ -31,6 +31,7 @@ from .outline import document_symbols, folding_ranges, inlay_hints
 from .positions import PositionMap
 from .protocol import SyllaProtocol
 from .settings import ClientSettings, ConfigProblem, load
+from .sync import encoding_name, use_lsp_line_rules
 
 log = logging.getLogger("sylla.lsp")
 
@@ -56,7 +57,7 @@ class SyllaServer(LanguageServer):
     # -- documents ---------------------------------------------------------------------------
     @property
     def encoding(self) -> str:
-        return str(self.workspace.position_encoding or types.PositionEncodingKind.Utf16.value)
+        return encoding_name(self.workspace.position_encoding)
 
     def open_document(self, uri: str):  # noqa: ANN201 - TextDocument | None
         """The open document at ``uri`` if it is JSON (``get_text_document`` would invent one)."""
@@ -192,6 +193,7 @@ def create_server() -> SyllaServer:
     @server.feature(types.INITIALIZE)
     @guard.notification
     def initialize(params: types.InitializeParams) -> None:
+        use_lsp_line_rules(server.workspace)
         caps = params.capabilities
         server.pull_mode = caps.text_document is not None and caps.text_document.diagnostic is not None
         workspace = caps.workspace
