@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import Any, BinaryIO, Callable, Mapping, Sequence, TypeVar
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -18,7 +20,7 @@ from pygls.uris import to_fs_path
 
 from sylla import __version__
 
-from . import guard
+from . import guard, transport
 from .code_actions import FIX_ALL, code_actions
 from .completion import Context as CompletionContext
 from .completion import complete
@@ -53,6 +55,43 @@ class SyllaServer(LanguageServer):
         self._settings_pull: asyncio.Future[None] | None = None
         self._analysis_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sylla-analyse")
         self.scheduler = LintScheduler(self.snapshot, self.compute, self.publish)
+
+    # -- transport ---------------------------------------------------------------------------
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve over stdio like pygls, but with a reader that survives a malformed header."""
+        from pygls.io_ import StdinAsyncReader, StdoutWriter
+
+        self._stop_event = threading.Event()
+        reader = StdinAsyncReader(stdin or sys.stdin.buffer, self.thread_pool)
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            asyncio.run(transport.serve(self._stop_event, reader, self.protocol))
+        except BrokenPipeError:
+            log.error("the connection to the client is lost; shutting down")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
+
+    def start_tcp(self, host: str, port: int) -> None:
+        """Serve one TCP client at a time like pygls, with the same hardened reader."""
+        self._stop_event = stop_event = threading.Event()
+
+        async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            self.protocol.set_writer(writer)  # type: ignore[arg-type]
+            await transport.serve(stop_event, reader, self.protocol)
+            self.shutdown()
+
+        async def listen() -> None:
+            self._server = await asyncio.start_server(connection, host, port)
+            log.info("serving on %s:%s", host, port)
+            async with self._server:
+                await self._server.serve_forever()
+
+        try:
+            asyncio.run(listen())
+        except (asyncio.CancelledError, KeyboardInterrupt):
+            pass
 
     # -- documents ---------------------------------------------------------------------------
     @property
