@@ -31,7 +31,7 @@ from .formatting import format_document
 from .hover import hover
 from .outline import document_symbols, folding_ranges, inlay_hints
 from .positions import PositionMap
-from .protocol import SyllaProtocol
+from .protocol import SyllaProtocol, Wire
 from .settings import ClientSettings, ConfigProblem, load
 from .sync import encoding_name, use_lsp_line_rules
 
@@ -136,7 +136,10 @@ class SyllaServer(LanguageServer):
         if not self.documents.is_syllabus(snap.uri, snap.text, config):
             return empty_outcome(snap.uri, snap.version, snap.text, self.encoding)
         self.documents.linted_as_syllabus(snap.uri)
-        outcome = outcome_for(snap.uri, snap.version, snap.text, path, config, self.encoding)
+        analysis = self.documents.analyse(snap.uri, snap.version, snap.text, self.encoding)
+        outcome = outcome_for(
+            snap.uri, snap.version, snap.text, path, config, self.encoding, analysis.result, analysis.positions
+        )
         outcome.config_problem = problem
         return outcome
 
@@ -335,7 +338,8 @@ def create_server() -> SyllaServer:
         analysis = await server.analysis(params.text_document.uri)
         if analysis is None:
             return None
-        return hover(analysis, analysis.positions.offset(params.position))
+        # off the loop: the first hover of a version may build its schedule (0.1 s at 500 KB)
+        return await server.off_loop(hover, analysis, analysis.positions.offset(params.position))
 
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=['"', "$"]))
     @guard.request
@@ -364,13 +368,17 @@ def create_server() -> SyllaServer:
     @guard.request
     async def on_symbols(params: types.DocumentSymbolParams) -> list[types.DocumentSymbol] | None:
         analysis = await server.analysis(params.text_document.uri)
-        return None if analysis is None else document_symbols(analysis)
+        if analysis is None:
+            return None
+        return Wire(await server.off_loop(analysis.view, "symbols", document_symbols))  # type: ignore[return-value]
 
     @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
     @guard.request
     async def on_folding(params: types.FoldingRangeParams) -> list[types.FoldingRange] | None:
         analysis = await server.analysis(params.text_document.uri)
-        return None if analysis is None else folding_ranges(analysis)
+        if analysis is None:
+            return None
+        return Wire(await server.off_loop(analysis.view, "folding", folding_ranges))  # type: ignore[return-value]
 
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT)
     @guard.request
@@ -378,7 +386,7 @@ def create_server() -> SyllaServer:
         analysis = await server.analysis(params.text_document.uri)
         if analysis is None:
             return None
-        return inlay_hints(analysis, analysis.positions.span(params.range))
+        return await server.off_loop(inlay_hints, analysis, analysis.positions.span(params.range))
 
     @server.feature(types.TEXT_DOCUMENT_FORMATTING)
     @guard.request
