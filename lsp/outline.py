@@ -6,6 +6,7 @@ and its episode range is where its first block starts to where its last one ends
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from lsprotocol import types
@@ -36,6 +37,21 @@ def _phase_extent(analysis: Analysis, phase: PhaseMark) -> Span:
     return Span(phase.span.start, end)
 
 
+_STRING = r'("(?:[^"\\\n]|\\.)*")'
+_TASK_VALUE = re.compile(r'"\$(?:episode|dataset)"\s*:\s*' + _STRING)
+_PHASE_VALUE = re.compile(r'"\$phase"\s*:\s*' + _STRING)
+
+
+def _value_span(text: str, span: Span, pattern: re.Pattern[str]) -> Span:
+    """The string after a directive key inside ``span``, read from the text.
+
+    The same span as the model's ``task_span``/``label_span``, which re-parse the
+    instruction exactly to find it: for 7,000 blocks that costs seconds, the scan nothing.
+    """
+    m = pattern.search(text, span.start, span.end)
+    return Span(m.start(1), m.end(1)) if m else span
+
+
 def _block_symbol(analysis: Analysis, sb: ScheduledBlock) -> dict[str, Any]:
     block: Block = sb.block
     positions = analysis.positions
@@ -44,7 +60,7 @@ def _block_symbol(analysis: Analysis, sb: ScheduledBlock) -> dict[str, Any]:
         "detail": f"{block.directive} · {_episodes(sb.start, sb.end)}",
         "kind": types.SymbolKind.Event.value,
         "range": positions.wire_range(block.span),
-        "selectionRange": positions.wire_range(block.task_span),
+        "selectionRange": positions.wire_range(_value_span(analysis.text, block.span, _TASK_VALUE)),
     }
 
 
@@ -68,7 +84,7 @@ def document_symbols(analysis: Analysis) -> list[dict[str, Any]]:
                 + (_learning(learning.pop()) if len(learning) == 1 else ""),
                 "kind": types.SymbolKind.Namespace.value,
                 "range": positions.wire_range(_phase_extent(analysis, phase)),
-                "selectionRange": positions.wire_range(phase.label_span),
+                "selectionRange": positions.wire_range(_value_span(analysis.text, phase.span, _PHASE_VALUE)),
                 "children": [_block_symbol(analysis, sb) for sb in run.blocks],
             }
         )
