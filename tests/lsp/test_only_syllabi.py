@@ -63,9 +63,9 @@ async def test_misspelt_instructions_with_directives_is_a_syllabus(client: Recor
     assert n604[0].range.start == types.Position(line=1, character=2)
     answers = await _features(client, uri, types.Position(line=1, character=5))
     titles = [a.title for a in answers["actions"]]
-    assert "Ignore N604 here" in titles
-    # in a .json file "ignore here" can only be the file-wide key (no comments in JSON)
-    [edit] = next(a for a in answers["actions"] if a.title == "Ignore N604 here").edit.changes[uri]
+    assert "Ignore N604 in this file" in titles
+    # in a .json file the only suppression is the file-wide key (no comments in JSON)
+    [edit] = next(a for a in answers["actions"] if a.title == "Ignore N604 in this file").edit.changes[uri]
     assert edit.new_text.startswith('"sylla_ignore": ["N604"]')
 
 
