@@ -29,6 +29,7 @@ from .diagnostics import LintOutcome, empty_outcome, outcome_for
 from .documents import Analysis, Documents, looks_like_json
 from .formatting import format_document
 from .hover import hover
+from .idle_gc import IdleCollector
 from .outline import document_symbols, folding_ranges, inlay_hints
 from .positions import PositionMap
 from .protocol import SyllaProtocol, Wire
@@ -55,6 +56,7 @@ class SyllaServer(LanguageServer):
         self._settings_pull: asyncio.Future[None] | None = None
         self._analysis_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sylla-analyse")
         self.scheduler = LintScheduler(self.snapshot, self.compute, self.publish)
+        self.collector = IdleCollector()
 
     # -- transport ---------------------------------------------------------------------------
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
@@ -62,6 +64,7 @@ class SyllaServer(LanguageServer):
         from pygls.io_ import StdinAsyncReader, StdoutWriter
 
         self._stop_event = threading.Event()
+        self.collector.start()
         reader = StdinAsyncReader(stdin or sys.stdin.buffer, self.thread_pool)
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
         try:
@@ -76,6 +79,7 @@ class SyllaServer(LanguageServer):
     def start_tcp(self, host: str, port: int) -> None:
         """Serve one TCP client at a time like pygls, with the same hardened reader."""
         self._stop_event = stop_event = threading.Event()
+        self.collector.start()
 
         async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
             self.protocol.set_writer(writer)  # type: ignore[arg-type]
@@ -144,6 +148,7 @@ class SyllaServer(LanguageServer):
         return outcome
 
     def publish(self, outcome: LintOutcome) -> None:
+        self.collector.activity()
         if outcome.config_problem and outcome.config_problem not in self._reported_problems:
             self._reported_problems.add(outcome.config_problem)
             self.window_show_message(
