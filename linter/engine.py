@@ -37,15 +37,19 @@ class LintResult:
         return self.parse.text
 
 
-def lint(data: str | bytes, path: str | None = None, config: Config | None = None) -> LintResult:
+def lint(
+    data: str | bytes, path: str | None = None, config: Config | None = None, *, parsed: ParseResult | None = None
+) -> LintResult:
     """Lint one syllabus. ``config`` None means the defaults (callers that want discovery
-    call ``load_config(path)`` first, as the CLI does)."""
+    call ``load_config(path)`` first, as the CLI does). ``parsed`` is ``parse(data, path)``
+    when the caller already has it (the language server shares one parse per version between
+    the lint and its other features)."""
     with paused_gc():
-        return _lint(data, path, config or Config())
+        return _lint(data, path, config or Config(), parsed)
 
 
-def _lint(data: str | bytes, path: str | None, config: Config) -> LintResult:
-    result = parse(data, path)
+def _lint(data: str | bytes, path: str | None, config: Config, parsed: ParseResult | None = None) -> LintResult:
+    result = parsed if parsed is not None else parse(data, path)
     model = result.model
     ctx: Context | None = None
     stype: SyllabusType | None = None

@@ -2,8 +2,10 @@
 
 Quick fixes come from the findings the linter attached fixes to; the fix-all action is the
 same ``apply_fixes`` that ``sylla lint --fix`` runs, so the editor never fixes differently.
-"Ignore" writes the suppression the linter reads: a ``// sylla: ignore[CODE]`` comment where
-comments are allowed, else the code in the top-level ``"sylla_ignore"`` list.
+"Ignore" writes the suppression the linter reads, and its title says which: "Ignore CODE on
+this line" appends a ``// sylla: ignore[CODE]`` comment where comments are allowed (JSONC, or a
+file that already has comments); in strict JSON "Ignore CODE in this file" adds the code to the
+top-level ``"sylla_ignore"`` list, which silences it for the whole file.
 """
 
 from __future__ import annotations
@@ -72,9 +74,10 @@ def code_actions(
             done.add((f.code, line))
             edit = ignore_edit(outcome, f.code, f.span.start, model)
             if edit is not None:
+                where = "on this line" if comments_allowed(outcome.uri, model) else "in this file"
                 actions.append(
                     types.CodeAction(
-                        title=f"Ignore {f.code} here",
+                        title=f"Ignore {f.code} {where}",
                         kind=types.CodeActionKind.QuickFix,
                         diagnostics=[d],
                         edit=_edit(outcome, [edit]),

@@ -29,7 +29,10 @@ _TASK_VALUE = re.compile(r'"\$(episode|dataset)"\s*:\s*"([^"\n]*)$')
 _KEY = re.compile(r'[{,]\s*("?)([$\w/.\-]*)$')
 _GAP = re.compile(r'(?:\[|\}\s*,?)\s*(\$?\w*)$')
 _TASK_REFS = re.compile(r'"\$(?:episode|dataset)"\s*:\s*"([^"\n]+)"')
-_PHASE_NUMBERS = re.compile(r'"\$phase"\s*:\s*"(\d+)\.')
+_PHASE_LABEL = re.compile(r'"\$phase"\s*:\s*"(\d+)\.(\w*)')
+_OWNER_KEY = re.compile(r'"((?:[^"\\\n]|\\.)*)"\s*:\s*$')
+#: the keys of the one task leaf a ``$repeat`` holds
+_LEAF_DIRECTIVES = ("$episode", "$dataset")
 _LEAF_TASK = re.compile(r'"\$(?:episode|dataset)"\s*:\s*"([^"\n]*)"')
 _OBJECT_KEYS = re.compile(r'"((?:[^"\\\n]|\\.)*)"\s*:')
 _DEFAULTS = re.compile(r'"default_params"\s*:\s*\{')
@@ -88,7 +91,7 @@ def complete(ctx: Context) -> types.CompletionList:
         if open_brace is not None:
             return types.CompletionList(is_incomplete=False, items=_keys(ctx, open_brace, start, end))
     m = _GAP.search(before)
-    if m and _enclosing_bracket_is_array(ctx.text, ctx.offset - len(m.group(1))):
+    if m and _in_instruction_list(ctx.text, ctx.offset - len(m.group(1))):
         start = ctx.offset - len(m.group(1))
         return types.CompletionList(is_incomplete=False, items=_instructions(ctx, start, ctx.offset))
     return types.CompletionList(is_incomplete=False, items=[])
@@ -110,7 +113,9 @@ def _enclosing_brace(text: str, offset: int) -> int | None:
     return None
 
 
-def _enclosing_bracket_is_array(text: str, offset: int) -> bool:
+def _in_instruction_list(text: str, offset: int) -> bool:
+    """Whether ``offset`` is directly inside the ``instructions`` array (or a bare top-level
+    list), not inside some other array such as a task's parameter list."""
     depth = 0
     for i in range(offset - 1, max(0, offset - 200_000) - 1, -1):
         c = text[i]
@@ -118,7 +123,7 @@ def _enclosing_bracket_is_array(text: str, offset: int) -> bool:
             depth += 1
         elif c in "{[":
             if depth == 0:
-                return c == "["
+                return c == "[" and owner_key(text, i) in (None, "instructions")
             depth -= 1
     return False
 
@@ -208,6 +213,11 @@ def _keys(ctx: Context, open_brace: int, start: int, end: int) -> list[types.Com
         return _params(ctx, task_name(m.group(1)), present, start, end)
     if present & {"$phase", "$repeat", "$info", "$episode", "$dataset"}:
         return []  # an instruction has exactly one directive
+    owner = owner_key(ctx.text, open_brace)
+    if owner == "$repeat":
+        return _directive_keys(ctx, start, end, only=_LEAF_DIRECTIVES)  # what a $repeat repeats
+    if owner is not None:
+        return []  # the value of some key ($info, default_params, ...): not an instruction
     return _directive_keys(ctx, start, end)
 
 
@@ -247,24 +257,56 @@ def _default_params(text: str) -> list[str]:
     return sorted(_top_keys(_object_text(text, m.end() - 1))) if m else []
 
 
-def next_phase_number(text: str) -> int:
-    numbers = [int(n) for n in _PHASE_NUMBERS.findall(text)]
-    return max(numbers, default=0) + 1
+def phase_before(text: str, offset: int) -> tuple[int, str] | None:
+    """Number and kind (``"train"``, ``"test"``, ...) of the last ``$phase`` before ``offset``."""
+    at = offset
+    while True:
+        at = text.rfind('"$phase"', 0, at)
+        if at < 0:
+            return None
+        m = _PHASE_LABEL.match(text, at)
+        if m:
+            return int(m.group(1)), m.group(2)
 
 
-def _directive_keys(ctx: Context, start: int, end: int) -> list[types.CompletionItem]:
+def next_phase_number(text: str, offset: int) -> int:
+    """The number of a new phase pair at ``offset``: one more than the phase before it."""
+    before = phase_before(text, offset)
+    return 1 if before is None else before[0] + 1
+
+
+def next_phase_label(text: str, offset: int) -> str:
+    """The label of one new ``$phase`` at ``offset``: the test of a train phase just before
+    it, else the next number's train."""
+    before = phase_before(text, offset)
+    if before is not None and before[1] == "train":
+        return f"{before[0]}.test"
+    return f"{next_phase_number(text, offset)}.train"
+
+
+def owner_key(text: str, open_at: int) -> str | None:
+    """The key whose value opens at ``open_at`` (a ``{`` or ``[``), or None for a container
+    that is an array element or the document itself."""
+    m = _OWNER_KEY.search(text, max(0, open_at - 300), open_at)
+    return m.group(1) if m else None
+
+
+def _directive_keys(
+    ctx: Context, start: int, end: int, only: Sequence[str] | None = None
+) -> list[types.CompletionItem]:
     from .hover import directive_docs
 
     docs = directive_docs()
-    n = next_phase_number(ctx.text)
+    label = next_phase_label(ctx.text, start)
     kind = types.CompletionItemKind.Keyword
-    return [
-        _item("$phase", kind, ['"$phase": "', Stop(1, f"{n}.train"), '"'], ctx, start, end, doc=docs["$phase"], sort="0"),
+    items = [
+        _item("$phase", kind, ['"$phase": "', Stop(1, label), '"'], ctx, start, end, doc=docs["$phase"], sort="0"),
         _item("$repeat", kind, ['"$repeat": {"$episode": "', Stop(1, "Task"), '"}, "count": ', Stop(2, "100")], ctx, start, end, doc=docs["$repeat"], sort="1"),
         _item("$episode", kind, ['"$episode": "', Stop(1, "Task"), '"'], ctx, start, end, doc=docs["$episode"], sort="2"),
         _item("$dataset", kind, ['"$dataset": "', Stop(1, "Task"), '"'], ctx, start, end, doc=docs["$dataset"], sort="3"),
         _item("$info", kind, ['"$info": {"disable_updates": ', Stop(1, "true"), "}"], ctx, start, end, doc=docs["$info"], sort="4"),
     ]
+    return [i for i in items if only is None or i.label in only]
 
 
 def _indent_of_line(text: str, offset: int) -> str:
@@ -277,7 +319,8 @@ def _instructions(ctx: Context, start: int, end: int) -> list[types.CompletionIt
     from .hover import directive_docs
 
     docs = directive_docs()
-    n = next_phase_number(ctx.text)
+    n = next_phase_number(ctx.text, start)
+    label = next_phase_label(ctx.text, start)
     nl = "\n" + _indent_of_line(ctx.text, start)
     after = ctx.text[end : end + 200].lstrip()
     tail = "," if after.startswith("{") else ""
@@ -293,7 +336,7 @@ def _instructions(ctx: Context, start: int, end: int) -> list[types.CompletionIt
     return [
         _item(f"$phase {n}.train + {n}.test", kind, pair, ctx, start, end,
               detail=f"a new train/test phase pair (phase {n})", doc=docs["$phase"], sort="0"),
-        _item("$phase", kind, [f'{{"$phase": "', Stop(1, f"{n}.train"), '"}' + tail], ctx, start, end, doc=docs["$phase"], sort="1"),
+        _item("$phase", kind, [f'{{"$phase": "', Stop(1, label), '"}' + tail], ctx, start, end, doc=docs["$phase"], sort="1"),
         _item("$repeat", kind, ['{"$repeat": {"$episode": "', Stop(1, "Task"), '"}, "count": ', Stop(2, "100"), "}" + tail], ctx, start, end, doc=docs["$repeat"], sort="2"),
         _item("$episode", kind, ['{"$episode": "', Stop(1, "Task"), '"}' + tail], ctx, start, end, doc=docs["$episode"], sort="3"),
         _item("$dataset", kind, ['{"$dataset": "', Stop(1, "Task"), '"}' + tail], ctx, start, end, doc=docs["$dataset"], sort="4"),

@@ -57,11 +57,12 @@ def doc_url(code: str) -> str | None:
         return None
 
 
-def lint_text(text: str, path: str | None, config: Any) -> tuple[list[Any], PositionMap | None]:
-    """Run the linter; returns its findings and the line index of the text it parsed."""
+def lint_text(text: str, path: str | None, config: Any, parsed: Any = None) -> tuple[list[Any], PositionMap | None]:
+    """Run the linter (on ``parsed``, the text's parse, when the caller has it); returns its
+    findings and the line index of the text it parsed."""
     from sylla.linter import lint
 
-    result = lint(text, path, config)
+    result = lint(text, path, config, parsed=parsed) if parsed is not None else lint(text, path, config)
     lines = result.parse.lines if result.parse is not None else None
     return list(result.findings), (PositionMap(lines) if lines is not None else None)
 
@@ -96,13 +97,15 @@ def to_lsp(findings: Sequence[Any], uri: str, positions: PositionMap) -> list[ty
     return out
 
 
-def outcome_for(uri: str, version: int | None, text: str, path: str | None, config: Any, encoding: str) -> LintOutcome:
-    """Lint one snapshot and convert it (runs in the worker thread)."""
-    findings, positions = lint_text(text, path, config)
-    if positions is None:
-        positions = PositionMap(text, encoding)
-    else:
-        positions = PositionMap(positions.lines, encoding)
+def outcome_for(
+    uri: str, version: int | None, text: str, path: str | None, config: Any, encoding: str,
+    parsed: Any = None, positions: PositionMap | None = None,
+) -> LintOutcome:
+    """Lint one snapshot and convert it (runs in the worker thread); ``parsed`` and
+    ``positions`` are the version's shared parse and position map, when there is one."""
+    findings, linted = lint_text(text, path, config, parsed)
+    if positions is None or positions.encoding != encoding:
+        positions = PositionMap(linted.lines if linted is not None else text, encoding)
     return LintOutcome(uri, version, text, findings, to_lsp(findings, uri, positions), positions, config)
 
 

@@ -1,17 +1,21 @@
 """Which open documents are syllabi, and their parsed analysis per version.
 
-Editors send every JSON file they open; only syllabi (JSON/JSONC with ``instructions`` or a
-``$phase``) get diagnostics and features, so that a ``package.json`` never gets a lint.
+Editors send every JSON file they open; only syllabi get diagnostics and features, so that a
+``package.json`` or an assistant config never gets a lint. The decision is the project's one
+(``Config.is_syllabus``, the same the CLI and the pre-commit hook use), made sticky per open
+document: once a document has been linted as a syllabus it stays one until it is closed, so an
+edit that breaks it for a moment (deleting ``"instructions"``) gets findings, not silence.
 Parsing a large syllabus takes a while, so each request reuses the analysis of the version it
 was asked about instead of parsing again.
 """
 
 from __future__ import annotations
 
-import re
 import threading
-from dataclasses import dataclass
+from concurrent.futures import Future
+from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any, Callable, TypeVar
 
 from sylla.grammar.model import Block, Instruction, PhaseMark, Syllabus
 from sylla.grammar.parse import ParseResult, parse
@@ -19,20 +23,16 @@ from sylla.grammar.schedule import Schedule, ScheduledBlock, schedule
 
 from .positions import PositionMap
 
+V = TypeVar("V")
+
 JSON_LANGUAGES = frozenset({"json", "jsonc", "json5"})
 JSON_SUFFIXES = (".json", ".jsonc", ".json5")
-_SYLLABUS_MARK = re.compile(r'"(?:instructions|\$phase)"\s*:')
 
 
 def looks_like_json(uri: str, language_id: str | None) -> bool:
     if language_id and language_id.lower() in JSON_LANGUAGES:
         return True
     return uri.lower().split("?", 1)[0].endswith(JSON_SUFFIXES)
-
-
-def is_syllabus_text(text: str) -> bool:
-    """A syllabus names ``instructions`` or has a ``$phase``: cheap enough for every edit."""
-    return _SYLLABUS_MARK.search(text) is not None
 
 
 @dataclass
@@ -44,6 +44,16 @@ class Analysis:
     text: str
     encoding: str
     result: ParseResult
+    _views: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _views_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False, compare=False)
+
+    def view(self, name: str, build: Callable[["Analysis"], V]) -> V:
+        """``build(self)``, computed once per version: the editor asks for symbols, folds and
+        hints after every change, often twice for the same version."""
+        with self._views_lock:
+            if name not in self._views:
+                self._views[name] = build(self)
+            return self._views[name]
 
     @property
     def model(self) -> Syllabus | None:
@@ -98,26 +108,68 @@ class Documents:
     def __init__(self) -> None:
         self._cache: dict[str, Analysis] = {}
         self._lock = threading.Lock()
+        self._syllabi: set[str] = set()
+        self._pending: dict[str, tuple[int | None, str, Future[Analysis]]] = {}
+
+    def is_syllabus(self, uri: str, text: str, config: Any) -> bool:
+        """Whether to treat this document as a syllabus: once linted as one, always (until
+        closed); otherwise the shared decision of the file's config, or of its content alone
+        when the config cannot be read."""
+        if uri in self._syllabi:
+            return True
+        if config is not None:
+            return bool(config.is_syllabus(_path_of(uri), text))
+        from sylla.grammar.detect import is_syllabus
+
+        return is_syllabus(text)
+
+    def linted_as_syllabus(self, uri: str) -> None:
+        """Remember that ``uri`` was linted as a syllabus (see ``is_syllabus``)."""
+        self._syllabi.add(uri)
 
     def analyse(self, uri: str, version: int | None, text: str, encoding: str) -> Analysis:
-        """The analysis of exactly this text (thread-safe; parses at most once per version)."""
+        """The analysis of exactly this text (thread-safe).
+
+        Parses at most once per version: the lint and every feature request for the same
+        version share one parse, and a caller that arrives while that parse runs waits for it
+        instead of starting a second one (on a 500 KB syllabus a parse takes a third of a
+        second, and two at once also fight over the GIL).
+        """
         with self._lock:
             cached = self._cache.get(uri)
-        if (
-            cached is not None
-            and cached.version == version
-            and cached.encoding == encoding
-            and (cached.text is text or cached.text == text)
-        ):
-            return cached
-        analysis = Analysis(uri, version, text, encoding, parse(text, _path_of(uri)))
+            if cached is not None and cached.version == version and (cached.text is text or cached.text == text):
+                if cached.encoding == encoding:
+                    return cached
+                return Analysis(uri, version, text, encoding, cached.result)
+            pending = self._pending.get(uri)
+            if pending is not None and pending[0] == version and (pending[1] is text or pending[1] == text):
+                future, owner = pending[2], False
+            else:
+                future, owner = Future(), True
+                self._pending[uri] = (version, text, future)
+        if not owner:
+            shared: Analysis = future.result()
+            return shared if shared.encoding == encoding else Analysis(uri, version, text, encoding, shared.result)
+        try:
+            analysis = Analysis(uri, version, text, encoding, parse(text, _path_of(uri)))
+        except BaseException as exc:
+            with self._lock:
+                if self._pending.get(uri, (None, None, None))[2] is future:
+                    del self._pending[uri]
+            future.set_exception(exc)
+            raise
         with self._lock:
-            self._cache[uri] = analysis
+            if self._pending.get(uri, (None, None, None))[2] is future:
+                del self._pending[uri]
+                self._cache[uri] = analysis  # else a newer version is being parsed: keep out of its way
+        future.set_result(analysis)
         return analysis
 
     def forget(self, uri: str) -> None:
         with self._lock:
             self._cache.pop(uri, None)
+            self._pending.pop(uri, None)
+        self._syllabi.discard(uri)
 
 
 def _path_of(uri: str) -> str | None:

@@ -6,6 +6,9 @@ and its episode range is where its first block starts to where its last one ends
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from lsprotocol import types
 
 from sylla.grammar.model import Block, PhaseMark, Span
@@ -34,43 +37,63 @@ def _phase_extent(analysis: Analysis, phase: PhaseMark) -> Span:
     return Span(phase.span.start, end)
 
 
-def _block_symbol(analysis: Analysis, sb: ScheduledBlock) -> types.DocumentSymbol:
+_STRING = r'("(?:[^"\\\n]|\\.)*")'
+_TASK_VALUE = re.compile(r'"\$(?:episode|dataset)"\s*:\s*' + _STRING)
+_PHASE_VALUE = re.compile(r'"\$phase"\s*:\s*' + _STRING)
+
+
+def _value_span(text: str, span: Span, pattern: re.Pattern[str]) -> Span:
+    """The string after a directive key inside ``span``, read from the text.
+
+    The same span as the model's ``task_span``/``label_span``, which re-parse the
+    instruction exactly to find it: for 7,000 blocks that costs seconds, the scan nothing.
+    """
+    m = pattern.search(text, span.start, span.end)
+    return Span(m.start(1), m.end(1)) if m else span
+
+
+def _block_symbol(analysis: Analysis, sb: ScheduledBlock) -> dict[str, Any]:
     block: Block = sb.block
     positions = analysis.positions
-    return types.DocumentSymbol(
-        name=f"{block.task} ×{block.count}" if block.repeated else block.task,
-        detail=f"{block.directive} · {_episodes(sb.start, sb.end)}",
-        kind=types.SymbolKind.Event,
-        range=positions.range(block.span),
-        selection_range=positions.range(block.task_span),
-    )
+    return {
+        "name": f"{block.task} ×{block.count}" if block.repeated else block.task,
+        "detail": f"{block.directive} · {_episodes(sb.start, sb.end)}",
+        "kind": types.SymbolKind.Event.value,
+        "range": positions.wire_range(block.span),
+        "selectionRange": positions.wire_range(_value_span(analysis.text, block.span, _TASK_VALUE)),
+    }
 
 
-def document_symbols(analysis: Analysis) -> list[types.DocumentSymbol]:
+def document_symbols(analysis: Analysis) -> list[dict[str, Any]]:
+    """Phases with their blocks as children, in LSP's JSON form (``DocumentSymbol[]``).
+
+    Built as plain JSON because a 500 KB syllabus has some 7,000 symbols: lsprotocol objects
+    and their unstructuring would cost several times the rest of the request.
+    """
     if analysis.model is None or analysis.schedule is None:
         return []
     positions = analysis.positions
-    out: list[types.DocumentSymbol] = [_block_symbol(analysis, sb) for sb in analysis.schedule.unphased]
+    out: list[dict[str, Any]] = [_block_symbol(analysis, sb) for sb in analysis.schedule.unphased]
     for run in analysis.schedule.phases:
         phase = run.phase
         learning = {b.learning for b in run.blocks}
         out.append(
-            types.DocumentSymbol(
-                name=phase.label,
-                detail=f"{phase.kind or 'phase'} · {_episodes(run.start, run.end) if run.blocks else 'no episodes'}"
+            {
+                "name": phase.label,
+                "detail": f"{phase.kind or 'phase'} · {_episodes(run.start, run.end) if run.blocks else 'no episodes'}"
                 + (_learning(learning.pop()) if len(learning) == 1 else ""),
-                kind=types.SymbolKind.Namespace,
-                range=positions.range(_phase_extent(analysis, phase)),
-                selection_range=positions.range(phase.label_span),
-                children=[_block_symbol(analysis, sb) for sb in run.blocks],
-            )
+                "kind": types.SymbolKind.Namespace.value,
+                "range": positions.wire_range(_phase_extent(analysis, phase)),
+                "selectionRange": positions.wire_range(_value_span(analysis.text, phase.span, _PHASE_VALUE)),
+                "children": [_block_symbol(analysis, sb) for sb in run.blocks],
+            }
         )
     return out
 
 
-def folding_ranges(analysis: Analysis) -> list[types.FoldingRange]:
+def folding_ranges(analysis: Analysis) -> list[dict[str, Any]]:
     """A fold per phase (mark to its last instruction), per multi-line instruction, and for
-    the instruction list and ``default_params``."""
+    the instruction list and ``default_params``; in LSP's JSON form, like the symbols."""
     model = analysis.model
     if model is None:
         return []
@@ -85,14 +108,17 @@ def folding_ranges(analysis: Analysis) -> list[types.FoldingRange]:
         spans.append((_phase_extent(analysis, phase), types.FoldingRangeKind.Region))
     for instruction in model.instructions:
         spans.append((instruction.span, None))
-    out: list[types.FoldingRange] = []
+    out: list[dict[str, Any]] = []
     seen: set[tuple[int, int]] = set()
     for span, kind in spans:
         start, end = positions.line_of(span.start), positions.line_of(max(span.start, span.end - 1))
         if end > start and (start, end) not in seen:
             seen.add((start, end))
-            out.append(types.FoldingRange(start_line=start, end_line=end, kind=kind))
-    out.sort(key=lambda f: (f.start_line, -f.end_line))
+            fold: dict[str, Any] = {"startLine": start, "endLine": end}
+            if kind is not None:
+                fold["kind"] = kind.value
+            out.append(fold)
+    out.sort(key=lambda f: (f["startLine"], -f["endLine"]))
     return out
 
 

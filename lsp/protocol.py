@@ -26,7 +26,21 @@ class _Rejected:
 REJECTED = _Rejected()
 
 
+class Wire:
+    """An answer already in its JSON form (see ``outline``): sent as it is, without the
+    converter walking thousands of dicts to find nothing to convert."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
 class SyllaProtocol(LanguageServerProtocol):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._converter.register_unstructure_hook(Wire, lambda wire: wire.value)
+
     def structure_message(self, data: dict[str, Any]) -> Any:
         try:
             return super().structure_message(data)

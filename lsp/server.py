@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import Any, BinaryIO, Callable, Mapping, Sequence, TypeVar
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -18,19 +20,21 @@ from pygls.uris import to_fs_path
 
 from sylla import __version__
 
-from . import guard
+from . import guard, transport
 from .code_actions import FIX_ALL, code_actions
 from .completion import Context as CompletionContext
 from .completion import complete
 from .debounce import LintScheduler, Snapshot
 from .diagnostics import LintOutcome, empty_outcome, outcome_for
-from .documents import Analysis, Documents, is_syllabus_text, looks_like_json
+from .documents import Analysis, Documents, looks_like_json
 from .formatting import format_document
 from .hover import hover
+from .idle_gc import IdleCollector
 from .outline import document_symbols, folding_ranges, inlay_hints
 from .positions import PositionMap
-from .protocol import SyllaProtocol
+from .protocol import SyllaProtocol, Wire
 from .settings import ClientSettings, ConfigProblem, load
+from .sync import encoding_name, use_lsp_line_rules
 
 log = logging.getLogger("sylla.lsp")
 
@@ -52,11 +56,51 @@ class SyllaServer(LanguageServer):
         self._settings_pull: asyncio.Future[None] | None = None
         self._analysis_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sylla-analyse")
         self.scheduler = LintScheduler(self.snapshot, self.compute, self.publish)
+        self.collector = IdleCollector()
+
+    # -- transport ---------------------------------------------------------------------------
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve over stdio like pygls, but with a reader that survives a malformed header."""
+        from pygls.io_ import StdinAsyncReader, StdoutWriter
+
+        self._stop_event = threading.Event()
+        self.collector.start()
+        reader = StdinAsyncReader(stdin or sys.stdin.buffer, self.thread_pool)
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            asyncio.run(transport.serve(self._stop_event, reader, self.protocol))
+        except BrokenPipeError:
+            log.error("the connection to the client is lost; shutting down")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
+
+    def start_tcp(self, host: str, port: int) -> None:
+        """Serve one TCP client at a time like pygls, with the same hardened reader."""
+        self._stop_event = stop_event = threading.Event()
+        self.collector.start()
+
+        async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            self.protocol.set_writer(writer)  # type: ignore[arg-type]
+            await transport.serve(stop_event, reader, self.protocol)
+            self.shutdown()
+
+        async def listen() -> None:
+            self._server = await asyncio.start_server(connection, host, port)
+            log.info("serving on %s:%s", host, port)
+            async with self._server:
+                await self._server.serve_forever()
+
+        try:
+            asyncio.run(listen())
+        except (asyncio.CancelledError, KeyboardInterrupt):
+            pass
 
     # -- documents ---------------------------------------------------------------------------
     @property
     def encoding(self) -> str:
-        return str(self.workspace.position_encoding or types.PositionEncodingKind.Utf16.value)
+        return encoding_name(self.workspace.position_encoding)
 
     def open_document(self, uri: str):  # noqa: ANN201 - TextDocument | None
         """The open document at ``uri`` if it is JSON (``get_text_document`` would invent one)."""
@@ -71,7 +115,12 @@ class SyllaServer(LanguageServer):
 
     def syllabus_snapshot(self, uri: str) -> Snapshot | None:
         snap = self.snapshot(uri)
-        return snap if snap is not None and is_syllabus_text(snap.text) else None
+        return snap if snap is not None and self.is_syllabus(snap) else None
+
+    def is_syllabus(self, snap: Snapshot) -> bool:
+        """The shared "is this a syllabus" decision for an open document (sticky once linted)."""
+        config, _ = self.config_for(to_fs_path(snap.uri))
+        return self.documents.is_syllabus(snap.uri, snap.text, config)
 
     def config_for(self, path: str | None) -> tuple[Any, str | None]:
         """The linter config for a file, and the problem that made us fall back, if any."""
@@ -86,15 +135,20 @@ class SyllaServer(LanguageServer):
 
     def compute(self, snap: Snapshot) -> LintOutcome:
         """Lint one snapshot (in the worker thread)."""
-        if not is_syllabus_text(snap.text):
-            return empty_outcome(snap.uri, snap.version, snap.text, self.encoding)
         path = to_fs_path(snap.uri)
         config, problem = self.config_for(path)
-        outcome = outcome_for(snap.uri, snap.version, snap.text, path, config, self.encoding)
+        if not self.documents.is_syllabus(snap.uri, snap.text, config):
+            return empty_outcome(snap.uri, snap.version, snap.text, self.encoding)
+        self.documents.linted_as_syllabus(snap.uri)
+        analysis = self.documents.analyse(snap.uri, snap.version, snap.text, self.encoding)
+        outcome = outcome_for(
+            snap.uri, snap.version, snap.text, path, config, self.encoding, analysis.result, analysis.positions
+        )
         outcome.config_problem = problem
         return outcome
 
     def publish(self, outcome: LintOutcome) -> None:
+        self.collector.activity()
         if outcome.config_problem and outcome.config_problem not in self._reported_problems:
             self._reported_problems.add(outcome.config_problem)
             self.window_show_message(
@@ -186,6 +240,7 @@ def create_server() -> SyllaServer:
     @server.feature(types.INITIALIZE)
     @guard.notification
     def initialize(params: types.InitializeParams) -> None:
+        use_lsp_line_rules(server.workspace)
         caps = params.capabilities
         server.pull_mode = caps.text_document is not None and caps.text_document.diagnostic is not None
         workspace = caps.workspace
@@ -288,7 +343,8 @@ def create_server() -> SyllaServer:
         analysis = await server.analysis(params.text_document.uri)
         if analysis is None:
             return None
-        return hover(analysis, analysis.positions.offset(params.position))
+        # off the loop: the first hover of a version may build its schedule (0.1 s at 500 KB)
+        return await server.off_loop(hover, analysis, analysis.positions.offset(params.position))
 
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=['"', "$"]))
     @guard.request
@@ -317,13 +373,17 @@ def create_server() -> SyllaServer:
     @guard.request
     async def on_symbols(params: types.DocumentSymbolParams) -> list[types.DocumentSymbol] | None:
         analysis = await server.analysis(params.text_document.uri)
-        return None if analysis is None else document_symbols(analysis)
+        if analysis is None:
+            return None
+        return Wire(await server.off_loop(analysis.view, "symbols", document_symbols))  # type: ignore[return-value]
 
     @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
     @guard.request
     async def on_folding(params: types.FoldingRangeParams) -> list[types.FoldingRange] | None:
         analysis = await server.analysis(params.text_document.uri)
-        return None if analysis is None else folding_ranges(analysis)
+        if analysis is None:
+            return None
+        return Wire(await server.off_loop(analysis.view, "folding", folding_ranges))  # type: ignore[return-value]
 
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT)
     @guard.request
@@ -331,7 +391,7 @@ def create_server() -> SyllaServer:
         analysis = await server.analysis(params.text_document.uri)
         if analysis is None:
             return None
-        return inlay_hints(analysis, analysis.positions.span(params.range))
+        return await server.off_loop(inlay_hints, analysis, analysis.positions.span(params.range))
 
     @server.feature(types.TEXT_DOCUMENT_FORMATTING)
     @guard.request

@@ -1,4 +1,4 @@
-"""Code actions: quick fixes, fix-all and "ignore CODE here", applied to the text."""
+"""Code actions: quick fixes, fix-all and "Ignore CODE on this line / in this file", applied to the text."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ async def test_quickfix_for_a_fixable_finding_is_preferred_and_applies(client: R
         '    {"$info": {"disable_updates": true}},',
         '    {"$repeat": {"$episode": "Pong"}, "count": 10},',
     ]
-    assert sorted(a.title for a in actions if a.title.startswith("Ignore")) == ["Ignore H501 here", "Ignore P302 here"]
+    assert sorted(a.title for a in actions if a.title.startswith("Ignore")) == ["Ignore H501 in this file", "Ignore P302 in this file"]
 
 
 async def test_ignore_in_strict_json_adds_to_sylla_ignore(client: RecordingClient) -> None:
@@ -63,7 +63,7 @@ async def test_ignore_in_strict_json_adds_to_sylla_ignore(client: RecordingClien
     client.open(uri, text)
     await client.diagnostics_for(uri, 1)
     actions = await _actions(client, uri, 5)
-    ignore = next(a for a in actions if a.title == "Ignore P303 here")
+    ignore = next(a for a in actions if a.title == "Ignore P303 in this file")
     fixed = apply(text, ignore.edit.changes[uri])
     assert fixed.splitlines()[1:3] == ['  "sylla_ignore": ["P303"],', '  "name": "bad-syllabus",']
     assert "P303" not in [f.code for f in lint(fixed).findings]
@@ -75,7 +75,7 @@ async def test_ignore_in_jsonc_appends_a_comment(client: RecordingClient) -> Non
     client.open(uri, text, language_id="jsonc")
     await client.diagnostics_for(uri, 1)
     actions = await _actions(client, uri, 7)
-    ignore = next(a for a in actions if a.title == "Ignore P302 here")
+    ignore = next(a for a in actions if a.title == "Ignore P302 on this line")
     fixed = apply(text, ignore.edit.changes[uri])
     assert fixed.splitlines()[7] == '    {"$phase": "2.test"},  // sylla: ignore[P302]'
     assert "P302" not in [f.code for f in lint(fixed, "bad.jsonc").findings]

@@ -95,3 +95,61 @@ async def test_without_snippet_support_inserts_plain_text(bare: RecordingClient)
     pair = result.items[0]
     assert pair.insert_text_format == types.InsertTextFormat.PlainText
     assert pair.text_edit.new_text.splitlines()[1] == '    {"$repeat": {"$episode": "Task"}, "count": 1000},'
+
+
+PHASES = """{
+  "instructions": [
+    {"$phase": "1.train"},
+    {"$repeat": {"$episode": "Pong"}, "count": 10},
+    
+    {"$phase": "1.test"},
+    {"$repeat": {"$episode": "Pong"}, "count": 10},
+    
+    {"$phase": "2.train"},
+    {"$repeat": {"$episode": "Breakout"}, "count": 10},
+    {"$phase": "2.test"},
+    {"$repeat": {"$episode": "Breakout", "levels": [1, 2]}, "count": 10},
+    
+  ]
+}
+"""
+
+
+async def test_phase_numbers_follow_the_cursor(client: RecordingClient) -> None:
+    uri = uri_of("c6.json")
+    client.open(uri, PHASES)
+
+    async def at_gap(line: int) -> dict[str, types.CompletionItem]:
+        assert PHASES.splitlines()[line] == "    "
+        return {i.label: i for i in (await _complete(client, uri, line, 4)).items}
+
+    # after 1.train's block: the single phase is its test, a new pair is number 2
+    after_train = await at_gap(4)
+    assert after_train["$phase"].text_edit.new_text == '{"\\$phase": "${1:1.test}"},'
+    assert "$phase 2.train + 2.test" in after_train
+    # after 1.test's block (phase 2 follows): phase 2 again, not "highest plus one" (3)
+    after_test = await at_gap(7)
+    assert after_test["$phase"].text_edit.new_text == '{"\\$phase": "${1:2.train}"},'
+    assert "$phase 2.train + 2.test" in after_test
+    # at the end: after 2.test comes 3
+    at_end = await at_gap(12)
+    assert at_end["$phase"].text_edit.new_text == '{"\\$phase": "${1:3.train}"}'
+    assert "$phase 3.train + 3.test" in at_end
+
+
+async def test_inside_a_repeat_only_a_task_leaf_is_offered(client: RecordingClient) -> None:
+    text = PHASES.replace('{"$repeat": {"$episode": "Pong"}, "count": 10},\n    \n    {"$phase": "1.test"}', '{"$repeat": {"$"}, "count": 10},\n    \n    {"$phase": "1.test"}')
+    uri = uri_of("c7.json")
+    client.open(uri, text)
+    line = text.splitlines()[3]
+    result = await _complete(client, uri, 3, line.index('{"$"}') + 3)
+    assert {i.label for i in result.items} == {"$episode", "$dataset"}
+
+
+async def test_no_instructions_inside_a_parameter_list(client: RecordingClient) -> None:
+    uri = uri_of("c8.json")
+    text = PHASES.replace('"levels": [1, 2]', '"levels": []')
+    client.open(uri, text)
+    line = text.splitlines()[11]
+    result = await _complete(client, uri, 11, line.index("[]") + 1)
+    assert [i.label for i in result.items] == []

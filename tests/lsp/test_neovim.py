@@ -60,7 +60,7 @@ def test_neovim_shows_diagnostics_and_applies_a_quick_fix(tmp_path: Path) -> Non
         ("T401", 2), ("P303", 5), ("P306", 5), ("H501", 7), ("P302", 7), ("N602", 8),
     ]
     assert {d["source"] for d in result["diagnostics"]} == {"sylla"}
-    assert "Ignore H501 here" in result["action_titles"]
+    assert "Ignore H501 in this file" in result["action_titles"]
     assert result["applied"].endswith("(H501)")
     assert result["lines"][7:11] == [
         '    {"$phase": "2.test"},',

@@ -1,0 +1,87 @@
+"""The server's copy of each document, kept in sync with LSP's line rules.
+
+LSP counts only ``\\n``, ``\\r\\n`` and ``\\r`` as line breaks. pygls 2.1 splits a document
+with ``str.splitlines``, which also breaks at U+2028, U+2029, U+0085, ``\\v``, ``\\f`` and
+``\\x1c``-``\\x1e``; one of those inside a JSON string shifts every later line, so each
+incremental edit after it lands in the wrong place and the server lints text the user never
+wrote. Here the edit's range is resolved with sylla's own ``PositionMap`` (LSP line rules, the
+negotiated encoding) and applied by slicing, and ``lines`` follows the same rules for any
+pygls helper that still reads it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from lsprotocol import types
+from pygls.workspace import TextDocument, Workspace
+
+from .positions import PositionMap
+
+_LSP_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+#: characters ``str.splitlines`` breaks at that LSP does not
+_EXTRA_BREAKS = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+
+
+def encoding_name(encoding: object) -> str:
+    """``"utf-16"`` for ``PositionEncodingKind.Utf16`` or ``"utf-16"`` (``str()`` of the enum
+    member is its qualified name, not its value); UTF-16, LSP's default, for None."""
+    value = getattr(encoding, "value", encoding)
+    return str(value) if value else types.PositionEncodingKind.Utf16.value
+
+
+def lsp_lines(text: str) -> tuple[str, ...]:
+    """``text`` split into lines with their breaks kept, breaking only where LSP does."""
+    if not any(ch in text for ch in _EXTRA_BREAKS):
+        return tuple(text.splitlines(True))
+    return tuple(_LSP_LINE.findall(text))
+
+
+def apply_change(text: str, change: types.TextDocumentContentChangePartial, encoding: str) -> str:
+    """``text`` with one incremental change applied (positions past the end clamp to it)."""
+    positions = PositionMap(text, encoding)
+    start = positions.offset(change.range.start)
+    end = max(start, positions.offset(change.range.end))
+    return text[:start] + change.text + text[end:]
+
+
+class LspTextDocument(TextDocument):
+    """A pygls document whose lines and incremental edits follow LSP's line rules."""
+
+    def _apply_incremental_change(self, change: types.TextDocumentContentChangePartial) -> None:
+        self._source = apply_change(self.source, change, encoding_name(self.position_codec.encoding))
+
+    @property
+    def lines(self) -> Sequence[str]:
+        return lsp_lines(self.source)
+
+
+class LspWorkspace(Workspace):
+    """A pygls workspace that keeps its text documents as ``LspTextDocument``."""
+
+    def _create_text_document(
+        self,
+        doc_uri: str,
+        source: str | None = None,
+        version: int | None = None,
+        language_id: str | None = None,
+    ) -> TextDocument:
+        return LspTextDocument(
+            doc_uri,
+            source=source,
+            version=version,
+            language_id=language_id,
+            sync_kind=self._sync_kind,
+            position_codec=self.position_codec,
+        )
+
+
+def use_lsp_line_rules(workspace: Workspace) -> None:
+    """Make the workspace pygls created at ``initialize`` create ``LspTextDocument``s.
+
+    pygls builds its ``Workspace`` inside its own initialize handler and offers no factory;
+    the subclass adds behaviour only, no state, so switching the instance's class is safe.
+    """
+    if not isinstance(workspace, LspWorkspace):
+        workspace.__class__ = LspWorkspace

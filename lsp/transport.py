@@ -1,0 +1,96 @@
+"""Reading LSP messages from a byte stream, recovering from a malformed header.
+
+pygls 2.1's reader only recognises an exact ``Content-Length: N\\r\\n`` line and never
+resynchronises: after one message with no ``Content-Length``, ``Content-Length: abc`` or a
+length that is too short, the rest of that message is read as a header line together with the
+next message's real header, which no longer matches either, and so on for every message that
+follows. The server stays alive and never answers again, and the editor waits forever.
+
+This reader treats a ``Content-Length:`` found anywhere in a header line as the start of the
+next message (whatever came before it on that line is dropped), so the message with the bad
+header is lost, logged with the reason, and the next well-formed message is answered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import threading
+from typing import Any, Awaitable, Protocol
+
+log = logging.getLogger("sylla.lsp")
+
+_CONTENT_LENGTH = re.compile(rb"content-length:[ \t]*([^\r\n]*)", re.IGNORECASE)
+_OTHER_HEADER = re.compile(rb"^[A-Za-z][A-Za-z0-9-]*:[^\r\n]*\r?\n?$")
+_SHOWN = 60
+
+
+class Reader(Protocol):
+    def readline(self) -> Awaitable[bytes]: ...
+
+    def readexactly(self, n: int) -> Awaitable[bytes]: ...
+
+
+class MessageHandler(Protocol):
+    def structure_message(self, data: dict[str, Any]) -> Any: ...
+
+    def handle_message(self, message: Any) -> None: ...
+
+
+def _show(data: bytes) -> str:
+    text = data[:_SHOWN].decode("utf-8", "replace")
+    return repr(text + ("..." if len(data) > _SHOWN else ""))
+
+
+async def _read_body(reader: Reader, length: int) -> bytes:
+    try:
+        return await reader.readexactly(length)
+    except asyncio.IncompleteReadError as exc:  # asyncio streams (TCP) at end of input
+        return exc.partial
+
+
+async def serve(stop_event: threading.Event, reader: Reader, protocol: MessageHandler) -> None:
+    """Read messages until end of input (or ``stop_event``) and hand each to ``protocol``."""
+    length: int | None = None
+    while not stop_event.is_set():
+        line = await reader.readline()
+        if not line:
+            return
+        header = _CONTENT_LENGTH.search(line)
+        if header is not None:
+            if header.start() > 0:
+                log.warning("skipped %d bytes that were not part of a message: %s", header.start(), _show(line[: header.start()]))
+            value = header.group(1).strip()
+            if value.isdigit():
+                length = int(value)
+            else:
+                log.warning("malformed header %s: the message is dropped", _show(line[header.start() :].rstrip()))
+                length = None
+            continue
+        if not line.strip():
+            if length is None:
+                log.warning("a message header without a valid Content-Length: the message is dropped")
+                continue
+            body = await _read_body(reader, length)
+            length = None
+            if not body:
+                return
+            _dispatch(protocol, body)
+            continue
+        if _OTHER_HEADER.match(line):
+            continue  # Content-Type and any header LSP may add later
+        log.warning("skipped a line that is not a message header: %s", _show(line))
+
+
+def _dispatch(protocol: MessageHandler, body: bytes) -> None:
+    try:
+        message = json.loads(body, object_hook=protocol.structure_message)
+    except ValueError as exc:
+        log.warning("a message body that is not JSON (Content-Length too short or too long?) was dropped: %s", exc)
+        return
+    try:
+        protocol.handle_message(message)
+    except Exception:  # noqa: BLE001 - one bad message must not end the session
+        log.exception("unable to handle a message")
