@@ -80,7 +80,7 @@ async def test_a_syllabus_stays_one_while_an_edit_breaks_it(client: RecordingCli
     uri = uri_of("draft.json")
     client.open(uri, DRAFT)
     first = await client.diagnostics_for(uri, 1)
-    assert [d.code for d in first] == ["P308"]
+    assert [d.code for d in first] == []  # an empty draft has nothing to report, but is served
     # the user starts renaming the key: for a moment there is no "instructions" at all, and
     # without directives nothing in the text says "syllabus" any more
     col = DRAFT.splitlines()[2].index("instructions")
@@ -89,7 +89,7 @@ async def test_a_syllabus_stays_one_while_an_edit_breaks_it(client: RecordingCli
     assert "S202" in [d.code for d in broken]
     # ... and finishes it: the findings follow the text
     client.change(uri, 3, (2, col + 5), (2, col + 5), "uctions")
-    assert [d.code for d in await client.diagnostics_for(uri, 3)] == ["P308"]
+    assert [d.code for d in await client.diagnostics_for(uri, 3)] == []
 
 
 async def test_stickiness_ends_when_the_document_is_closed(client: RecordingClient) -> None:
