@@ -99,8 +99,9 @@ class IscilLog(EpisodeLog):
 # --- finding the logs ---------------------------------------------------------------------------
 
 def is_iscil(path: Path) -> bool:
-    """A file whose first 64 KiB hold a phase or evaluation line, or a directory with such a
-    ``training_log.log`` in it or anywhere below it."""
+    """A file whose first 64 KiB hold a phase or evaluation line (or a binary file named
+    ``training_log.log``, so that the reader can say what is wrong with it), or a directory
+    with such a ``training_log.log`` in it or anywhere below it."""
     if path.is_file():
         return _sniff(path)
     if path.is_dir():
@@ -117,7 +118,9 @@ def _sniff(path: Path) -> bool:
             head = handle.read(SNIFF_BYTES)
     except OSError:
         return False
-    return b"\x00" not in head and _SNIFF.search(head) is not None
+    if b"\x00" in head:
+        return path.name == LOG_NAME
+    return _SNIFF.search(head) is not None
 
 
 def find_logs(path: Path, name_filter: str = "") -> list[tuple[str, Path]]:
