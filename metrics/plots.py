@@ -59,7 +59,7 @@ def write_plots(result: MetricsResult, out: Path) -> list[Path]:
                 if smooth.size:
                     sx, sy = _decimate(smooth, int(a) + w - 1)
                     ax.plot(sx, sy, color=color, lw=1.6)
-                if kind == "train":
+                if kind == "train" and x.size and np.isfinite(x).all():  # iscil: no train data
                     value, time = saturation(x, s)
                     if not math.isnan(value):
                         ax.plot([a + time], [value], marker="*", color="crimson", ms=12,
