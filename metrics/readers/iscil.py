@@ -8,9 +8,10 @@ old-style ``[0]skill is  ['a', 'b'] rew : 3.67`` (out of 4.0) or new-style
 line for a task replaces an earlier one within its phase, and phases without evaluations are
 dropped.
 
-The whole file is decoded once and scanned with one compiled regex for the three line openings,
-because a training log is mostly loss lines and a per-line Python loop would dominate the cost
-(see ``bench/iscil.py``). Everything that looks like an evaluation but cannot be read is an error
+The file is memory-mapped and scanned from quote to quote (every wanted line quotes a name;
+loss lines don't), because a training log is mostly loss lines and a per-line Python loop would
+dominate the cost (see ``bench/iscil.py``). An evaluation line whose sub-goal list holds no quoted
+name is therefore not seen; nothing else is lost. Everything that looks like an evaluation but cannot be read is an error
 naming the file and line: a wrong number silently becoming 0 would change every metric.
 
 Besides the strict reading, ``compat=True`` also records what the reference script makes of the
@@ -22,10 +23,15 @@ from __future__ import annotations
 import ast
 import json
 import math
+import mmap
+import os
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
+import numpy as np
 import pandas as pd
 
 from ..data import EpisodeLog
@@ -37,8 +43,8 @@ SNIFF_BYTES = 1 << 16
 
 # The three line openings; the rest of the line is checked by the shape regexes below.
 _OPENING = re.compile(
-    r"(?P<phase>\{'data_name':)|(?P<new>\[task[ \t]+\d+\][ \t]*sub_goal sequence is)"
-    r"|(?P<old>\[\d+\]skill is)")
+    rb"[ \t]*(?:(?P<phase>\{'data_name':)|(?P<new>\[task[ \t]+\d+\][ \t]*sub_goal sequence is)"
+    rb"|(?P<old>\[\d+\]skill is))")
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _NEW_REST = re.compile(r"[ \t]*(\[.*\])[ \t]+task GC[ \t]*:[^(\n]*\([ \t]*(\S+?)[ \t]*/[ \t]*(\S+?)"
                        r"[ \t]*\)[ \t]*$")
@@ -151,20 +157,27 @@ def read_iscil(path: str | Path, name_filter: str = "", compat: bool = False) ->
     path = Path(path)
     experiments = []
     for index, (name, file) in enumerate(find_logs(path, name_filter)):
-        data = _read_bytes(file)
-        phases = parse_phases(data, str(file), allow_over_max=compat)
-        experiment = Experiment(name=name, file=str(file), all_phases=phases)
-        _check_yields(experiment)
-        if compat:
-            experiment.compat = parse_compat(data, str(file))
+        with _open(file) as data:
+            phases = parse_phases(data, str(file), allow_over_max=compat)
+            experiment = Experiment(name=name, file=str(file), all_phases=phases)
+            _check_yields(experiment)
+            if compat:
+                experiment.compat = parse_compat(bytes(data), str(file))
         experiments.append(experiment)
     return IscilLog(frame=_frame(experiments), path=str(path), format="iscil",
                     files=[e.file for e in experiments], experiments=experiments)
 
 
-def _read_bytes(file: Path) -> bytes:
+@contextmanager
+def _open(file: Path) -> "Iterator[bytes | mmap.mmap]":
+    """The file's bytes, memory-mapped (no 60 MB copy for a long log; empty files can't be)."""
     try:
-        return file.read_bytes()
+        with open(file, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size == 0:
+                yield b""
+                return
+            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+                yield mapped
     except OSError as exc:
         raise MetricsError(f"cannot read: {exc.strerror}", str(file), exit_code=EXIT_USAGE) from None
 
@@ -185,21 +198,36 @@ def decode(data: bytes, file: str) -> str:
     return text
 
 
-def parse_phases(data: bytes, file: str, allow_over_max: bool = False) -> list[Phase]:
-    """All phases of one log in order (including those without evaluations)."""
-    text = decode(data, file)
+def parse_phases(data: "bytes | mmap.mmap", file: str,
+                 allow_over_max: bool = False) -> list[Phase]:
+    """All phases of one log in order (including those without evaluations).
+
+    Every line this reader wants carries a quote (the config dict, the sub-goal list), and loss
+    lines almost never do, so the scan jumps from quote to quote with ``find`` (memchr speed)
+    and looks only at those lines; newlines are counted with numpy between them. No Python
+    code runs per ordinary line."""
+    data = _normalise(data, file)
     phases: list[Phase] = []
     names: dict[str, str] = {}
-    line, last = 1, 0
-    for m in _OPENING.finditer(text):
-        start = m.start()
-        line_start = text.rfind("\n", 0, start) + 1
-        if line_start != start and text[line_start:start].strip():
-            continue  # the opening is not the line's first token
-        line += text.count("\n", last, start)
-        last = start
-        end = text.find("\n", m.end())
-        rest = text[m.end(): end if end >= 0 else len(text)]
+    line, counted, pos, size = 1, 0, 0, len(data)
+    while True:
+        quote = data.find(b"'", pos)
+        if quote < 0:
+            break
+        start = data.rfind(b"\n", 0, quote) + 1
+        end = data.find(b"\n", quote)
+        end = size if end < 0 else end
+        pos = end + 1
+        m = _OPENING.match(data, start, end)
+        if m is None:
+            continue
+        line += _newlines(data, counted, start)
+        counted = start
+        try:
+            rest = bytes(data[m.end():end]).decode("utf-8").rstrip()
+        except UnicodeDecodeError:
+            raise MetricsError("binary file (not UTF-8 text), not a training log", file,
+                               line, exit_code=EXIT_USAGE) from None
         if m.lastgroup == "phase":
             phases.append(Phase(len(phases) + 1, line, _train_tasks(rest, file, line)))
             continue
@@ -228,6 +256,28 @@ def parse_phases(data: bytes, file: str, allow_over_max: bool = False) -> list[P
         raise MetricsError("no phase: no line starts with {'data_name': ... (is this a "
                            "continual-imitation training_log.log?)", file)
     return phases
+
+
+def _newlines(data: "bytes | mmap.mmap", start: int, stop: int) -> int:
+    """Newlines in ``data[start:stop]`` without copying it (the temporary view is released at
+    once, so a memory map can still be closed if an error follows)."""
+    if stop <= start:
+        return 0
+    return int(np.count_nonzero(np.frombuffer(data, np.uint8, stop - start, start) == 10))
+
+
+def _normalise(data: "bytes | mmap.mmap", file: str) -> "bytes | mmap.mmap":
+    """Refuse a binary file; turn old-Mac lone ``\\r`` line ends into ``\\n`` (a ``\\r``
+    before ``\\n`` is stripped with the line's trailing blanks)."""
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise MetricsError("binary file (a NUL byte), not a training log", file,
+                           _newlines(data, 0, nul) + 1, exit_code=EXIT_USAGE)
+    if data.find(b"\r") >= 0:
+        text = bytes(data)
+        if text.count(b"\r") != text.count(b"\r\n"):
+            return text.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return data
 
 
 def _check_yields(experiment: Experiment) -> None:
