@@ -3,7 +3,7 @@ straightforward line-by-line Python parse of the same file (the reference script
 read the lines, strip and split each, test the first token, regex the evaluation lines), both
 measured in the same process.
 
-    python bench/iscil.py [--lines 1000000] [--repeat 3] [--keep DIR]
+    python bench/iscil.py [--lines 1000000] [--repeat 3] [--keep DIR] [--quoted-losses]
 
 Prints the file size, both times (best of --repeat) and sylla / baseline. Target (issue 8): at
 most 1/3 of the baseline's time at 1,000,000 lines. Both parsers must agree on every phase's
@@ -25,7 +25,7 @@ SUBGOALS = ["microwave", "kettle", "bottom burner", "top burner", "light switch"
             "slide cabinet", "hinge cabinet"]
 
 
-def generate(lines: int, seed: int = 0) -> str:
+def generate(lines: int, seed: int = 0, quoted: bool = False) -> str:
     """A log shaped like the trainer's: config line per phase, mostly loss lines, an evaluation
     block (``skill_seq``, new-style and old-style lines, the stage total) every 2,000 lines."""
     rng = random.Random(seed)
@@ -40,8 +40,11 @@ def generate(lines: int, seed: int = 0) -> str:
             out.append(f"{{'data_name': '{name}', 'data_paths': ['data/evolving_kitchen/"
                        f"{name.replace(' ', '_')}.pkl'], 'seed': 0, 'epoch': 5000}}")
         for _ in range(1_980):
-            out.append(f"[epoch {len(out)}] loss : {rng.random():.6f}, lr : 0.0001, "
-                       f"grad_norm : {rng.random() * 3:.4f}")
+            if quoted:  # the dict-shaped loss lines some trainers print
+                out.append(f"{{'epoch': {len(out)}, 'loss': {rng.random():.6f}, 'lr': 0.0001}}")
+            else:
+                out.append(f"[epoch {len(out)}] loss : {rng.random():.6f}, lr : 0.0001, "
+                           f"grad_norm : {rng.random() * 3:.4f}")
         out.append("")
         for i, t in enumerate(tasks[: phase % len(tasks) + 1]):
             raw = rng.randint(0, 400) / 100
@@ -54,8 +57,8 @@ def generate(lines: int, seed: int = 0) -> str:
     return "\n".join(out[:lines]) + "\n"
 
 
-_NEW = re.compile(r"\[task\s+(\d+)\]\s*sub_goal sequence is (\[.*\])\s+task GC\s*:.*\(\s*(\S+)\s*/\s*"
-                  r"(\S+)\s*\)")
+_NEW = re.compile(r"\[task\s+(\d+)\]\s*sub_goal sequence is (\[.*\])\s+task GC\s*:.*"
+                  r"\(\s*(\S+)\s*/\s*(\S+)\s*\)")
 _OLD = re.compile(r"\[\d+\]skill is\s+(\[.*\])\s+rew\s*:\s*(\S+)")
 _NAME = re.compile(r"'data_name':\s*'([^']*)'")
 
@@ -106,12 +109,14 @@ def main() -> None:
     ap.add_argument("--lines", type=int, default=1_000_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--keep", metavar="DIR", help="write the generated log here instead")
+    ap.add_argument("--quoted-losses", action="store_true",
+                    help="print losses as dicts ({'loss': ...}), quotes on every line")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(args.keep or tmp) / "exp_bench"
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / "training_log.log"
-        path.write_text(generate(args.lines), encoding="utf-8")
+        path.write_text(generate(args.lines, quoted=args.quoted_losses), encoding="utf-8")
         expected = baseline(path)
         assert ours(path) == expected, "sylla and the baseline read the log differently"
         base = best(lambda: baseline(path), args.repeat)

@@ -9,10 +9,11 @@ line for a task replaces an earlier one within its phase, and phases without eva
 dropped.
 
 The file is memory-mapped and scanned from quote to quote (every wanted line quotes a name;
-loss lines don't), because a training log is mostly loss lines and a per-line Python loop would
-dominate the cost (see ``bench/iscil.py``). An evaluation line whose sub-goal list holds no quoted
-name is therefore not seen; nothing else is lost. Everything that looks like an evaluation but cannot be read is an error
-naming the file and line: a wrong number silently becoming 0 would change every metric.
+loss lines usually don't), because a training log is mostly loss lines and a per-line Python
+loop would dominate the cost (see ``bench/iscil.py`` and `_openings`). An evaluation line whose
+sub-goal list holds no quoted name may therefore go unseen. Everything that looks like an
+evaluation but cannot be read is an error naming the file and line: a wrong number silently
+becoming 0 would change every metric.
 
 Besides the strict reading, ``compat=True`` also records what the reference script makes of the
 same lines (its tokeniser, its names, its number handling); see docs/metrics.md for the list.
@@ -179,7 +180,8 @@ def _open(file: Path) -> "Iterator[bytes | mmap.mmap]":
             with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
                 yield mapped
     except OSError as exc:
-        raise MetricsError(f"cannot read: {exc.strerror}", str(file), exit_code=EXIT_USAGE) from None
+        raise MetricsError(f"cannot read: {exc.strerror}", str(file),
+                           exit_code=EXIT_USAGE) from None
 
 
 def decode(data: bytes, file: str) -> str:
@@ -200,29 +202,15 @@ def decode(data: bytes, file: str) -> str:
 
 def parse_phases(data: "bytes | mmap.mmap", file: str,
                  allow_over_max: bool = False) -> list[Phase]:
-    """All phases of one log in order (including those without evaluations).
-
-    Every line this reader wants carries a quote (the config dict, the sub-goal list), and loss
-    lines almost never do, so the scan jumps from quote to quote with ``find`` (memchr speed)
-    and looks only at those lines; newlines are counted with numpy between them. No Python
-    code runs per ordinary line."""
+    """All phases of one log in order (including those without evaluations); see `_openings`
+    for how the lines are found without a Python step per line."""
     data = _normalise(data, file)
     phases: list[Phase] = []
     names: dict[str, str] = {}
-    line, counted, pos, size = 1, 0, 0, len(data)
-    while True:
-        quote = data.find(b"'", pos)
-        if quote < 0:
-            break
-        start = data.rfind(b"\n", 0, quote) + 1
-        end = data.find(b"\n", quote)
-        end = size if end < 0 else end
-        pos = end + 1
-        m = _OPENING.match(data, start, end)
-        if m is None:
-            continue
-        line += _newlines(data, counted, start)
-        counted = start
+    line, counted = 1, 0
+    for m, end in _openings(data):
+        line += _newlines(data, counted, m.start())
+        counted = m.start()
         try:
             rest = bytes(data[m.end():end]).decode("utf-8").rstrip()
         except UnicodeDecodeError:
@@ -256,6 +244,73 @@ def parse_phases(data: "bytes | mmap.mmap", file: str,
         raise MetricsError("no phase: no line starts with {'data_name': ... (is this a "
                            "continual-imitation training_log.log?)", file)
     return phases
+
+
+SWITCH_AFTER = 2_000
+SWITCH_RATIO = 4
+
+
+def _openings(data: "bytes | mmap.mmap") -> Iterator[tuple[re.Match, int]]:
+    """Each line that opens with a phase or evaluation token: (match, end of line).
+
+    Every such line carries a quote (the config dict, the sub-goal list) and loss lines usually
+    don't, so the scan jumps from quote to quote with ``find`` (memchr speed). A trainer that
+    prints quotes on every line (dict-shaped losses) would make that a per-line loop, so after
+    ``SWITCH_AFTER`` unwanted quoted lines (and ``SWITCH_RATIO`` times as many as wanted ones)
+    the rest of the file is filtered by numpy on the first bytes of each line instead."""
+    size, pos, misses, hits = len(data), 0, 0, 0
+    while pos < size:
+        quote = data.find(b"'", pos)
+        if quote < 0:
+            return
+        start = data.rfind(b"\n", 0, quote) + 1
+        end = data.find(b"\n", quote)
+        end = size if end < 0 else end
+        pos = end + 1
+        m = _OPENING.match(data, start, end)
+        if m is not None:
+            hits += 1
+            yield m, end
+            continue
+        misses += 1
+        if misses >= SWITCH_AFTER and misses > SWITCH_RATIO * hits:
+            yield from _openings_by_line_start(data, pos)
+            return
+
+
+def _openings_by_line_start(data: "bytes | mmap.mmap", pos: int) -> Iterator[tuple[re.Match, int]]:
+    """Lines from ``pos`` on whose first bytes could open a wanted line (``{'da``, ``[t``,
+    ``[`` + digit, or indentation): one pass for the newlines, then gathers on line starts
+    that shrink at each step."""
+    size = len(data)
+    if pos >= size:
+        return
+    tail = np.frombuffer(data, np.uint8, size - pos, pos)
+    starts = np.flatnonzero(tail == 10) + 1
+    safe = tail.size - 4
+    near_end = starts[(starts >= safe) & (starts < tail.size)]
+    starts = np.concatenate((np.zeros(1, np.int64), starts[starts < safe])) if safe > 0 \
+        else np.zeros(0, np.int64)
+
+    def having(idx: np.ndarray, k: int, byte: int) -> np.ndarray:
+        return idx[tail[idx + k] == byte]
+
+    first = tail[starts]
+    square = starts[first == ord("[")]
+    second = tail[square + 1]
+    keep = np.concatenate((
+        having(having(having(starts[first == ord("{")], 1, ord("'")), 2, ord("d")), 3, ord("a")),
+        square[(second == ord("t")) | ((second >= ord("0")) & (second <= ord("9")))],
+        starts[(first == ord(" ")) | (first == ord("\t"))],
+        near_end, np.zeros(0 if safe > 0 else 1, np.int64)))
+    candidates = (np.unique(keep) + pos).tolist()
+    del tail, starts, first, square, second, keep  # no view may outlive this (see _newlines)
+    for start in candidates:
+        end = data.find(b"\n", start)
+        end = size if end < 0 else end
+        m = _OPENING.match(data, start, end)
+        if m is not None:
+            yield m, end
 
 
 def _newlines(data: "bytes | mmap.mmap", start: int, stop: int) -> int:

@@ -138,7 +138,8 @@ def test_compat_reader_reproduces_the_script_tokeniser(tmp_path):
     log.write_text(
         "{'data_name': 'bottom burner-light switch'}\n"  # no 'data_paths': first word only
         "[0]skill is  ['bottom burner', 'light switch'] rew : 3.00\n"
-        "[task 0] sub_goal sequence is ['bottom burner', 'light switch'] task GC : 1% (1.00 / 4.00)\n"
+        "[task 0] sub_goal sequence is ['bottom burner', 'light switch'] task GC : 1% "
+        "(1.00 / 4.00)\n"
         "{'data_name': 'a-b, c-d', 'data_paths': []}\n"  # comma-space: the second keeps a '-'
         "[task 0] sub_goal sequence is ['a', 'b'] task GC : 50.00% (2.00 / 4.00)\n"
         "[task 1] sub_goal sequence is ['c', 'd'] task GC : 50.0.0% (2.0.0 / 4.00)\n")
@@ -161,3 +162,39 @@ def test_copied_tree_keeps_working(tmp_path):
     """A root given with a trailing layout other than <algo>/<env> still finds every log."""
     shutil.copytree(KITCHEN, tmp_path / "runs")
     assert len(find_logs(tmp_path)) == 4
+
+
+def _quoted_log(path: Path) -> None:
+    """Dict-shaped loss lines (quotes on every line), indented and final lines without '\\n'."""
+    lines = ["{'data_name': 'microwave-kettle', 'data_paths': []}"]
+    lines += [f"{{'epoch': {i}, 'loss': 0.{i:04d}}}" for i in range(3000)]
+    lines += ["  [task 0] sub_goal sequence is ['microwave', 'kettle'] task GC : 75.00% "
+              "(3.00 / 4.00)",
+              "{'data_name': 'bottom burner-light switch', 'data_paths': []}",
+              "[12]skill is  ['microwave', 'kettle'] rew : 2.00"]
+    lines += [f"{{'epoch': {i}, 'loss': 0.5}}" for i in range(3000)]
+    lines += ["[task 1] sub_goal sequence is ['bottom burner', 'light switch'] task GC : 25.00% "
+              "(1.00 / 4.00)"]
+    path.write_text("\n".join(lines))  # no final newline
+
+
+@pytest.mark.parametrize("switch", [1, 10**9])
+def test_quote_scan_and_line_start_scan_agree(tmp_path, monkeypatch, switch):
+    """The reader switches from quote-jumping to a numpy line-start filter when most quoted
+    lines are noise; both must find the same lines with the same numbers."""
+    import sylla.metrics.readers.iscil as module
+
+    monkeypatch.setattr(module, "SWITCH_AFTER", switch)
+    log = tmp_path / "training_log.log"
+    _quoted_log(log)
+    phases = phases_of(log)
+    assert [(p.line, p.train) for p in phases] == [(1, [A]), (3003, [B])]
+    assert scores(phases[0]) == {A: (3.0, 4.0, 3002)}
+    assert scores(phases[1]) == {A: (2.0, 4.0, 3004), B: (1.0, 4.0, 6005)}
+    for path in [WORKED, ISCIL / "mixed" / "training_log.log",
+                 ISCIL / "mixed_crlf" / "training_log.log"]:
+        monkeypatch.setattr(module, "SWITCH_AFTER", 10**9)
+        quote = [(p.line, p.train, scores(p)) for p in phases_of(path)]
+        monkeypatch.setattr(module, "SWITCH_AFTER", 0)
+        monkeypatch.setattr(module, "SWITCH_RATIO", 0)  # switch at the first unwanted quote
+        assert [(p.line, p.train, scores(p)) for p in phases_of(path)] == quote
