@@ -53,7 +53,8 @@ def write_plots(result: MetricsResult, out: Path) -> list[Path]:
                 x = run.perf[a:z]
                 color = "tab:blue" if kind == "train" else "tab:orange"
                 ex, ey = _decimate(x, int(a))
-                ax.plot(ex, ey, color=color, alpha=0.35, lw=0.8)
+                ax.plot(ex, ey, color=color, alpha=0.35, lw=0.8,
+                        marker="o" if x.size == 1 else None)  # one evaluation: a dot
                 w = window_of(x.size, s)
                 smooth = rolling(x, w)
                 if smooth.size:
