@@ -208,8 +208,8 @@ def parse_phases(data: "bytes | mmap.mmap", file: str,
     phases: list[Phase] = []
     names: dict[str, str] = {}
     line, counted = 1, 0
-    for m, end in _openings(data):
-        line += _newlines(data, counted, m.start())
+    for m, end, known in _openings(data):
+        line = known if known else line + _newlines(data, counted, m.start())
         counted = m.start()
         try:
             rest = bytes(data[m.end():end]).decode("utf-8").rstrip()
@@ -250,8 +250,9 @@ SWITCH_AFTER = 2_000
 SWITCH_RATIO = 4
 
 
-def _openings(data: "bytes | mmap.mmap") -> Iterator[tuple[re.Match, int]]:
-    """Each line that opens with a phase or evaluation token: (match, end of line).
+def _openings(data: "bytes | mmap.mmap") -> Iterator[tuple[re.Match, int, int]]:
+    """Each line that opens with a phase or evaluation token: (match, end of line, its line
+    number when already known, else 0).
 
     Every such line carries a quote (the config dict, the sub-goal list) and loss lines usually
     don't, so the scan jumps from quote to quote with ``find`` (memchr speed). A trainer that
@@ -270,7 +271,7 @@ def _openings(data: "bytes | mmap.mmap") -> Iterator[tuple[re.Match, int]]:
         m = _OPENING.match(data, start, end)
         if m is not None:
             hits += 1
-            yield m, end
+            yield m, end, 0
             continue
         misses += 1
         if misses >= SWITCH_AFTER and misses > SWITCH_RATIO * hits:
@@ -278,7 +279,8 @@ def _openings(data: "bytes | mmap.mmap") -> Iterator[tuple[re.Match, int]]:
             return
 
 
-def _openings_by_line_start(data: "bytes | mmap.mmap", pos: int) -> Iterator[tuple[re.Match, int]]:
+def _openings_by_line_start(data: "bytes | mmap.mmap",
+                            pos: int) -> Iterator[tuple[re.Match, int, int]]:
     """Lines from ``pos`` on whose first bytes could open a wanted line (``{'da``, ``[t``,
     ``[`` + digit, or indentation): one pass for the newlines, then gathers on line starts
     that shrink at each step."""
@@ -286,11 +288,10 @@ def _openings_by_line_start(data: "bytes | mmap.mmap", pos: int) -> Iterator[tup
     if pos >= size:
         return
     tail = np.frombuffer(data, np.uint8, size - pos, pos)
-    starts = np.flatnonzero(tail == 10) + 1
-    safe = tail.size - 4
-    near_end = starts[(starts >= safe) & (starts < tail.size)]
-    starts = np.concatenate((np.zeros(1, np.int64), starts[starts < safe])) if safe > 0 \
-        else np.zeros(0, np.int64)
+    first_line = 1 + _newlines(data, 0, pos)
+    everything = np.concatenate((np.zeros(1, np.int64), np.flatnonzero(tail == 10) + 1))
+    # a wanted line is longer than 4 bytes, so starts near the end need no look (nor bounds)
+    starts = everything[everything < tail.size - 4]
 
     def having(idx: np.ndarray, k: int, byte: int) -> np.ndarray:
         return idx[tail[idx + k] == byte]
@@ -301,16 +302,17 @@ def _openings_by_line_start(data: "bytes | mmap.mmap", pos: int) -> Iterator[tup
     keep = np.concatenate((
         having(having(having(starts[first == ord("{")], 1, ord("'")), 2, ord("d")), 3, ord("a")),
         square[(second == ord("t")) | ((second >= ord("0")) & (second <= ord("9")))],
-        starts[(first == ord(" ")) | (first == ord("\t"))],
-        near_end, np.zeros(0 if safe > 0 else 1, np.int64)))
-    candidates = (np.unique(keep) + pos).tolist()
-    del tail, starts, first, square, second, keep  # no view may outlive this (see _newlines)
-    for start in candidates:
+        starts[(first == ord(" ")) | (first == ord("\t"))]))
+    keep = np.unique(keep)
+    numbers = (np.searchsorted(everything, keep) + first_line).tolist()
+    candidates = (keep + pos).tolist()
+    del tail, starts, first, square, second, keep, everything  # see _newlines
+    for start, number in zip(candidates, numbers):
         end = data.find(b"\n", start)
         end = size if end < 0 else end
         m = _OPENING.match(data, start, end)
         if m is not None:
-            yield m, end
+            yield m, end, number
 
 
 def _newlines(data: "bytes | mmap.mmap", start: int, stop: int) -> int:

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.readers import detect, read_log
 from sylla.metrics.readers.iscil import find_logs, parse_phases, read_iscil
@@ -198,3 +200,42 @@ def test_quote_scan_and_line_start_scan_agree(tmp_path, monkeypatch, switch):
         monkeypatch.setattr(module, "SWITCH_AFTER", 0)
         monkeypatch.setattr(module, "SWITCH_RATIO", 0)  # switch at the first unwanted quote
         assert [(p.line, p.train, scores(p)) for p in phases_of(path)] == quote
+
+
+LINES = [
+    "{'data_name': 'microwave-kettle', 'data_paths': []}",
+    "{'data_name': 'bottom burner-light switch,microwave-kettle', 'data_paths': []}",
+    "[task 0] sub_goal sequence is ['microwave', 'kettle'] task GC : 75.00% (3.00 / 4.00)",
+    "[task 1] sub_goal sequence is ['bottom burner', 'light switch'] task GC : 25% (1.00 / 4.00)",
+    "[0]skill is  ['microwave', 'kettle'] rew : 2.00",
+    "  [1]skill is  ['bottom burner', 'light switch'] rew : 3.50",
+    "[0] skill_seq: ['microwave', 'kettle'], avg rew: 3.00",
+    "{'epoch': 3, 'loss': 0.25}",
+    "[epoch 3] loss : 0.25",
+    "[12/5000] loss 0.1",
+    "[Stage Multi-task(Total) GC] : 75.00% (3.00 / 4.00)",
+    "",
+    "x",
+]
+
+
+@given(st.lists(st.sampled_from(LINES), min_size=1, max_size=40),
+       st.sampled_from(["\n", "\r\n"]), st.booleans())
+@settings(max_examples=150, deadline=None)
+def test_both_scans_agree_on_any_mix(lines, newline, final):
+    """Whatever the mix of lines, line ends and final newline, the quote scan and the line-start
+    filter read the same phases, lines and scores (or fail the same way)."""
+    import sylla.metrics.readers.iscil as module
+
+    data = (newline.join(lines) + (newline if final else "")).encode()
+    results = []
+    for after, ratio in ((10**9, 4), (0, 0)):
+        module.SWITCH_AFTER, module.SWITCH_RATIO = after, ratio
+        try:
+            try:
+                results.append([(p.line, p.train, scores(p)) for p in parse_phases(data, "f")])
+            except MetricsError as exc:
+                results.append(str(exc))
+        finally:
+            module.SWITCH_AFTER, module.SWITCH_RATIO = 2_000, 4
+    assert results[0] == results[1]
