@@ -142,8 +142,9 @@ def compute_metrics(
             except Exception as exc:  # noqa: BLE001 - a failing plugin must not hide the rest
                 ctx.warn(f"{plugin.name}: failed ({type(exc).__name__}: {exc})")
                 continue
-            produced_by.setdefault(plugin.name, []).extend({**r, "run": run.run}
-                                                             for r in produced)
+            if hasattr(plugin, "finish"):
+                produced_by.setdefault(plugin.name, []).extend({**r, "run": run.run}
+                                                                 for r in produced)
             if produced:
                 frame = pd.DataFrame(produced)
                 frame.insert(0, "run", run.run)

@@ -50,8 +50,8 @@ class Iscil:
     )
 
     def compute(self, ctx: Context) -> list[Row]:
-        if ctx.params.get("iscil_compat"):
-            return []
+        if ctx.params.get("iscil_compat") or not _is_iscil(ctx.run):
+            return []  # other formats' runs have per-episode data, not one score per phase
         matrix = from_run(ctx.run)
         items = entries(matrix)
         if not items:
@@ -69,7 +69,7 @@ class Iscil:
     def finish(self, runs: list[RunData], params: dict[str, Any],
                rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
         """Rows (with ``run``) computed across runs, and warnings."""
-        infos = [run_info(str(r.blocks.params.iloc[0])) if len(r.blocks) else {} for r in runs]
+        infos = [_info(r) for r in runs]
         mine = [(r, i) for r, i in zip(runs, infos) if i]
         if not mine:
             return [], []
@@ -79,7 +79,7 @@ class Iscil:
             order = sorted(mine, key=lambda ri: ri[1]["iscil_experiment"])
             printed = compat_pool([[(list(t), {k: tuple(v) for k, v in e.items()})
                                     for t, e in i["iscil_compat"] or []] for _r, i in order])
-            for (run, _info), (totals, detail) in zip(order, printed):
+            for (run, _unused), (totals, detail) in zip(order, printed):
                 for k in METRICS:
                     out.append({**row(f"iscil_{k}", totals[k]), "run": run.run})
                 out.append({**row("iscil_entries", len(detail)), "run": run.run})
@@ -143,6 +143,15 @@ class Iscil:
                     lines.append(f"  {task}{where}: " + "  ".join(
                         f"{k.upper()} {_pct(v.get(f'iscil_{k}')).strip()}" for k in METRICS))
         return "\n".join(lines) + "\n"
+
+
+def _info(run: RunData) -> dict[str, Any]:
+    """What the iscil reader stored on the run's first block ({} for other formats)."""
+    return run_info(str(run.blocks.params.iloc[0])) if len(run.blocks) else {}
+
+
+def _is_iscil(run: RunData) -> bool:
+    return bool(_info(run))
 
 
 def _pct(value: Any) -> str:

@@ -87,3 +87,14 @@ def test_syllabus_divergence_through_the_cli():
     other = tree / "exp_other_seed1" / "training_log.log"
     assert done.stderr.startswith(f"sylla: {other}:14: experiment 'exp_other_seed1'"
                                   ": the log ends after 2 phase(s)")
+
+
+def test_other_formats_get_no_iscil_rows():
+    from .conftest import FIXTURES, SYLLABUS
+
+    result = compute_metrics(FIXTURES / "rewards.csv", SYLLABUS)
+    assert "iscil" in {p.name for p in result.plugins}
+    assert not result.rows.metric.str.startswith("iscil").any()
+    from sylla.metrics.report import render_text
+
+    assert "Continual-imitation" not in render_text(result)
