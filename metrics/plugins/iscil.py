@@ -76,6 +76,10 @@ class Iscil:
         out: list[dict[str, Any]] = []
         warnings: list[str] = []
         if params.get("iscil_compat"):
+            if any(i.get("iscil_compat") is None for _r, i in mine):
+                return [], ["iscil compat: the log was read without iscil_compat, so the "
+                            "reference script's reading is missing; read it through "
+                            "compute_metrics(..., params={'iscil_compat': True})"]
             order = sorted(mine, key=lambda ri: ri[1]["iscil_experiment"])
             printed = compat_pool([[(list(t), {k: tuple(v) for k, v in e.items()})
                                     for t, e in i["iscil_compat"] or []] for _r, i in order])

@@ -89,3 +89,12 @@ def test_compat_accepts_a_score_over_its_max(tmp_path):
     assert triple(lifetime(compute_metrics(log, params=COMPAT), "exp")) == (0.0, 125.0, 125.0)
     with pytest.raises(Exception, match="over its max"):
         compute_metrics(log)
+
+
+def test_compat_needs_the_compat_reading():
+    from sylla.metrics.readers.iscil import read_iscil
+
+    log = read_iscil(ISCIL / "mixed")  # read without compat, then asked for compat numbers
+    result = compute_metrics(log, params=COMPAT)
+    assert not result.rows.metric.str.startswith("iscil").any()
+    assert any("read without iscil_compat" in w for w in result.warnings)
