@@ -53,13 +53,14 @@ def write_plots(result: MetricsResult, out: Path) -> list[Path]:
                 x = run.perf[a:z]
                 color = "tab:blue" if kind == "train" else "tab:orange"
                 ex, ey = _decimate(x, int(a))
-                ax.plot(ex, ey, color=color, alpha=0.35, lw=0.8)
+                ax.plot(ex, ey, color=color, alpha=0.35, lw=0.8,
+                        marker="o" if x.size == 1 else None)  # one evaluation: a dot
                 w = window_of(x.size, s)
                 smooth = rolling(x, w)
                 if smooth.size:
                     sx, sy = _decimate(smooth, int(a) + w - 1)
                     ax.plot(sx, sy, color=color, lw=1.6)
-                if kind == "train":
+                if kind == "train" and x.size and np.isfinite(x).all():  # iscil: no train data
                     value, time = saturation(x, s)
                     if not math.isnan(value):
                         ax.plot([a + time], [value], marker="*", color="crimson", ms=12,

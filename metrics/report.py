@@ -64,6 +64,10 @@ def render_text(result: MetricsResult, width: int | None = None) -> str:
         for t, v in pairs.items():
             table.add_row(t, *(_fmt(v.get(m)) for m in names))
         console.print(table)
+    for plugin in result.plugins:  # a plugin's own text section (e.g. per-experiment values)
+        section = plugin.render_text(result) if hasattr(plugin, "render_text") else ""
+        if section:
+            console.print(section, highlight=False, markup=False)
     for w in result.warnings:
         console.print(f"warning: {w}", highlight=False, markup=False)
     return buffer.getvalue()

@@ -118,7 +118,12 @@ def compute_metrics(
     model = None
     if syllabus is not None:
         model = syllabus if not isinstance(syllabus, (str, Path)) else load_syllabus(syllabus)
-    episode_log = log if isinstance(log, EpisodeLog) else read_log(log, perf, log_format, progress)
+    episode_log = (log if isinstance(log, EpisodeLog)
+                   else read_log(log, perf, log_format, progress, options=values))
+    if episode_log.format == "iscil":
+        from .iscil_pipeline import prepare
+
+        model, all_plugins = prepare(episode_log, model, all_plugins, bool(only))
     runs, warnings = align(episode_log, model, allow_partial)
     ste_data = load_ste(list(ste), perf) if ste else {}
     if ste_store is not None:
@@ -126,6 +131,7 @@ def compute_metrics(
             raise MetricsError("--ste-store needs STE data from --ste", exit_code=EXIT_USAGE)
         store_ste(ste_data, ste_store, ste_store_format, perf)
     frames = []
+    produced_by: dict[str, list[dict[str, Any]]] = {}
     for run in runs:
         ctx = Context(run=run, ste=ste_data, params=values)
         for plugin in all_plugins:
@@ -136,6 +142,9 @@ def compute_metrics(
             except Exception as exc:  # noqa: BLE001 - a failing plugin must not hide the rest
                 ctx.warn(f"{plugin.name}: failed ({type(exc).__name__}: {exc})")
                 continue
+            if hasattr(plugin, "finish"):
+                produced_by.setdefault(plugin.name, []).extend({**r, "run": run.run}
+                                                                 for r in produced)
             if produced:
                 frame = pd.DataFrame(produced)
                 frame.insert(0, "run", run.run)
@@ -146,6 +155,12 @@ def compute_metrics(
                      "every task and lifetime metric that uses them is affected")
         warnings.extend(w if run.run in w or len(runs) == 1 else f"run {run.run!r}: {w}"
                         for w in ctx.warnings)
+    for plugin in all_plugins:  # plugins that aggregate across runs (e.g. a pooled row)
+        if hasattr(plugin, "finish"):
+            extra, notes = plugin.finish(runs, values, produced_by.get(plugin.name, []))
+            warnings.extend(notes)
+            if extra:
+                frames.append(pd.DataFrame(extra))
     rows = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=TIDY)
     rows = rows.reindex(columns=TIDY)
     rows["block"] = rows["block"].astype("Int64")

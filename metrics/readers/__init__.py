@@ -2,7 +2,9 @@
 
 ``read_log(path, perf, fmt=None)`` detects the format (an l2logger directory has
 ``logger_info.json``; a learnkit directory has ``block-report.tsv`` or ``worker-env-K`` folders; a
-file is plain, its suffix naming CSV/TSV/JSONL/Parquet) unless ``fmt`` overrides it.
+file or directory holding a continual-imitation ``training_log.log`` is iscil; any other file is
+plain, its suffix naming CSV/TSV/JSONL/Parquet) unless ``fmt`` overrides it. ``options`` are the
+resolved metric parameters (the iscil reader takes ``iscil_filter`` and ``iscil_compat``).
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ from pathlib import Path
 from ..data import EpisodeLog
 from ..errors import EXIT_USAGE, MetricsError
 
-FORMATS = ("auto", "csv", "tsv", "jsonl", "parquet", "l2logger", "learnkit")
+FORMATS = ("auto", "csv", "tsv", "jsonl", "parquet", "l2logger", "learnkit", "iscil")
 
 
 def detect(path: Path) -> str:
+    from .iscil import is_iscil
     from .l2logger import is_l2logger
     from .learnkit import is_learnkit
     from .plain import kind_of
@@ -27,10 +30,14 @@ def detect(path: Path) -> str:
             return "l2logger"
         if is_learnkit(path):
             return "learnkit"
+        if is_iscil(path):
+            return "iscil"
         raise MetricsError("directory is neither an l2logger log (logger_info.json) nor a "
                            "learnkit log (block-report.tsv); use --log-format", str(path),
                            exit_code=EXIT_USAGE)
     kind = kind_of(path)
+    if kind is None and is_iscil(path):
+        return "iscil"
     if kind is None:
         with open(path, "rb") as handle:
             head = handle.read(4096)
@@ -43,7 +50,7 @@ def detect(path: Path) -> str:
 
 
 def read_log(path: str | Path, perf: str = "reward", fmt: str | None = None,
-             progress: bool | None = None) -> EpisodeLog:
+             progress: bool | None = None, options: dict | None = None) -> EpisodeLog:
     path = Path(path)
     if fmt in (None, "auto"):
         fmt = detect(path)
@@ -57,6 +64,12 @@ def read_log(path: str | Path, perf: str = "reward", fmt: str | None = None,
         from .learnkit import read_learnkit
 
         return read_learnkit(path, perf)
+    if fmt == "iscil":
+        from .iscil import read_iscil
+
+        options = options or {}
+        return read_iscil(path, str(options.get("iscil_filter") or ""),
+                          bool(options.get("iscil_compat", False)))
     if fmt in ("csv", "tsv", "jsonl", "parquet"):
         if path.is_dir():
             raise MetricsError(f"--log-format {fmt} needs a file, not a directory", str(path),

@@ -18,9 +18,12 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
                     "l2metrics-compatible and GEM metrics.")
     p.add_argument("--syllabus", "-s", metavar="S", help="the syllabus that produced the log")
     p.add_argument("--log", "-l", metavar="L", help="a reward log (CSV/TSV/JSONL/Parquet), an "
-                   "l2logger directory or a learnkit directory")
+                   "l2logger directory, a learnkit directory, or continual-imitation "
+                   "training_log.log files (a file, an experiment folder or a root; "
+                   "-P iscil_filter=SUBSTR)")
     p.add_argument("--log-format", default="auto", metavar="FMT",
-                   choices=("auto", "csv", "tsv", "jsonl", "parquet", "l2logger", "learnkit"),
+                   choices=("auto", "csv", "tsv", "jsonl", "parquet", "l2logger", "learnkit",
+                            "iscil"),
                    help="override format detection")
     p.add_argument("--ste", action="append", default=[], metavar="PATH",
                    help="single-task-expert run or directory of runs (repeatable)")

@@ -1,0 +1,493 @@
+"""Continual-imitation (IsCiL-style) ``training_log.log`` files: phases and evaluation lines.
+
+Layout ``<root>/<algo>/<env>/<experiment>/training_log.log``. A phase opens at a line whose first
+token starts with ``{'data_name':`` (the trainer's printed config; its ``data_name`` value, split
+on commas and with spaces turned into ``-``, names the phase's train tasks). Evaluations are
+old-style ``[0]skill is  ['a', 'b'] rew : 3.67`` (out of 4.0) or new-style
+``[task 0] sub_goal sequence is ['a', 'b'] task GC : 66.67% (2.67 / 4.00)`` (raw / max); a later
+line for a task replaces an earlier one within its phase, and phases without evaluations are
+dropped.
+
+The file is memory-mapped and scanned from quote to quote (every wanted line quotes a name;
+loss lines usually don't), because a training log is mostly loss lines and a per-line Python
+loop would dominate the cost (see ``bench/iscil.py`` and `_openings`). An evaluation line whose
+sub-goal list holds no quoted name may therefore go unseen. Everything that looks like an
+evaluation but cannot be read is an error naming the file and line: a wrong number silently
+becoming 0 would change every metric.
+
+Besides the strict reading, ``compat=True`` also records what the reference script makes of the
+same lines (its tokeniser, its names, its number handling); see docs/metrics.md for the list.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import mmap
+import os
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+import pandas as pd
+
+from ..data import EpisodeLog
+from ..errors import EXIT_USAGE, MetricsError
+
+LOG_NAME = "training_log.log"
+OLD_STYLE_MAX = 4.0
+SNIFF_BYTES = 1 << 16
+
+# The three line openings; the rest of the line is checked by the shape regexes below.
+_OPENING = re.compile(
+    rb"[ \t]*(?:(?P<phase>\{'data_name':)|(?P<new>\[task[ \t]+\d+\][ \t]*sub_goal sequence is)"
+    rb"|(?P<old>\[\d+\]skill is))")
+_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_NEW_REST = re.compile(r"[ \t]*(\[.*\])[ \t]+task GC[ \t]*:[^(\n]*\([ \t]*(\S+?)[ \t]*/[ \t]*(\S+?)"
+                       r"[ \t]*\)[ \t]*$")
+_OLD_REST = re.compile(r"[ \t]+(\[.*\])[ \t]+rew[ \t]*:[ \t]*(\S+)[ \t]*$")
+_DATA_NAME = re.compile(r"[ \t]*('(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\")")
+_IS_NUMBER = re.compile(_NUMBER + r"\Z")
+_SNIFF = re.compile(rb"(?m)^[ \t]*(?:\{'data_name':|\[task[ \t]+\d+\][ \t]*sub_goal sequence is"
+                    rb"|\[\d+\]skill is )")
+
+
+@dataclass
+class Evaluation:
+    """One task's score in one phase: ``raw / max`` is the normalised score s_t(p)."""
+
+    task: str
+    raw: float
+    max: float
+    line: int
+
+    @property
+    def score(self) -> float:
+        return self.raw / self.max
+
+
+@dataclass
+class Phase:
+    """A phase of the log: its 1-based number among all phase lines, where it opens, the tasks
+    it trains and its evaluations (task -> the last evaluation line for it)."""
+
+    number: int
+    line: int
+    train: list[str]
+    evals: dict[str, Evaluation] = field(default_factory=dict)
+
+
+@dataclass
+class Experiment:
+    """One ``training_log.log``: every phase (``all_phases``, for the syllabus check), the kept
+    ones (with evaluations), and, when asked, the reference script's reading of it."""
+
+    name: str
+    file: str
+    all_phases: list[Phase]
+    compat: list[tuple[list[str], dict[str, tuple[float, float]]]] | None = None
+
+    @property
+    def phases(self) -> list[Phase]:
+        return [p for p in self.all_phases if p.evals]
+
+
+@dataclass
+class IscilLog(EpisodeLog):
+    """The pipeline's `EpisodeLog` plus the parsed experiments it came from."""
+
+    experiments: list[Experiment] = field(default_factory=list)
+
+
+# --- finding the logs ---------------------------------------------------------------------------
+
+def is_iscil(path: Path) -> bool:
+    """A file whose first 64 KiB hold a phase or evaluation line (or a binary file named
+    ``training_log.log``, so that the reader can say what is wrong with it), or a directory
+    with such a ``training_log.log`` in it or anywhere below it."""
+    if path.is_file():
+        return _sniff(path)
+    if path.is_dir():
+        direct = path / LOG_NAME
+        if direct.is_file():
+            return _sniff(direct)
+        return any(_sniff(p) for p in sorted(path.rglob(LOG_NAME)) if p.is_file())
+    return False
+
+
+def _sniff(path: Path) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(SNIFF_BYTES)
+    except OSError:
+        return False
+    if b"\x00" in head:
+        return path.name == LOG_NAME
+    return _SNIFF.search(head) is not None
+
+
+def find_logs(path: Path, name_filter: str = "") -> list[tuple[str, Path]]:
+    """(run name, file) for a log file, an experiment folder, or a root searched recursively;
+    under a root only experiment folders whose name contains ``name_filter`` count. Sorted by
+    path, as the reference script sorts its experiments."""
+    if not path.exists():
+        raise MetricsError("no such file or directory", str(path), exit_code=EXIT_USAGE)
+    if path.is_file():
+        return [(path.resolve().parent.name or path.name, path)]
+    if (path / LOG_NAME).is_file():
+        return [(path.resolve().name, path / LOG_NAME)]
+    found = sorted((p for p in path.rglob(LOG_NAME) if p.is_file()), key=lambda p: str(p))
+    chosen = [p for p in found if name_filter in p.parent.name]
+    if not chosen:
+        what = f" whose experiment folder name contains {name_filter!r}" if name_filter else ""
+        raise MetricsError(f"no {LOG_NAME}{what} under this directory "
+                           f"({len(found)} log(s) in all)", str(path), exit_code=EXIT_USAGE)
+    return [(p.parent.relative_to(path).as_posix(), p) for p in chosen]
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+def read_iscil(path: str | Path, name_filter: str = "", compat: bool = False) -> IscilLog:
+    """Every experiment under ``path`` as one `EpisodeLog`: per experiment (a run) and kept
+    phase, one train row per train task (performance NaN: the log records no training
+    performance) and one test row per evaluated task holding its normalised score."""
+    path = Path(path)
+    experiments = []
+    for index, (name, file) in enumerate(find_logs(path, name_filter)):
+        with _open(file) as data:
+            phases = parse_phases(data, str(file), allow_over_max=compat)
+            experiment = Experiment(name=name, file=str(file), all_phases=phases)
+            _check_yields(experiment)
+            if compat:
+                experiment.compat = parse_compat(bytes(data), str(file))
+        experiments.append(experiment)
+    return IscilLog(frame=_frame(experiments), path=str(path), format="iscil",
+                    files=[e.file for e in experiments], experiments=experiments)
+
+
+@contextmanager
+def _open(file: Path) -> "Iterator[bytes | mmap.mmap]":
+    """The file's bytes, memory-mapped (no 60 MB copy for a long log; empty files can't be)."""
+    try:
+        with open(file, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size == 0:
+                yield b""
+                return
+            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+                yield mapped
+    except OSError as exc:
+        raise MetricsError(f"cannot read: {exc.strerror}", str(file),
+                           exit_code=EXIT_USAGE) from None
+
+
+def decode(data: bytes, file: str) -> str:
+    """The text with every line break as ``\\n``, or an error for a binary or non-UTF-8 file."""
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise MetricsError("binary file (a NUL byte), not a training log", file,
+                           data.count(b"\n", 0, nul) + 1, exit_code=EXIT_USAGE)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise MetricsError("binary file (not UTF-8 text), not a training log", file,
+                           data.count(b"\n", 0, exc.start) + 1, exit_code=EXIT_USAGE) from None
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def parse_phases(data: "bytes | mmap.mmap", file: str,
+                 allow_over_max: bool = False) -> list[Phase]:
+    """All phases of one log in order (including those without evaluations); see `_openings`
+    for how the lines are found without a Python step per line."""
+    data = _normalise(data, file)
+    phases: list[Phase] = []
+    names: dict[str, str] = {}
+    line, counted = 1, 0
+    for m, end, known in _openings(data):
+        line = known if known else line + _newlines(data, counted, m.start())
+        counted = m.start()
+        try:
+            rest = bytes(data[m.end():end]).decode("utf-8").rstrip()
+        except UnicodeDecodeError:
+            raise MetricsError("binary file (not UTF-8 text), not a training log", file,
+                               line, exit_code=EXIT_USAGE) from None
+        if m.lastgroup == "phase":
+            phases.append(Phase(len(phases) + 1, line, _train_tasks(rest, file, line)))
+            continue
+        if not phases:
+            continue  # evaluations before the first phase belong to no phase
+        if m.lastgroup == "new":
+            shape = _NEW_REST.match(rest)
+            if shape is None:
+                raise MetricsError("evaluation line not in the form '[task N] sub_goal sequence "
+                                   "is [...] task GC : P% (RAW / MAX)'", file, line)
+            task = _task_name(shape.group(1), names, file, line)
+            raw = _number(shape.group(2), file, line)
+            top = _number(shape.group(3), file, line)
+        else:
+            shape = _OLD_REST.match(rest)
+            if shape is None:
+                raise MetricsError("evaluation line not in the form '[N]skill is  [...] rew : "
+                                   "SCORE'", file, line)
+            task = _task_name(shape.group(1), names, file, line)
+            raw, top = _number(shape.group(2), file, line), OLD_STYLE_MAX
+        _check_score(raw, top, allow_over_max, file, line)
+        evals = phases[-1].evals
+        evals.pop(task, None)
+        evals[task] = Evaluation(task, raw, top, line)
+    if not phases:
+        raise MetricsError("no phase: no line starts with {'data_name': ... (is this a "
+                           "continual-imitation training_log.log?)", file)
+    return phases
+
+
+SWITCH_AFTER = 2_000
+SWITCH_RATIO = 4
+
+
+def _openings(data: "bytes | mmap.mmap") -> Iterator[tuple[re.Match, int, int]]:
+    """Each line that opens with a phase or evaluation token: (match, end of line, its line
+    number when already known, else 0).
+
+    Every such line carries a quote (the config dict, the sub-goal list) and loss lines usually
+    don't, so the scan jumps from quote to quote with ``find`` (memchr speed). A trainer that
+    prints quotes on every line (dict-shaped losses) would make that a per-line loop, so after
+    ``SWITCH_AFTER`` unwanted quoted lines (and ``SWITCH_RATIO`` times as many as wanted ones)
+    the rest of the file is filtered by numpy on the first bytes of each line instead."""
+    size, pos, misses, hits = len(data), 0, 0, 0
+    while pos < size:
+        quote = data.find(b"'", pos)
+        if quote < 0:
+            return
+        start = data.rfind(b"\n", 0, quote) + 1
+        end = data.find(b"\n", quote)
+        end = size if end < 0 else end
+        pos = end + 1
+        m = _OPENING.match(data, start, end)
+        if m is not None:
+            hits += 1
+            yield m, end, 0
+            continue
+        misses += 1
+        if misses >= SWITCH_AFTER and misses > SWITCH_RATIO * hits:
+            yield from _openings_by_line_start(data, pos)
+            return
+
+
+def _openings_by_line_start(data: "bytes | mmap.mmap",
+                            pos: int) -> Iterator[tuple[re.Match, int, int]]:
+    """Lines from ``pos`` on whose first bytes could open a wanted line (``{'da``, ``[t``,
+    ``[`` + digit, or indentation): one pass for the newlines, then gathers on line starts
+    that shrink at each step."""
+    size = len(data)
+    if pos >= size:
+        return
+    tail = np.frombuffer(data, np.uint8, size - pos, pos)
+    first_line = 1 + _newlines(data, 0, pos)
+    everything = np.concatenate((np.zeros(1, np.int64), np.flatnonzero(tail == 10) + 1))
+    # a wanted line is longer than 4 bytes, so starts near the end need no look (nor bounds)
+    starts = everything[everything < tail.size - 4]
+
+    def having(idx: np.ndarray, k: int, byte: int) -> np.ndarray:
+        return idx[tail[idx + k] == byte]
+
+    first = tail[starts]
+    square = starts[first == ord("[")]
+    second = tail[square + 1]
+    keep = np.concatenate((
+        having(having(having(starts[first == ord("{")], 1, ord("'")), 2, ord("d")), 3, ord("a")),
+        square[(second == ord("t")) | ((second >= ord("0")) & (second <= ord("9")))],
+        starts[(first == ord(" ")) | (first == ord("\t"))]))
+    keep = np.unique(keep)
+    numbers = (np.searchsorted(everything, keep) + first_line).tolist()
+    candidates = (keep + pos).tolist()
+    del tail, starts, first, square, second, keep, everything  # see _newlines
+    for start, number in zip(candidates, numbers):
+        end = data.find(b"\n", start)
+        end = size if end < 0 else end
+        m = _OPENING.match(data, start, end)
+        if m is not None:
+            yield m, end, number
+
+
+def _newlines(data: "bytes | mmap.mmap", start: int, stop: int) -> int:
+    """Newlines in ``data[start:stop]`` without copying it (the temporary view is released at
+    once, so a memory map can still be closed if an error follows)."""
+    if stop <= start:
+        return 0
+    return int(np.count_nonzero(np.frombuffer(data, np.uint8, stop - start, start) == 10))
+
+
+def _normalise(data: "bytes | mmap.mmap", file: str) -> "bytes | mmap.mmap":
+    """Refuse a binary file; turn old-Mac lone ``\\r`` line ends into ``\\n`` (a ``\\r``
+    before ``\\n`` is stripped with the line's trailing blanks)."""
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise MetricsError("binary file (a NUL byte), not a training log", file,
+                           _newlines(data, 0, nul) + 1, exit_code=EXIT_USAGE)
+    if data.find(b"\r") >= 0:
+        text = bytes(data)
+        if text.count(b"\r") != text.count(b"\r\n"):
+            return text.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return data
+
+
+def _check_yields(experiment: Experiment) -> None:
+    """A log that would give no BWT/FWT/AUC says why instead of reporting 0.00 %."""
+    phases, kept = experiment.all_phases, experiment.phases
+    if not kept:
+        raise MetricsError(f"no metric: {len(phases)} phase(s) but no evaluation line after any "
+                           "of them", experiment.file, phases[0].line)
+    if not any(t in p.evals for p in kept for t in p.train):
+        p = kept[0]
+        raise MetricsError(
+            f"no metric: no phase evaluates a task it trains (phase {p.number} trains "
+            f"{', '.join(p.train)}; evaluates {', '.join(p.evals)})", experiment.file, p.line)
+
+
+def _train_tasks(rest: str, file: str, line: int) -> list[str]:
+    m = _DATA_NAME.match(rest)
+    if m is None:
+        raise MetricsError("data_name is not a quoted string", file, line)
+    value = ast.literal_eval(m.group(1))
+    tasks = [item.strip().replace(" ", "-") for item in value.split(",")]
+    tasks = list(dict.fromkeys(t for t in tasks if t))
+    if not tasks:
+        raise MetricsError("data_name names no task", file, line)
+    return tasks
+
+
+def _task_name(listing: str, cache: dict[str, str], file: str, line: int) -> str:
+    """``['microwave', 'bottom burner']`` -> ``microwave-bottom-burner`` (memoised: a log
+    repeats the same few lists thousands of times)."""
+    name = cache.get(listing)
+    if name is not None:
+        return name
+    try:
+        items = ast.literal_eval(listing)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        items = None
+    if not isinstance(items, (list, tuple)) or not items or not all(
+            isinstance(i, str) for i in items):
+        raise MetricsError(f"cannot read the sub-goal list {listing!r}", file, line)
+    name = "-".join(i.strip().replace(" ", "-") for i in items)
+    cache[listing] = name
+    return name
+
+
+def _number(text: str, file: str, line: int) -> float:
+    if not _IS_NUMBER.match(text):
+        raise MetricsError(f"unreadable number {text!r}", file, line)
+    return float(text)
+
+
+def _check_score(raw: float, top: float, allow_over_max: bool, file: str, line: int) -> None:
+    if not (math.isfinite(raw) and math.isfinite(top)):
+        raise MetricsError(f"unreadable number (not finite: {raw} / {top})", file, line)
+    if top == 0:
+        raise MetricsError("max score of 0 (the score cannot be normalised)", file, line)
+    if top < 0 or raw < 0:
+        raise MetricsError(f"negative score ({raw:g} / {top:g})", file, line)
+    if raw > top and not allow_over_max:
+        raise MetricsError(f"score {raw:g} is over its max {top:g}", file, line)
+
+
+# --- the reference script's reading (compat) ----------------------------------------------------
+
+_COMPAT_NEW = re.compile(r"\[task\s+(\d+)\].*sub_goal sequence is (.*)\s+task GC :\s+([\d.]+)%"
+                         r" \(([\d.]+)\s*/\s*([\d.]+)\)")
+
+
+def parse_compat(data: bytes, file: str) -> list[tuple[list[str], dict[str, tuple[float, float]]]]:
+    """What the reference script reads from the same bytes: ``(train names, name -> (raw,
+    max))`` per kept phase. Its quirks are kept on purpose: lines are split on single spaces; a
+    phase line without a ``'data_paths':`` token keeps only the first word of ``data_name``;
+    the old-style name keeps the tokens up to ``rew`` (so ``...-rew``); a new-style number
+    ``float`` cannot read becomes 0.0 out of 4.0; an old-style one drops the line."""
+    text = decode(data, file)
+    phases: list[tuple[list[str], dict[str, tuple[float, float]]]] = []
+    for number, raw_line in enumerate(text.split("\n"), start=1):
+        stripped = raw_line.strip()
+        if not stripped:
+            continue
+        tokens = stripped.split(" ")
+        joined = " ".join(tokens)
+        if tokens[0].startswith("{'data_name':"):
+            if "'data_paths':" in tokens:
+                names = "-".join(tokens[1:tokens.index("'data_paths':")]).replace("'", "")
+            elif len(tokens) > 1:
+                names = tokens[1].replace("'", "")
+            else:
+                raise MetricsError("compat: the reference script stops on this phase line "
+                                   "(nothing after {'data_name':)", file, number)
+            phases.append(([n for n in names.strip(",").split(",") if n], {}))
+            continue
+        if not phases:
+            continue
+        evals = phases[-1][1]
+        if "skill" in tokens[0] and len(tokens) > 2 and tokens[1] == "is":
+            try:
+                value = float(tokens[-1])
+            except ValueError:
+                continue
+            chunk = [t.strip(",'[]") for t in tokens[3:-2] if t]
+            evals["-".join(chunk)] = (value, OLD_STYLE_MAX)
+        elif "[task" in tokens[0] and "sub_goal" in joined and "task GC" in joined:
+            m = _COMPAT_NEW.search(joined)
+            if m is None:
+                continue
+            try:
+                raw, top = float(m.group(4)), float(m.group(5))
+            except ValueError:
+                raw, top = 0.0, OLD_STYLE_MAX
+            if top == 0:
+                raise MetricsError("max score of 0 (the reference script stops here with a "
+                                   "division by zero)", file, number)
+            goals = m.group(2).strip().strip("[] ").replace("'", "").replace(",", "")
+            evals["-".join(goals.replace("  ", " ").split())] = (raw, top)
+    return [p for p in phases if p[1]]
+
+
+# --- the pipeline's shape -----------------------------------------------------------------------
+
+def _frame(experiments: list[Experiment]) -> pd.DataFrame:
+    rows: list[dict] = []
+    for index, experiment in enumerate(experiments):
+        block = 0
+        for phase in experiment.phases:
+            for task in phase.train:
+                rows.append(_row(experiment, index, block, task, "train", phase, math.nan,
+                                 phase.line))
+                block += 1
+            for task, ev in phase.evals.items():
+                rows.append(_row(experiment, index, block, task, "test", phase, ev.score,
+                                 ev.line))
+                block += 1
+        first = next(i for i, r in enumerate(rows) if r["file"] == index)
+        rows[first]["params"] = json.dumps({
+            "iscil_experiment": index, "iscil_experiments": len(experiments),
+            "iscil_compat": experiment.compat}, separators=(",", ":"))
+    frame = pd.DataFrame(rows)
+    frame["episode"] = frame.groupby("run", sort=False).cumcount()
+    return frame
+
+
+def _row(experiment: Experiment, index: int, block: int, task: str, kind: str, phase: Phase,
+         perf: float, line: int) -> dict:
+    return {"run": experiment.name, "worker": "0", "task": task, "kind": kind,
+            "phase": f"{phase.number}.{kind}", "block_num": block, "subtype": "wake",
+            "params": "", "perf": perf, "row": line, "file": index}
+
+
+def run_info(params: str) -> dict:
+    """The experiment index, count and compat reading stored on a run's first block."""
+    try:
+        info = json.loads(params) if params else {}
+    except ValueError:
+        return {}
+    return info if isinstance(info, dict) and "iscil_experiment" in info else {}

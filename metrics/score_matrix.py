@@ -1,0 +1,153 @@
+"""The phase x task score matrix of an evaluation-only run, and the continual-imitation metrics
+over it (BWT, FWT, AUC as the continual-imitation reference text defines them).
+
+s_t(p) is task t's normalised score (raw / max) in phase p. For each phase p and each train task
+t of p evaluated in p (one *entry*; a task trained again later gets another): FWT = s_t(p);
+BWT = mean over later phases f evaluating t of s_t(f) - s_t(p) (0 if none); AUC = mean of s_t(f)
+over f >= p evaluating t. Global values are 100 x the mean over entries.
+
+`compat_pool` replays what the reference script prints instead: one calculator reused across the
+experiments, so each experiment's numbers pool every earlier one and repeated keys overwrite.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .data import RunData
+
+METRICS = ("bwt", "fwt", "auc")
+
+
+@dataclass
+class ScoreMatrix:
+    """Kept phases in order: their labels (``k.train``), train tasks, the train block of each
+    train task, and ``scores[p][task]`` (tasks evaluated in phase p only)."""
+
+    labels: list[str]
+    train: list[list[str]]
+    train_blocks: list[dict[str, int]]
+    scores: list[dict[str, float]]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One (phase, train task) pair, its values as fractions (not percent)."""
+
+    phase: int
+    task: str
+    bwt: float
+    fwt: float
+    auc: float
+
+
+def from_run(run: RunData) -> ScoreMatrix:
+    """Read the matrix back from an aligned run: a phase is a run of train blocks and the test
+    blocks after it; a test block's (single) value is s_t(p)."""
+    b = run.blocks
+    m = ScoreMatrix([], [], [], [])
+    previous = None
+    for block, kind, task, phase, start, stop in zip(b.block, b.kind, b.task, b.phase,
+                                                      b.start, b.stop):
+        if kind == "train" and previous != "train":
+            m.labels.append(str(phase))
+            m.train.append([])
+            m.train_blocks.append({})
+            m.scores.append({})
+        previous = kind
+        if not m.labels:
+            continue
+        if kind == "train":
+            if task not in m.train_blocks[-1]:
+                m.train[-1].append(str(task))
+                m.train_blocks[-1][str(task)] = int(block)
+        else:
+            values = run.perf[int(start):int(stop)]
+            m.scores[-1][str(task)] = float(values[-1]) if values.size else math.nan
+    return m
+
+
+def entries(m: ScoreMatrix) -> list[Entry]:
+    out = []
+    n = len(m.labels)
+    for p in range(n):
+        for task in m.train[p]:
+            if task not in m.scores[p]:
+                continue
+            learned = m.scores[p][task]
+            later = [m.scores[f][task] for f in range(p + 1, n) if task in m.scores[f]]
+            bwt = float(np.mean([s - learned for s in later])) if later else 0.0
+            auc = float(np.mean([learned] + later))
+            out.append(Entry(p, task, bwt, learned, auc))
+    return out
+
+
+def global_percent(items: list[Entry]) -> dict[str, float]:
+    """100 x the mean over entries; NaN when there is no entry (never a silent 0)."""
+    if not items:
+        return {k: math.nan for k in METRICS}
+    return {k: 100.0 * float(np.mean([getattr(e, k) for e in items])) for k in METRICS}
+
+
+CompatPhase = tuple[list[str], dict[str, tuple[float, float]]]
+
+
+def compat_pool(experiments: list[list[CompatPhase]]) -> list[tuple[dict[str, float],
+                                                                     dict[str, dict[str, float]]]]:
+    """For each experiment in order: the global percentages the reference script prints after
+    it, and its per-key detail (percent), both over the calculator's pooled entries."""
+    pooled: dict[str, tuple[float, float, float]] = {}
+    out = []
+    for phases in experiments:
+        n = len(phases)
+        for p, (train, evals) in enumerate(phases):
+            for task in train:
+                if task not in evals:
+                    continue
+                key = task if task not in pooled else f"{task}_{p}"
+                raw, top = evals[task]
+                learned = raw / top
+                diffs, seen = [], []
+                for f in range(p, n):
+                    if task not in phases[f][1]:
+                        continue
+                    r, t = phases[f][1][task]
+                    s = r / t
+                    if f != p:
+                        diffs.append(s - learned)
+                    seen.append(s)
+                if p == n - 1:
+                    bwt, auc = 0.0, (seen[0] if seen else 0.0)
+                else:
+                    bwt = float(np.mean(diffs)) if diffs else 0.0
+                    auc = float(np.mean(seen)) if seen else 0.0
+                pooled[key] = (bwt, learned, auc)
+        sums = [0.0, 0.0, 0.0]
+        for values in pooled.values():
+            for i in range(3):
+                sums[i] += values[i]
+        k = len(pooled)
+        totals = {name: (sums[i] / k * 100 if k else 0.0) for i, name in enumerate(METRICS)}
+        detail = {key: {name: v[i] * 100 for i, name in enumerate(METRICS)}
+                  for key, v in sorted(pooled.items())}
+        out.append((totals, detail))
+    return out
+
+
+def interval95(values: list[float]) -> tuple[float, float, float]:
+    """Mean and the two-sided 95 % Student-t confidence interval of the mean,
+    mean ± t(0.975, n-1) · s / sqrt(n) (NIST/SEMATECH e-Handbook of Statistical Methods,
+    §7.2.2.1). NaN bounds for fewer than two values."""
+    x = np.asarray([v for v in values if not math.isnan(v)], dtype=float)
+    if x.size == 0:
+        return math.nan, math.nan, math.nan
+    mean = float(np.mean(x))
+    if x.size < 2:
+        return mean, math.nan, math.nan
+    from scipy.stats import t
+
+    half = float(t.ppf(0.975, x.size - 1) * np.std(x, ddof=1) / math.sqrt(x.size))
+    return mean, mean - half, mean + half

@@ -1,0 +1,241 @@
+"""The continual-imitation reader on training_log.log files shaped like the trainer prints them
+(config dict line, loss lines, `skill_seq`/`Stage Multi-task` prints beside the evaluations)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sylla.metrics.errors import MetricsError
+from sylla.metrics.readers import detect, read_log
+from sylla.metrics.readers.iscil import find_logs, parse_phases, read_iscil
+
+from .conftest import FIXTURES
+
+ISCIL = FIXTURES / "iscil"
+TREE = ISCIL / "tree"
+KITCHEN = TREE / "iscil" / "kitchen"
+WORKED = KITCHEN / "exp_worked_seed0" / "training_log.log"
+A, B, C = "microwave-kettle", "bottom-burner-light-switch", "slide-cabinet-hinge-cabinet"
+
+
+def phases_of(path: Path):
+    return parse_phases(path.read_bytes(), str(path))
+
+
+def scores(phase) -> dict[str, tuple[float, float, int]]:
+    return {t: (e.raw, e.max, e.line) for t, e in phase.evals.items()}
+
+
+def test_new_style_worked_example_phases_names_and_lines():
+    phases = phases_of(WORKED)
+    # three config lines (4, 14, 26); names with spaces become '-'
+    assert [(p.number, p.line, p.train) for p in phases] == [(1, 4, [A]), (2, 14, [B]),
+                                                              (3, 26, [C])]
+    assert scores(phases[0]) == {A: (3.0, 4.0, 11)}
+    assert scores(phases[1]) == {A: (2.0, 4.0, 21), B: (4.0, 4.0, 23)}
+    assert {t: e.score for t, e in phases[2].evals.items()} == {A: 0.25, B: 0.75, C: 0.5}
+
+
+def test_old_style_lines_are_out_of_four_and_named_without_rew():
+    phases = phases_of(KITCHEN / "ablation_oldstyle_seed0" / "training_log.log")
+    assert [p.train for p in phases] == [[A], [B], [C]]
+    assert scores(phases[2])[B][:2] == (3.0, 4.0)
+    assert set(phases[2].evals) == {A, B, C}
+
+
+def test_mixed_file_overwrites_drops_and_splits():
+    phases = phases_of(ISCIL / "mixed" / "training_log.log")
+    # the evaluation before the first phase (3.50) is ignored; phase 2 has no evaluation
+    assert [(p.number, p.train) for p in phases] == [(1, [A]), (2, [B]), (3, [B, C]), (4, [A])]
+    assert phases[1].evals == {}
+    assert [p.line for p in phases] == [5, 14, 18, 26]
+    # old-style 2.00 at line 10, then new-style 3.00 at line 12: the later line wins
+    assert scores(phases[0]) == {A: (3.0, 4.0, 12)}
+    assert scores(phases[2]) == {A: (2.0, 4.0, 23), B: (4.0, 4.0, 24), C: (1.0, 4.0, 25)}
+    assert scores(phases[3]) == {A: (4.0, 4.0, 31), B: (3.0, 4.0, 32), C: (3.0, 4.0, 33)}
+    log = read_iscil(ISCIL / "mixed")
+    assert [p.number for p in log.experiments[0].phases] == [1, 3, 4]
+    frame = log.frame
+    assert frame.phase.tolist() == ["1.train", "1.test", "3.train", "3.train", "3.test",
+                                    "3.test", "3.test", "4.train", "4.test", "4.test", "4.test"]
+    assert frame.perf[frame.kind == "test"].tolist() == [0.75, 0.5, 1.0, 0.25, 1.0, 0.75, 0.75]
+
+
+def test_crlf_reads_like_lf():
+    lf, crlf = ISCIL / "mixed" / "training_log.log", ISCIL / "mixed_crlf" / "training_log.log"
+    assert b"\r\n" in crlf.read_bytes()
+    for a, b in zip(phases_of(lf), phases_of(crlf), strict=True):
+        assert (a.number, a.line, a.train, scores(a)) == (b.number, b.line, b.train, scores(b))
+
+
+def test_tree_filter_and_order():
+    names = [n for n, _ in find_logs(TREE)]
+    assert names == ["iscil/kitchen/ablation_oldstyle_seed0", "iscil/kitchen/exp_other_seed1",
+                     "iscil/kitchen/exp_worked_seed0", "iscil/kitchen/exp_zthird_seed2"]
+    assert [n for n, _ in find_logs(TREE, "exp_")] == names[1:]
+    log = read_log(TREE, fmt=None, options={"iscil_filter": "seed2"})
+    assert [e.name for e in log.experiments] == ["iscil/kitchen/exp_zthird_seed2"]
+    with pytest.raises(MetricsError, match="contains 'nothing-matches'"):
+        read_log(TREE, options={"iscil_filter": "nothing-matches"})
+
+
+def test_single_file_and_experiment_folder():
+    assert [n for n, _ in find_logs(WORKED)] == ["exp_worked_seed0"]
+    assert find_logs(WORKED.parent) == [("exp_worked_seed0", WORKED)]
+
+
+@pytest.mark.parametrize("path", [WORKED, WORKED.parent, TREE, ISCIL / "mixed_crlf"])
+def test_detected_by_content(path):
+    assert detect(path) == "iscil"
+
+
+def test_detection_does_not_claim_other_logs(tmp_path):
+    other = tmp_path / "training_log.log"
+    other.write_text('{"episode": 0, "reward": 1.0}\n')
+    assert detect(other) == "jsonl"
+    assert detect(FIXTURES / "rewards.csv") == "csv"
+
+
+BAD = ISCIL / "bad"
+
+
+@pytest.mark.parametrize(("case", "line", "message"), [
+    ("over_max", 9, "score 4.5 is over its max 4"),
+    ("max_zero", 9, "max score of 0"),
+    ("unreadable", 9, "unreadable number '2.6.7'"),
+    ("unreadable_old", 9, "unreadable number 'nan'"),
+    ("no_phase", None, "no phase"),
+    ("binary", 5, "binary file"),
+    ("no_eval", 4, "no metric: 1 phase(s) but no evaluation line"),
+    ("no_match", 4, "no metric: no phase evaluates a task it trains"),
+])
+def test_bad_input_names_file_and_line(case, line, message):
+    path = BAD / case / "training_log.log"
+    with pytest.raises(MetricsError) as info:
+        read_log(path)
+    assert info.value.file == str(path)
+    assert info.value.row == line
+    assert message in info.value.message
+
+
+def test_bad_input_through_the_cli(tmp_path):
+    path = BAD / "over_max" / "training_log.log"
+    done = subprocess.run([sys.executable, "-m", "sylla", "metrics", "--log", str(path)],
+                          capture_output=True, text=True)
+    assert done.returncode == 1
+    assert done.stderr.strip() == f"sylla: {path}:9: score 4.5 is over its max 4"
+    assert "Traceback" not in done.stderr
+
+
+def test_compat_reader_reproduces_the_script_tokeniser(tmp_path):
+    from sylla.metrics.readers.iscil import parse_compat
+
+    log = tmp_path / "training_log.log"
+    log.write_text(
+        "{'data_name': 'bottom burner-light switch'}\n"  # no 'data_paths': first word only
+        "[0]skill is  ['bottom burner', 'light switch'] rew : 3.00\n"
+        "[task 0] sub_goal sequence is ['bottom burner', 'light switch'] task GC : 1% "
+        "(1.00 / 4.00)\n"
+        "{'data_name': 'a-b, c-d', 'data_paths': []}\n"  # comma-space: the second keeps a '-'
+        "[task 0] sub_goal sequence is ['a', 'b'] task GC : 50.00% (2.00 / 4.00)\n"
+        "[task 1] sub_goal sequence is ['c', 'd'] task GC : 50.0.0% (2.0.0 / 4.00)\n")
+    phases = parse_compat(log.read_bytes(), str(log))
+    assert phases == [
+        (["bottom"], {"bottom-burner-light-switch-rew": (3.0, 4.0),
+                      "bottom-burner-light-switch": (1.0, 4.0)}),
+        (["a-b", "-c-d"], {"a-b": (2.0, 4.0), "c-d": (0.0, 4.0)}),
+    ]
+    # the strict reading: whole data_name, names without 'rew', and the bad number refused
+    head = b"".join(log.read_bytes().splitlines(keepends=True)[:5])
+    strict = parse_phases(head, str(log))
+    assert [p.train for p in strict] == [["bottom-burner-light-switch"], ["a-b", "c-d"]]
+    assert scores(strict[0])["bottom-burner-light-switch"] == (1.0, 4.0, 3)
+    with pytest.raises(MetricsError, match="unreadable number '2.0.0'"):
+        parse_phases(log.read_bytes(), str(log))
+
+
+def test_copied_tree_keeps_working(tmp_path):
+    """A root given with a trailing layout other than <algo>/<env> still finds every log."""
+    shutil.copytree(KITCHEN, tmp_path / "runs")
+    assert len(find_logs(tmp_path)) == 4
+
+
+def _quoted_log(path: Path) -> None:
+    """Dict-shaped loss lines (quotes on every line), indented and final lines without '\\n'."""
+    lines = ["{'data_name': 'microwave-kettle', 'data_paths': []}"]
+    lines += [f"{{'epoch': {i}, 'loss': 0.{i:04d}}}" for i in range(3000)]
+    lines += ["  [task 0] sub_goal sequence is ['microwave', 'kettle'] task GC : 75.00% "
+              "(3.00 / 4.00)",
+              "{'data_name': 'bottom burner-light switch', 'data_paths': []}",
+              "[12]skill is  ['microwave', 'kettle'] rew : 2.00"]
+    lines += [f"{{'epoch': {i}, 'loss': 0.5}}" for i in range(3000)]
+    lines += ["[task 1] sub_goal sequence is ['bottom burner', 'light switch'] task GC : 25.00% "
+              "(1.00 / 4.00)"]
+    path.write_text("\n".join(lines))  # no final newline
+
+
+@pytest.mark.parametrize("switch", [1, 10**9])
+def test_quote_scan_and_line_start_scan_agree(tmp_path, monkeypatch, switch):
+    """The reader switches from quote-jumping to a numpy line-start filter when most quoted
+    lines are noise; both must find the same lines with the same numbers."""
+    import sylla.metrics.readers.iscil as module
+
+    monkeypatch.setattr(module, "SWITCH_AFTER", switch)
+    log = tmp_path / "training_log.log"
+    _quoted_log(log)
+    phases = phases_of(log)
+    assert [(p.line, p.train) for p in phases] == [(1, [A]), (3003, [B])]
+    assert scores(phases[0]) == {A: (3.0, 4.0, 3002)}
+    assert scores(phases[1]) == {A: (2.0, 4.0, 3004), B: (1.0, 4.0, 6005)}
+    for path in [WORKED, ISCIL / "mixed" / "training_log.log",
+                 ISCIL / "mixed_crlf" / "training_log.log"]:
+        monkeypatch.setattr(module, "SWITCH_AFTER", 10**9)
+        quote = [(p.line, p.train, scores(p)) for p in phases_of(path)]
+        monkeypatch.setattr(module, "SWITCH_AFTER", 0)
+        monkeypatch.setattr(module, "SWITCH_RATIO", 0)  # switch at the first unwanted quote
+        assert [(p.line, p.train, scores(p)) for p in phases_of(path)] == quote
+
+
+LINES = [
+    "{'data_name': 'microwave-kettle', 'data_paths': []}",
+    "{'data_name': 'bottom burner-light switch,microwave-kettle', 'data_paths': []}",
+    "[task 0] sub_goal sequence is ['microwave', 'kettle'] task GC : 75.00% (3.00 / 4.00)",
+    "[task 1] sub_goal sequence is ['bottom burner', 'light switch'] task GC : 25% (1.00 / 4.00)",
+    "[0]skill is  ['microwave', 'kettle'] rew : 2.00",
+    "  [1]skill is  ['bottom burner', 'light switch'] rew : 3.50",
+    "[0] skill_seq: ['microwave', 'kettle'], avg rew: 3.00",
+    "{'epoch': 3, 'loss': 0.25}",
+    "[epoch 3] loss : 0.25",
+    "[12/5000] loss 0.1",
+    "[Stage Multi-task(Total) GC] : 75.00% (3.00 / 4.00)",
+    "",
+    "x",
+]
+
+
+@given(st.lists(st.sampled_from(LINES), min_size=1, max_size=40),
+       st.sampled_from(["\n", "\r\n"]), st.booleans())
+@settings(max_examples=150, deadline=None)
+def test_both_scans_agree_on_any_mix(lines, newline, final):
+    """Whatever the mix of lines, line ends and final newline, the quote scan and the line-start
+    filter read the same phases, lines and scores (or fail the same way)."""
+    import sylla.metrics.readers.iscil as module
+
+    data = (newline.join(lines) + (newline if final else "")).encode()
+    results = []
+    for after, ratio in ((10**9, 4), (0, 0)):
+        module.SWITCH_AFTER, module.SWITCH_RATIO = after, ratio
+        try:
+            try:
+                results.append([(p.line, p.train, scores(p)) for p in parse_phases(data, "f")])
+            except MetricsError as exc:
+                results.append(str(exc))
+        finally:
+            module.SWITCH_AFTER, module.SWITCH_RATIO = 2_000, 4
+    assert results[0] == results[1]
