@@ -103,6 +103,11 @@ def test_code_server_shows_problems_hover_and_applies_a_quick_fix(vsix: Path, tm
     workspace.mkdir()
     syllabus = workspace / "syllabus_ANT.json"
     shutil.copy(FIXTURES / "lsp" / "bad.json", syllabus)
+    # A bare instruction list with a misspelt directive, named as real syllabi are: VS Code's
+    # JSON validation applies the shipped schema by name (*syllabus*.json).
+    (workspace / "ste_syllabus.json").write_text(
+        '[\n  {"$phase": "1.train"},\n  {"$repaet": {"$episode": "Pong"}, "count": 5}\n]\n'
+    )
     env = _env(home)
     common = ["--user-data-dir", str(user_data), "--extensions-dir", str(extensions)]
 
@@ -142,6 +147,8 @@ def test_code_server_shows_problems_hover_and_applies_a_quick_fix(vsix: Path, tm
             SYLLA_HOVER_COLUMN="31",
             SYLLA_FIX_LINE="8",  # {"$phase": "2.test"}: learning is on in a test phase (H501)
             SYLLA_FIX_TITLE="$info",
+            SYLLA_SCHEMA_FILE="ste_syllabus.json",
+            SYLLA_SCHEMA_WAIT_FOR='Unknown directive: did you mean "$repeat"?',
         )
         drive = subprocess.run(
             [str(NODE24), str(DRIVER), f"http://127.0.0.1:{port}/?folder={workspace}", syllabus.name, str(out)],
@@ -171,6 +178,14 @@ def test_code_server_shows_problems_hover_and_applies_a_quick_fix(vsix: Path, tm
     assert "$info" in json.dumps(saved["instructions"][phase + 1]), syllabus.read_text()
     assert "H501" not in seen["problemsAfter"], seen["problemsAfter"]
     assert (out / "code-server.png").stat().st_size > 10_000
+
+    # VS Code's own validation names the misspelt directive and accepts the bare list; the
+    # sylla server says the same as N603.
+    schema_rows = [row for row in seen["schemaProblems"] if "ste_syllabus" not in row]
+    # (VS Code words it from the schema's errorMessage; sylla's own N603 is worded differently.)
+    assert any(row.startswith('Unknown directive: did you mean "$repeat"?') for row in schema_rows), schema_rows
+    assert any("N603" in row for row in schema_rows), schema_rows
+    assert not any("Missing property" in row or "Incorrect type" in row for row in schema_rows), schema_rows
 
 
 def _strip_trailing_commas(text: str) -> str:

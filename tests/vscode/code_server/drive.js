@@ -110,6 +110,27 @@ async function main() {
     await page.waitForTimeout(1500); // let the server's re-lint of the saved text arrive
     result.problemsAfter = await text(problems);
     await page.screenshot({ path: path.join(outDir, "code-server.png") });
+
+    // VS Code's own JSON validation of a second file, through the schema the extension ships.
+    if (process.env.SYLLA_SCHEMA_FILE) {
+      await page.keyboard.press("Control+P");
+      await quickOpen.waitFor({ state: "visible" });
+      await quickOpen.fill(process.env.SYLLA_SCHEMA_FILE);
+      await page.locator(".quick-input-widget .monaco-list-row", { hasText: process.env.SYLLA_SCHEMA_FILE }).first().waitFor();
+      await page.keyboard.press("Enter");
+      await palette(page, "View: Focus Problems");
+      // Only this file's problems: the list is virtual and shows the rows that fit.
+      const filter = page.locator(".markers-panel-container input, .viewpane-filter input").first();
+      await filter.fill(`**/${process.env.SYLLA_SCHEMA_FILE}`);
+      await page.waitForFunction(
+        (wanted) => (document.querySelector(".markers-panel")?.textContent || "").includes(wanted),
+        process.env.SYLLA_SCHEMA_WAIT_FOR,
+        { timeout: 60_000 },
+      );
+      await page.waitForTimeout(1000); // both sources (json and sylla) have reported
+      result.schemaProblems = (await problems.locator(".monaco-list-row").allTextContents()).map((t) => t.replace(/\u00a0/g, " "));
+      await page.screenshot({ path: path.join(outDir, "schema.png") });
+    }
     step("done");
   } catch (error) {
     result.error = String(error && error.stack ? error.stack : error);
