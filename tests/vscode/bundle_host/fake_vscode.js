@@ -18,6 +18,7 @@ const host = {
   infos: [],
   statusItems: [],
   commands: new Map(),
+  watchers: [],
   unknown: new Set(),
   events: new NodeEmitter(),
 };
@@ -231,7 +232,15 @@ const vscode = {
     onDidOpenTextDocument: onOpen.event,
     onDidCloseTextDocument: onClose.event,
     onDidChangeConfiguration: onConfig.event,
-    createFileSystemWatcher: () => ({ onDidCreate: none, onDidChange: none, onDidDelete: none, dispose() {} }),
+    // A watcher over the workspace folder: run_bundle.js fires it after it writes a file, as
+    // VS Code's file watcher would (glob matching is left to the names the test writes).
+    createFileSystemWatcher: (glob) => {
+      const created = new EventEmitter();
+      const changed = new EventEmitter();
+      const deleted = new EventEmitter();
+      host.watchers.push({ glob, created, changed, deleted });
+      return { onDidCreate: created.event, onDidChange: changed.event, onDidDelete: deleted.event, dispose() {} };
+    },
     findFiles: async () => [],
     fs: { stat: async () => ({ type: 1 }), readFile: async () => new Uint8Array() },
   }),

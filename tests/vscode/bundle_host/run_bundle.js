@@ -3,6 +3,8 @@
 // the diagnostics of that document, error pop-ups, the output channel and language status.
 //
 // usage: node run_bundle.js BUNDLE PYTHON WORKSPACE FILE [TIMEOUT_MS]
+// env:   SYLLA_WRITE_AFTER=NAME and SYLLA_WRITE_TEXT: once diagnostics arrived, write that file
+//        into WORKSPACE, fire the watchers, and report the diagnostics that follow as "after".
 "use strict";
 const fs = require("node:fs");
 const Module = require("node:module");
@@ -64,9 +66,26 @@ async function main() {
     setTimeout(() => resolve(false), timeoutMs);
   });
   const elapsed = Date.now() - started;
+  let after = null;
+  const first = host.diagnostics.get(uri) ?? null;
+  if (arrived && process.env.SYLLA_WRITE_AFTER) {
+    const before = JSON.stringify(host.diagnostics.get(uri));
+    const written = path.join(workspace, process.env.SYLLA_WRITE_AFTER);
+    const existed = fs.existsSync(written);
+    fs.writeFileSync(written, process.env.SYLLA_WRITE_TEXT || "");
+    for (const watcher of host.watchers) (existed ? watcher.changed : watcher.created).fire(Uri.file(written));
+    after = await new Promise((resolve) => {
+      const check = () => {
+        const now = JSON.stringify(host.diagnostics.get(uri));
+        if (now !== before) resolve(host.diagnostics.get(uri));
+      };
+      host.events.on("change", check);
+      setTimeout(() => resolve(null), timeoutMs);
+    });
+  }
   const stopping = extension.deactivate ? extension.deactivate() : undefined;
   await Promise.race([stopping, new Promise((r) => setTimeout(r, 5000))]);
-  report({ arrived, elapsedMs: elapsed, touched: [...host.unknown].sort() });
+  report({ arrived, first, after, watched: host.watchers.map((w) => w.glob), elapsedMs: elapsed, touched: [...host.unknown].sort() });
   process.exit(0);
 }
 
