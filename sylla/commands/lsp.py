@@ -1,14 +1,37 @@
-"""``sylla lsp``: the language server, over stdio (editors) or TCP (debugging)."""
+"""``sylla lsp``: the language server, over stdio (editors), TCP or WebSocket.
+
+The flags are the ones LSP clients and pygls use: ``vscode-languageclient`` appends ``--stdio``
+when it starts a server with the stdio transport, and pygls's own servers take ``--tcp``/``--ws``
+with ``--host`` and ``--port``. The older ``--tcp HOST:PORT`` form keeps working.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 2087
+
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("lsp", help="run the language server (stdio; --tcp HOST:PORT to listen instead)")
-    p.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead of stdio")
+    p = sub.add_parser(
+        "lsp",
+        help="run the language server (stdio; --tcp or --ws with --host/--port to listen instead)",
+        description="Run the sylla language server. It speaks LSP over stdio unless --tcp or --ws is given.",
+    )
+    transport = p.add_mutually_exclusive_group()
+    transport.add_argument("--stdio", action="store_true", help="speak LSP over stdin/stdout (the default)")
+    transport.add_argument(
+        "--tcp",
+        nargs="?",
+        const="",
+        metavar="HOST:PORT",
+        help=f"listen on a TCP socket at --host/--port (default {DEFAULT_HOST}:{DEFAULT_PORT}), or at HOST:PORT",
+    )
+    transport.add_argument("--ws", action="store_true", help="listen for a WebSocket connection at --host/--port")
+    p.add_argument("--host", help=f"address to listen on with --tcp or --ws (default {DEFAULT_HOST})")
+    p.add_argument("--port", type=int, help=f"port to listen on with --tcp or --ws (default {DEFAULT_PORT})")
     p.add_argument(
         "--log-level",
         choices=("debug", "info", "warning", "error"),
@@ -22,18 +45,44 @@ def _host_port(value: str) -> tuple[str, int] | None:
     host, sep, port = value.rpartition(":")
     if not sep or not port.isdigit() or not 0 < int(port) < 65536:
         return None
-    return host or "127.0.0.1", int(port)
+    return host or DEFAULT_HOST, int(port)
+
+
+def _address(args: argparse.Namespace) -> tuple[str, int] | str:
+    """Where --tcp/--ws listen, or the usage error to print."""
+    if args.tcp:  # the older --tcp HOST:PORT form
+        if args.host is not None or args.port is not None:
+            return "give the address either as --tcp HOST:PORT or with --host/--port, not both"
+        return _host_port(args.tcp) or f"--tcp wants HOST:PORT, not {args.tcp!r}"
+    port = DEFAULT_PORT if args.port is None else args.port
+    if not 0 < port < 65536:
+        return f"--port wants a number from 1 to 65535, not {port}"
+    return (args.host or DEFAULT_HOST, port)
+
+
+def _usage_error(message: str) -> int:
+    print(f"sylla lsp: {message}", file=sys.stderr)
+    return 2
 
 
 def run(args: argparse.Namespace) -> int:
     import logging
 
-    address = None
-    if args.tcp is not None:
-        address = _host_port(args.tcp)
-        if address is None:
-            print(f"sylla: --tcp wants HOST:PORT, not {args.tcp!r}", file=sys.stderr)
-            return 2
+    listening = args.tcp is not None or args.ws
+    address: tuple[str, int] | None = None
+    if listening:
+        found = _address(args)
+        if isinstance(found, str):
+            return _usage_error(found)
+        address = found
+    elif args.host is not None or args.port is not None:
+        return _usage_error("--host and --port go with --tcp or --ws; over stdio there is nothing to listen on")
+    if args.ws:
+        try:
+            import websockets  # noqa: F401  (pygls serves WebSockets with it)
+        except ImportError:
+            print("sylla lsp: --ws needs the websockets package: pip install 'pygls[ws]'", file=sys.stderr)
+            return 1
     logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(), format="sylla lsp: %(levelname)s: %(message)s")
 
     from sylla.lsp.server import create_server
@@ -48,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
     gc.freeze()
     if address is None:
         server.start_io()
+    elif args.ws:
+        server.start_ws(*address)
     else:
         server.start_tcp(*address)
     return 0

@@ -13,44 +13,16 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-EXTENSION = ROOT / "vscode-extension"
-VSIX = EXTENSION / "sylla.vsix"
+from vscode_support import EXTENSION, ROOT
+from vscode_support import explain as _explain
+from vscode_support import run_npm as _run
+
 GRAMMAR_SCHEMA = ROOT / "grammar" / "syllabus.schema.json"
-STEP_TIMEOUT_S = 180
-
-
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        list(args), cwd=EXTENSION, capture_output=True, text=True, timeout=STEP_TIMEOUT_S, check=False
-    )
-
-
-def _explain(result: subprocess.CompletedProcess[str]) -> str:
-    return f"exit {result.returncode}\n--- stdout ---\n{result.stdout[-4000:]}\n--- stderr ---\n{result.stderr[-4000:]}"
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _node_modules() -> None:
-    assert shutil.which("npm"), "npm is not on PATH: the VS Code extension needs Node.js 20+ with npm"
-    setup = subprocess.run(
-        ["bash", str(ROOT / "scripts" / "setup.d" / "40-vscode.sh")],
-        capture_output=True, text=True, timeout=STEP_TIMEOUT_S, check=False,
-    )
-    assert setup.returncode == 0, _explain(setup)
-
-
-@pytest.fixture(scope="module")
-def build() -> subprocess.CompletedProcess[str]:
-    return _run("npm", "run", "build")
-
-
-@pytest.fixture(scope="module")
-def vsix(build: subprocess.CompletedProcess[str]) -> Path:
-    VSIX.unlink(missing_ok=True)
-    result = _run("npm", "run", "package")
-    assert result.returncode == 0, _explain(result)
-    return VSIX
+def _node_modules(node_modules: None) -> None:
+    """Every test here runs npm in vscode-extension/."""
 
 
 def test_build_bundles_the_extension(build: subprocess.CompletedProcess[str]) -> None:

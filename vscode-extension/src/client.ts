@@ -1,4 +1,4 @@
-import type { OutputChannel } from "vscode";
+import { workspace, type OutputChannel } from "vscode";
 import {
   DidChangeConfigurationNotification,
   LanguageClient,
@@ -7,7 +7,7 @@ import {
   type ServerOptions,
 } from "vscode-languageclient/node";
 import type { ClientHandle } from "./controller";
-import { CLIENT_ID, CLIENT_NAME, DOCUMENT_SELECTOR, type ServerLaunch } from "./serverLaunch";
+import { CLIENT_ID, CLIENT_NAME, CONFIG_FILES_GLOB, DOCUMENT_SELECTOR, type ServerLaunch } from "./serverLaunch";
 import {
   didChangeConfigurationParams,
   mapConfigurationResults,
@@ -21,7 +21,14 @@ export interface ClientOptions {
   readonly settingsFor: (item: ConfigurationItem) => ServerSettings;
 }
 
-/** A `vscode-languageclient` client for `launch`; trace level comes from `sylla.trace.server`. */
+/**
+ * A `vscode-languageclient` client for `launch`; trace level comes from `sylla.trace.server`.
+ *
+ * The stdio transport makes the client append `--stdio` to the command line, which
+ * `sylla lsp` accepts (and which is also its default). Edits to `sylla.toml` and
+ * `pyproject.toml` reach the server as `workspace/didChangeWatchedFiles`, on which it re-lints
+ * the open syllabi with the new configuration.
+ */
 export function createLanguageClient(launch: ServerLaunch, settings: ServerSettings, options: ClientOptions): ClientHandle {
   const serverOptions: ServerOptions = {
     command: launch.command,
@@ -32,6 +39,7 @@ export function createLanguageClient(launch: ServerLaunch, settings: ServerSetti
     documentSelector: DOCUMENT_SELECTOR.map((filter) => ({ ...filter })),
     outputChannel: options.output,
     initializationOptions: didChangeConfigurationParams(settings),
+    synchronize: { fileEvents: workspace.createFileSystemWatcher(CONFIG_FILES_GLOB) },
     middleware: {
       workspace: {
         configuration: async (params, token, next) => {
@@ -47,5 +55,6 @@ export function createLanguageClient(launch: ServerLaunch, settings: ServerSetti
     stop: () => client.stop(),
     sendSettings: (current) =>
       client.sendNotification(DidChangeConfigurationNotification.type, didChangeConfigurationParams(current)),
+    serverVersion: () => client.initializeResult?.serverInfo?.version,
   };
 }

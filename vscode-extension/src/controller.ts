@@ -2,6 +2,7 @@ import type { InstallAdvice } from "./installAdvice";
 import type { Interpreter } from "./interpreter";
 import { serverLaunch, type ServerLaunch } from "./serverLaunch";
 import type { ServerSettings } from "./settings";
+import type { StatusFacts } from "./status";
 import type { ProbeResult } from "./syllaProbe";
 
 /** The part of a language client the controller drives. */
@@ -9,6 +10,8 @@ export interface ClientHandle {
   start(): Promise<void>;
   stop(): Promise<void>;
   sendSettings(settings: ServerSettings): Promise<void>;
+  /** The server's version from its `initialize` answer, once started. */
+  serverVersion?(): string | undefined;
 }
 
 export interface ControllerDeps {
@@ -19,6 +22,8 @@ export interface ControllerDeps {
   createClient(launch: ServerLaunch, settings: ServerSettings): ClientHandle;
   showProblem(advice: InstallAdvice): void;
   log(line: string): void;
+  /** Told about every change of the server's phase, for the language-status item. */
+  report?(facts: StatusFacts): void;
 }
 
 export type ControllerState = "stopped" | "running" | "blocked";
@@ -74,11 +79,13 @@ export class ServerController {
     }
     const interpreter = await this.deps.resolveInterpreter();
     this.deps.log(`interpreter: ${interpreter.command} (${interpreter.source})`);
+    this.deps.report?.({ phase: "starting", interpreter });
     const probe = await this.deps.probe(interpreter.command);
     const advice = this.deps.advise(probe, interpreter);
     if (advice) {
       this.currentState = "blocked";
       this.deps.log(advice.message);
+      this.deps.report?.({ phase: "blocked", interpreter, reason: advice.message });
       this.deps.showProblem(advice);
       return;
     }
@@ -89,9 +96,11 @@ export class ServerController {
     try {
       await client.start();
       this.currentState = "running";
+      this.deps.report?.({ phase: "running", interpreter, version: client.serverVersion?.() });
     } catch (error) {
       this.client = undefined;
       this.currentState = "stopped";
+      this.deps.report?.({ phase: "failed", interpreter, reason: String(error) });
       throw error;
     }
   }

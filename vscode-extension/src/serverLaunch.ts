@@ -1,4 +1,4 @@
-/** The process that runs the language server: `<python> -m sylla lsp`, speaking LSP over stdio. */
+/** The process that runs the language server: `<python> -m sylla lsp`, speaking LSP over stdio (the client adds `--stdio`). */
 export interface ServerLaunch {
   readonly command: string;
   readonly args: readonly string[];
@@ -9,6 +9,9 @@ export const SERVER_MODULE_ARGS: readonly string[] = ["-m", "sylla", "lsp"];
 export function serverLaunch(python: string): ServerLaunch {
   return { command: python, args: [...SERVER_MODULE_ARGS] };
 }
+
+/** The configuration files whose edits the server is told about (it re-lints on them). */
+export const CONFIG_FILES_GLOB = "**/{sylla.toml,pyproject.toml}";
 
 export const CLIENT_ID = "sylla";
 export const CLIENT_NAME = "sylla";

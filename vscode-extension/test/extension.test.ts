@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { eventually, installStub, VscodeStub } from "./helpers/vscodeStub";
+import { eventually, installStub, jsonDocument, syllabusDocument, VscodeStub } from "./helpers/vscodeStub";
 
 type ExtensionModule = typeof import("../src/extension");
 
@@ -40,7 +40,7 @@ describe("the extension, activated with the VS Code API stubbed", () => {
   let stub: VscodeStub;
   let uninstall: () => void;
   let extension: ExtensionModule;
-  const context = { subscriptions: [] as Array<{ dispose(): unknown }> };
+  const context = { subscriptions: [] as Array<{ dispose(): unknown }>, extensionUri: { fsPath: "/ext" } };
   const savedPath = process.env.PATH;
 
   beforeEach(() => {
@@ -192,5 +192,104 @@ describe("the extension, activated with the VS Code API stubbed", () => {
     await activate();
     await extension.deactivate();
     assert.deepEqual(stub.clients[0]!.events, ["start", "stop"]);
+  });
+  it("probes no interpreter and shows no pop-up while no syllabus is open, then starts on the first one", async () => {
+    stub.documents = [
+      jsonDocument("/ws/package.json", '{"name": "app", "scripts": {}}'),
+      jsonDocument("/ws/assistant.json", '{"instructions": "You are a helpful assistant"}'),
+    ];
+    stub.config["sylla.interpreter"] = withoutSylla;
+    await activate();
+    assert.equal(stub.clients.length, 0);
+    assert.deepEqual(stub.errors, []);
+    assert.ok(!stub.output.some((line) => line.startsWith("interpreter:")), "the interpreter was probed");
+    assert.equal(stub.status[0]?.text, "sylla: idle");
+
+    stub.config["sylla.interpreter"] = withSylla;
+    stub.open(syllabusDocument("/ws/ste_syllabus.json"));
+    await eventually(() => stub.clients.length === 1);
+    assert.deepEqual(stub.clients[0]!.events, ["start"]);
+  });
+
+  it("starts for a bare instruction list and a misspelt instructions key, as the server's detection does", async () => {
+    stub.documents = [jsonDocument("/ws/exp1.json", '{"instrutions": [{"$phase": "1.train"}]}')];
+    stub.config["sylla.interpreter"] = withSylla;
+    await activate();
+    assert.equal(stub.clients.length, 1);
+  });
+
+  it("stays off with sylla.enable false, starts when it is turned on and stops when it is turned off", async () => {
+    stub.config["sylla.interpreter"] = withSylla;
+    stub.config["sylla.enable"] = false;
+    await activate();
+    assert.equal(stub.clients.length, 0);
+    assert.equal(stub.status[0]?.text, "sylla: disabled");
+
+    stub.config["sylla.enable"] = true;
+    stub.changeConfiguration(["sylla.enable"]);
+    await eventually(() => stub.clients.length === 1);
+
+    stub.config["sylla.enable"] = false;
+    stub.changeConfiguration(["sylla.enable"]);
+    await eventually(() => stub.clients[0]!.events.includes("stop"));
+    await eventually(() => stub.status[0]?.text === "sylla: disabled");
+  });
+
+  it("shows the running server and its interpreter in the language status, and why it did not start", async () => {
+    stub.config["sylla.interpreter"] = withSylla;
+    await activate();
+    const item = stub.status[0]!;
+    assert.equal(item.text, "sylla");
+    assert.match(item.detail ?? "", new RegExp(`^server running · ${withSylla} \\(set by "sylla.interpreter"\\)$`));
+    assert.equal(item.severity, 0);
+    assert.deepEqual(item.command, { title: "Show Output", command: "sylla.showOutput" });
+
+    stub.config["sylla.interpreter"] = withoutSylla;
+    stub.changeConfiguration(["sylla.interpreter"]);
+    await eventually(() => item.text === "sylla: not started");
+    assert.equal(item.severity, 2);
+    assert.match(item.detail ?? "", /sylla is not installed/);
+  });
+
+  it("registers Show Output and Fix All; Fix All runs the source.fixAll.sylla action on the active editor", async () => {
+    stub.config["sylla.interpreter"] = withSylla;
+    await activate();
+    await stub.commands.get("sylla.showOutput")!();
+    assert.equal(stub.shownOutput.length, 1);
+
+    await stub.commands.get("sylla.fixAll")!();
+    assert.deepEqual(stub.executed, []);
+    assert.match(stub.infos[0] ?? "", /open a syllabus first/);
+
+    stub.activeEditor = { document: syllabusDocument() };
+    await stub.commands.get("sylla.fixAll")!();
+    assert.deepEqual(stub.executed, [["editor.action.codeAction", { kind: "source.fixAll.sylla", apply: "first" }]]);
+  });
+
+  it("tells the server about sylla.toml and pyproject.toml edits through a file watcher", async () => {
+    stub.config["sylla.interpreter"] = withSylla;
+    await activate();
+    assert.deepEqual(stub.watchers, ["**/{sylla.toml,pyproject.toml}"]);
+  });
+
+  it("adds sylla.schemaPatterns to json.schemas in the scope where it is set, and removes it when emptied", async () => {
+    stub.config["sylla.interpreter"] = withSylla;
+    stub.config["json.schemas"] = [{ fileMatch: ["other.json"], url: "https://example.invalid/other.json" }];
+    stub.config["sylla.schemaPatterns"] = ["experiments/*.json"];
+    await activate();
+    await eventually(() => stub.updates.length === 1);
+    assert.deepEqual(stub.updates[0], {
+      section: "json",
+      key: "schemas",
+      value: [
+        { fileMatch: ["other.json"], url: "https://example.invalid/other.json" },
+        { fileMatch: ["experiments/*.json"], url: "file:///ext/schemas/syllabus.schema.json" },
+      ],
+      target: 1,
+    });
+    stub.config["sylla.schemaPatterns"] = [];
+    stub.changeConfiguration(["sylla.schemaPatterns"]);
+    await eventually(() => stub.updates.length === 2);
+    assert.deepEqual(stub.updates[1]!.value, [{ fileMatch: ["other.json"], url: "https://example.invalid/other.json" }]);
   });
 });

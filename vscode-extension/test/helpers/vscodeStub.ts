@@ -23,6 +23,30 @@ export interface RecordedClient {
   readonly notifications: Array<{ method: string; params: unknown }>;
 }
 
+export interface StubDocument {
+  readonly uri: { fsPath: string; scheme: string; toString(): string };
+  readonly languageId: string;
+  getText(): string;
+}
+
+export interface StubStatusItem {
+  id: string;
+  text: string;
+  detail?: string;
+  severity: number;
+  busy: boolean;
+  name?: string;
+  command?: { title: string; command: string };
+}
+
+export function jsonDocument(fsPath: string, text: string, languageId = "json"): StubDocument {
+  return { uri: { fsPath, scheme: "file", toString: () => `file://${fsPath}` }, languageId, getText: () => text };
+}
+
+export function syllabusDocument(fsPath = "/ws/syllabus_ANT.json"): StubDocument {
+  return jsonDocument(fsPath, '{"instructions": [{"$phase": "1.train"}]}');
+}
+
 export interface FakeExtension {
   isActive: boolean;
   exports: unknown;
@@ -43,6 +67,20 @@ export class VscodeStub {
   readonly configListeners: Array<Listener<{ affectsConfiguration(section: string): boolean }>> = [];
   readonly output: string[] = [];
   readonly clients: RecordedClient[] = [];
+  /** Open documents; by default one syllabus, as when VS Code activates on opening it. */
+  documents: StubDocument[] = [syllabusDocument()];
+  readonly openListeners: Array<Listener<StubDocument>> = [];
+  readonly status: StubStatusItem[] = [];
+  readonly updates: Array<{ section: string; key: string; value: unknown; target: unknown }> = [];
+  readonly shownOutput: number[] = [];
+  readonly watchers: string[] = [];
+  activeEditor: unknown;
+
+  /** Open a document as VS Code does: it joins textDocuments and onDidOpenTextDocument fires. */
+  open(document: StubDocument): void {
+    this.documents.push(document);
+    for (const listener of this.openListeners) listener(document);
+  }
 
   /** Fire onDidChangeConfiguration as VS Code does after `keys` (e.g. `sylla.ignore`) changed. */
   changeConfiguration(keys: string[]): void {
@@ -54,11 +92,41 @@ export class VscodeStub {
 
   vscodeModule(): unknown {
     const stub = this;
-    const uri = (fsPath: string) => ({ fsPath, toString: () => `file://${fsPath}` });
+    const uri = (fsPath: string) => ({ fsPath, scheme: "file", toString: () => `file://${fsPath}` });
+    const disposable = { dispose: () => undefined };
+    const inspectIn = (section: string, key: string) => {
+      const name = `${section}.${key}`;
+      const workspaceName = `workspace:${name}`;
+      return {
+        key: name,
+        ...(name in stub.config ? { globalValue: stub.config[name] } : {}),
+        ...(workspaceName in stub.config ? { workspaceValue: stub.config[workspaceName] } : {}),
+      };
+    };
     return {
-      Uri: { file: uri, parse: (value: string) => uri(value.replace(/^file:\/\//, "")) },
+      Uri: {
+        file: uri,
+        parse: (value: string) => uri(value.replace(/^file:\/\//, "")),
+        joinPath: (base: { fsPath: string }, ...parts: string[]) => uri([base.fsPath, ...parts].join("/")),
+      },
+      ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
+      LanguageStatusSeverity: { Information: 0, Warning: 1, Error: 2 },
+      languages: {
+        createLanguageStatusItem: (id: string) => {
+          const item: StubStatusItem & { dispose(): void } = { id, text: "", severity: 0, busy: false, dispose: () => undefined };
+          stub.status.push(item);
+          return item;
+        },
+      },
       window: {
-        createOutputChannel: () => ({ appendLine: (line: string) => stub.output.push(line), dispose: () => undefined }),
+        get activeTextEditor() {
+          return stub.activeEditor;
+        },
+        createOutputChannel: () => ({
+          appendLine: (line: string) => stub.output.push(line),
+          show: () => void stub.shownOutput.push(1),
+          dispose: () => undefined,
+        }),
         showErrorMessage: async (message: string, ...items: string[]) => {
           stub.errors.push({ message, items });
           return stub.errorChoice;
@@ -81,14 +149,30 @@ export class VscodeStub {
         get workspaceFolders() {
           return stub.folders.length ? stub.folders : undefined;
         },
+        get textDocuments() {
+          return stub.documents;
+        },
         getWorkspaceFolder: () => stub.folders[0],
         getConfiguration: (section: string) => ({
-          get: (key: string) => stub.config[`${section}.${key}`],
-          inspect: (key: string) => {
+          get: <T>(key: string, fallback?: T) => {
             const name = `${section}.${key}`;
-            return name in stub.config ? { key: name, globalValue: stub.config[name] } : { key: name };
+            return name in stub.config ? stub.config[name] : fallback;
+          },
+          inspect: (key: string) => inspectIn(section, key),
+          update: async (key: string, value: unknown, target: unknown) => {
+            stub.updates.push({ section, key, value, target });
+            stub.config[`${target === 2 ? "workspace:" : ""}${section}.${key}`] = value;
           },
         }),
+        onDidOpenTextDocument: (listener: Listener<StubDocument>) => {
+          stub.openListeners.push(listener);
+          return disposable;
+        },
+        onDidChangeTextDocument: () => disposable,
+        createFileSystemWatcher: (glob: string) => {
+          stub.watchers.push(glob);
+          return disposable;
+        },
         onDidChangeConfiguration: (listener: Listener<{ affectsConfiguration(section: string): boolean }>) => {
           stub.configListeners.push(listener);
           return { dispose: () => stub.configListeners.splice(stub.configListeners.indexOf(listener), 1) };

@@ -1,0 +1,55 @@
+"""The extension's "is a syllabus open?" check (src/syllabusSniff.ts), which decides whether
+it probes Python and starts the server, agrees with the server's own decision
+(``sylla.grammar.detect.is_syllabus``) on every JSON file of the repository's fixtures and
+examples, and on the cases of issue 14. A disagreement either starts a server for nothing or,
+worse, never starts it for a syllabus."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from sylla.grammar.detect import is_syllabus, sniff_text
+from vscode_support import EXTENSION, ROOT
+
+CASES = [
+    '{"instructions": [{"$phase": "1.train"}]}',
+    '[{"$phase": "1.train"}]',
+    '{"instrutions": [{"$phase": "1.train"}]}',
+    '{"instructions": "You are a helpful assistant"}',
+    '{"recipe": {"instructions": ["boil", "serve"]}}',
+    '{"name": "app", "scripts": {"test": "jest"}}',
+    '{\n  // comment\n  "instructions": [],\n}',
+    '{"text": "\\"$phase\\": is quoted"}',
+]
+
+CHECK = """
+const { looksLikeSyllabus } = require(process.argv[1]);
+let input = "";
+process.stdin.on("data", (d) => (input += d)).on("end", () => {
+  process.stdout.write(JSON.stringify(JSON.parse(input).map((text) => looksLikeSyllabus(text))));
+});
+"""
+
+
+def test_extension_and_server_agree_on_what_is_a_syllabus(node_modules: None, tmp_path: Path) -> None:
+    module = tmp_path / "syllabusSniff.js"
+    built = subprocess.run(
+        [str(EXTENSION / "node_modules" / ".bin" / "esbuild"), str(EXTENSION / "src" / "syllabusSniff.ts"),
+         "--format=cjs", "--platform=node", f"--outfile={module}", "--log-level=error"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert built.returncode == 0, built.stderr
+    files = sorted(p for folder in ("tests/fixtures", "examples") for p in (ROOT / folder).rglob("*.json*"))
+    texts = [t for t in (sniff_text(p.read_bytes()) for p in files) if t is not None] + CASES
+    assert len(texts) > 30
+    answer = subprocess.run(
+        ["node", "-e", CHECK, str(module)], input=json.dumps(texts), capture_output=True, text=True, timeout=60, check=False
+    )
+    assert answer.returncode == 0, answer.stderr
+    extension_says = json.loads(answer.stdout)
+    server_says = [is_syllabus(text) for text in texts]
+    disagreements = [text[:80] for text, a, b in zip(texts, extension_says, server_says) if a != b]
+    assert disagreements == []
+    assert True in server_says and False in server_says
