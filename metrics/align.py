@@ -61,9 +61,32 @@ def _kind(block: "ScheduledBlock") -> str:
     return "train"
 
 
-def _same_task(log_task: str, syllabus_task: str) -> bool:
-    a, b = log_task.lower(), syllabus_task.lower()
-    return a == b or a.startswith(b + "_")
+def accepted_names(block: "ScheduledBlock", all_tasks: set[str]) -> set[str] | None:
+    """Lower-case log task names that mean this block's task, or None for "any variant".
+
+    Exact names; learnkit's ``<package>_<module>_<class>`` for a ``$package:Class`` reference
+    (learnkit wrote ``$minigridkit:Minigrid6x6`` as ``minigridkit_minigridkit_minigrid6x6``).
+    l2logger variants are ``<task>_<variant>`` (l2metrics' variant-agnostic mode keeps the part
+    before the first underscore); see `same_task`.
+    """
+    names = {block.task.lower()}
+    module = getattr(block.block, "module", None)
+    if module:
+        names.add(f"{module}_{module}_{block.task}".lower())
+    return names
+
+
+def same_task(log_task: str, block: "ScheduledBlock", all_tasks: set[str]) -> bool:
+    """Whether a log's task name is this block's task, by the conventions in `accepted_names`.
+
+    A variant suffix is accepted only if it is not itself a task of the syllabus: ``Pong_v0``
+    is Pong, ``Pong_Breakout`` in a syllabus with Breakout is neither.
+    """
+    low = log_task.lower()
+    if low in accepted_names(block, all_tasks):
+        return True
+    base, sep, variant = low.partition("_")
+    return bool(sep) and base == block.task.lower() and variant not in all_tasks and bool(variant)
 
 
 def _where(log: EpisodeLog, part: pd.DataFrame, i: int) -> tuple[str, int | None]:
@@ -119,12 +142,14 @@ def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Sylla
         ordinals = ordinal_of[:n]
         blocks = sched.blocks
         if "task" in mine.columns:
-            wanted = np.array([blocks[o].task for o in range(len(blocks))], dtype=object)[ordinals]
+            all_tasks = {b.task.lower() for b in blocks}
             got = mine["task"].astype(str).to_numpy()
-            lower = np.char.lower(got.astype(str))
-            ok = (lower == np.char.lower(wanted.astype(str))) | np.fromiter(
-                (g.startswith(w.lower() + "_") for g, w in zip(lower, wanted)), bool, n
-            ) if n else np.ones(0, bool)
+            ok = np.ones(n, dtype=bool)
+            for o in np.unique(ordinals) if n else []:
+                where = np.flatnonzero(ordinals == o)
+                names = pd.unique(got[where])
+                good = {t for t in names if same_task(str(t), blocks[int(o)], all_tasks)}
+                ok[where] = np.isin(got[where], list(good))
             _stop_at_first(~ok, log, mine, blocks, ordinals, lambda i, b: (
                 f"{who}: episode {i} (block {b.ordinal}, episodes {b.start}-{b.end - 1}): "
                 f"the syllabus has task {b.task!r}, the log has {got[i]!r}"))

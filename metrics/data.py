@@ -34,6 +34,8 @@ class EpisodeLog:
     path: str
     format: str
     files: list[str] = field(default_factory=list)
+    perf: str = "reward"
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def structured(self) -> bool:

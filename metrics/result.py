@@ -92,13 +92,14 @@ def compute_metrics(
     ste: Iterable[str | Path] = (),
     ste_store: str | Path | None = None,
     ste_store_format: str = "parquet",
-    perf: str = "reward",
+    perf: str | None = None,
     log_format: str | None = None,
     params: dict[str, Any] | None = None,
     allow_partial: bool = False,
     plugins: list[Metric] | None = None,
     only: Iterable[str] | None = None,
     progress: bool | None = None,
+    duplicates: str = "warn",
 ) -> MetricsResult:
     """Compute every registered metric (or the plugins named in ``only``) on a log."""
     from .readers import read_log
@@ -118,13 +119,17 @@ def compute_metrics(
     model = None
     if syllabus is not None:
         model = syllabus if not isinstance(syllabus, (str, Path)) else load_syllabus(syllabus)
-    episode_log = log if isinstance(log, EpisodeLog) else read_log(log, perf, log_format, progress)
+    if model is not None:
+        _phase_check(model, syllabus)
+    episode_log = log if isinstance(log, EpisodeLog) else read_log(
+        log, perf, log_format, progress, allow_partial=allow_partial, duplicates=duplicates)
     runs, warnings = align(episode_log, model, allow_partial)
+    warnings[:0] = episode_log.warnings
     ste_data = load_ste(list(ste), perf) if ste else {}
     if ste_store is not None:
         if not ste_data:
             raise MetricsError("--ste-store needs STE data from --ste", exit_code=EXIT_USAGE)
-        store_ste(ste_data, ste_store, ste_store_format, perf)
+        store_ste(ste_data, ste_store, ste_store_format, perf or episode_log.perf)
     frames = []
     for run in runs:
         ctx = Context(run=run, ste=ste_data, params=values)
@@ -169,3 +174,15 @@ def _mark_partial(rows: pd.DataFrame, runs: list[RunData]) -> pd.DataFrame:
         flags |= mine & (in_block | rows.block.isna())
     rows["partial"] = flags.to_numpy()
     return rows
+
+
+def _phase_check(model: "Syllabus", source: Any) -> None:
+    """Refuse a syllabus without ``$phase``, with the words ``sylla explain`` uses: the seed
+    text requires phase annotations, and without them no train/test split can be trusted."""
+    from sylla.grammar.syllabus_type import infer_type
+
+    if not model.phases:
+        reason = infer_type(model).reason
+        raise MetricsError(f"{reason} (P308; add {{\"$phase\": \"1.train\"}} / "
+                           "{\"$phase\": \"1.test\"} annotations)",
+                           str(source) if isinstance(source, (str, Path)) else None)

@@ -158,9 +158,15 @@ def _natural(path: Path) -> tuple:
     return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", str(path)))
 
 
-def read_l2logger(path: Path, perf: str = "reward", progress: bool | None = None) -> EpisodeLog:
+def read_l2logger(path: Path, perf: str | None = None, progress: bool | None = None, *,
+                  allow_partial: bool = False) -> EpisodeLog:
     """Read every data file, keep complete experiences, one row per (worker, exp_num)."""
     info = read_info(path)
+    if perf is None:
+        if not info["metrics_columns"]:
+            raise MetricsError("metrics_columns is empty; name the performance column with "
+                               "--perf", str(path / "logger_info.json"))
+        perf = str(info["metrics_columns"][0])
     if perf not in info["metrics_columns"]:
         raise MetricsError(
             f"performance column {perf!r} is not among metrics_columns "
@@ -261,4 +267,4 @@ def _to_episodes(a: dict[str, np.ndarray], codes: dict[str, _Codes], perf: str, 
         frame["episode"] = np.arange(len(frame))
     else:
         frame["episode"] = frame.groupby("worker", sort=False, observed=True).cumcount().to_numpy()
-    return EpisodeLog(frame=frame, path=str(path), format="l2logger", files=files)
+    return EpisodeLog(frame=frame, path=str(path), format="l2logger", files=files, perf=perf)

@@ -96,7 +96,8 @@ def _read_jsonl(path: Path, bar: Progress) -> pd.DataFrame:
 
 
 def read_plain(path: Path, perf: str = "reward", kind: str | None = None,
-               progress: bool | None = None) -> EpisodeLog:
+               progress: bool | None = None, *, allow_partial: bool = False,
+               duplicates: str = "warn") -> EpisodeLog:
     """Read one plain log into an `EpisodeLog` (one row per run, worker and episode)."""
     kind = kind or kind_of(path) or "csv"
     raw, offset = _load(path, kind, progress)
@@ -126,7 +127,7 @@ def read_plain(path: Path, perf: str = "reward", kind: str | None = None,
     frame = _average_episodes(frame)
     if "block_type" in frame.columns:
         frame = frame.rename(columns={"block_type": "kind"})
-    return EpisodeLog(frame=frame, path=str(path), format=kind, files=[str(path)])
+    return EpisodeLog(frame=frame, path=str(path), format=kind, files=[str(path)], perf=perf)
 
 
 def _average_episodes(frame: pd.DataFrame) -> pd.DataFrame:
