@@ -120,9 +120,13 @@ def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Sylla
         if gaps.any():
             i = int(np.argmax(gaps))
             file, row = _where(log, mine, i)
-            raise MetricsError(
-                f"{who}: episode {i} is missing (the log goes from episode "
-                f"{episodes[i - 1] if i else 'start'} to {episodes[i]})", file, row)
+            where = (f"the log starts at episode {int(episodes[0])}" if i == 0 else
+                     f"the log goes from episode {int(episodes[i - 1])} to {int(episodes[i])}"
+                     if episodes[i] != episodes[i - 1] else
+                     f"episode {int(episodes[i])} is logged twice")
+            raise MetricsError(f"{who}: episode {i} is missing ({where})", file, row)
+        if "task" in mine.columns and n and n != expected:
+            _first_divergent_block(mine, sched.blocks, log, who)
         if n > expected:
             file, row = _where(log, mine, expected)
             raise MetricsError(
@@ -195,6 +199,51 @@ def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Sylla
     return RunData(run=run, perf=data["perf"].to_numpy(dtype=np.float64),
                    exp=data["exp"].to_numpy(dtype=np.float64), blocks=blocks_frame,
                    partial=bool(partial_blocks)), notes
+
+
+def _segments(keys: list[tuple]) -> list[tuple[tuple, int, int]]:
+    """Runs of equal keys: (key, start, length)."""
+    out: list[tuple[tuple, int, int]] = []
+    for i, k in enumerate(keys):
+        if out and out[-1][0] == k:
+            out[-1] = (k, out[-1][1], out[-1][2] + 1)
+        else:
+            out.append((k, i, 1))
+    return out
+
+
+def _first_divergent_block(mine: pd.DataFrame, blocks: tuple, log: EpisodeLog, who: str) -> None:
+    """Compare the log's runs of (task, train/test) with the syllabus's, in order, and stop at
+    the first whose length differs: a count mismatch is reported where it happens, not as a
+    total at the end of the log."""
+    all_tasks = {b.task.lower() for b in blocks}
+    sched_keys: list[tuple] = []
+    for b in blocks:
+        sched_keys += [(b.task.lower(), _kind(b))] * b.count
+    task = mine["task"].astype(str).str.lower().to_numpy()
+    kind = mine["kind"].astype(str).to_numpy() if "kind" in mine.columns else None
+    log_keys = [(t, kind[i] if kind is not None else None) for i, t in enumerate(task)]
+    if kind is None:
+        sched_keys = [(t, None) for t, _ in sched_keys]
+    sched, logged = _segments(sched_keys), _segments(log_keys)
+    for k, (s_seg, l_seg) in enumerate(zip(sched, logged)):
+        (s_key, s_start, s_len), (l_key, l_start, l_len) = s_seg, l_seg
+        if s_len == l_len:
+            continue
+        last_logged = k == len(logged) - 1
+        if last_logged and l_len < s_len:
+            return  # the log ends inside this block: the partial-log rule decides
+        block = next(b for b in blocks if b.start <= s_start < b.end)
+        if not (same_task(str(mine["task"].iat[l_start]), block, all_tasks)):
+            return  # a different task: the per-episode check names it
+        at = l_start + min(s_len, l_len)
+        file, row = _where(log, mine, min(at, len(mine) - 1))
+        raise MetricsError(
+            f"{who}: block {block.ordinal} ({block.task}, phase {block.phase_label}): the "
+            f"syllabus schedules {s_len} {s_key[1] or ''} episodes of {block.task} here "
+            f"(episodes {s_start}-{s_start + s_len - 1}), the log has {l_len} (episodes "
+            f"{l_start}-{l_start + l_len - 1}); they diverge at episode {at}".replace("  ", " "),
+            file, row)
 
 
 def _stop_at_first(bad: np.ndarray, log: EpisodeLog, part: pd.DataFrame, blocks: tuple,

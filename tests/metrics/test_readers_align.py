@@ -65,7 +65,7 @@ def test_missing_column_and_empty_file():
         read_log(FIXTURES / "no_reward.csv")
     with pytest.raises(MetricsError, match="empty") as info:
         read_log(FIXTURES / "empty.csv")
-    assert info.value.exit_code == 2
+    assert info.value.exit_code == 1
 
 
 def test_l2logger_bad_reward_names_data_file(tmp_path):
