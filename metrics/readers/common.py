@@ -86,7 +86,7 @@ def check_types(raw: pd.DataFrame, columns: list[str], file: str, rows: np.ndarr
         if series.dtype.kind == "b":
             raise MetricsError(f"{col} is a boolean ({show(series.iloc[0])}), not a number",
                                file, int(rows[0]))
-        if series.dtype == object:
+        if series.dtype == object or pd.api.types.is_string_dtype(series.dtype):
             is_bool = series.map(lambda v: isinstance(v, (bool, np.bool_))).to_numpy()
             if is_bool.any():
                 i = int(np.argmax(is_bool))

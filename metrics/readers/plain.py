@@ -70,6 +70,8 @@ def _read_delimited(path: Path, sep: str, bar: Progress) -> pd.DataFrame:
             bar.estimate(rows, done)
             bar.advance(done)
         schema = reader.schema
+    if any(pa.types.is_binary(f.type) or pa.types.is_large_binary(f.type) for f in schema):
+        locate_non_utf8(path)  # pyarrow keeps undecodable text as bytes
     return pa.Table.from_batches(batches, schema=schema).to_pandas()
 
 
