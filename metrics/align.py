@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import numpy as np
 import pandas as pd
 
-from .data import BLOCK_COLUMNS, EpisodeLog, RunData
+from .data import BLOCK_COLUMNS, EpisodeLog, RunData, rows_view
 from .errors import MetricsError
 
 if TYPE_CHECKING:
@@ -37,13 +37,17 @@ def align(log: EpisodeLog, model: "Syllabus | None" = None,
     for run, part in parts:
         part = part if single else part.reset_index(drop=True)
         if model is not None:
-            data, notes = _align_schedule(str(run), part, log, model, allow_partial)
+            data, notes, data_rows = _align_schedule(str(run), part, log, model, allow_partial)
         else:
             if not log.structured:
                 raise MetricsError(
                     "this log has no task and block_type columns; give the syllabus with "
                     "--syllabus so episodes can be mapped onto blocks", log.path)
             data, notes = _align_regimes(str(run), part)
+            data_rows = ((part["row_start"].to_numpy(), part["nrows"].to_numpy())
+                         if "nrows" in part.columns else None)
+        if log.row_perf is not None and data_rows is not None:
+            data.rows = rows_view(data, log.row_perf, data_rows[0], data_rows[1])
         runs.append(data)
         warnings.extend(notes)
     return runs, warnings
@@ -98,7 +102,7 @@ def _where(log: EpisodeLog, part: pd.DataFrame, i: int) -> tuple[str, int | None
 
 
 def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Syllabus",
-                    allow_partial: bool) -> tuple[RunData, list[str]]:
+                    allow_partial: bool) -> tuple[RunData, list[str], tuple | None]:
     from sylla.grammar.schedule import schedule
 
     workers = sorted(part["worker"].astype(str).unique(), key=_natural)
@@ -174,6 +178,9 @@ def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Sylla
             "perf": mine["perf"].to_numpy(),
             "exp": mine["exp"].to_numpy() if "exp" in mine.columns else episodes,
         })
+        if "nrows" in mine.columns:
+            piece["row_start"] = mine["row_start"].to_numpy()
+            piece["nrows"] = mine["nrows"].to_numpy()
         pieces.append(piece)
         del starts
     assert sched is not None
@@ -196,9 +203,11 @@ def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Sylla
             "count": count, "partial": b.ordinal in partial_blocks,
         })
     blocks_frame = pd.DataFrame(rows, columns=list(BLOCK_COLUMNS))
+    data_rows = ((data["row_start"].to_numpy(), data["nrows"].to_numpy())
+                 if "nrows" in data.columns else None)
     return RunData(run=run, perf=data["perf"].to_numpy(dtype=np.float64),
                    exp=data["exp"].to_numpy(dtype=np.float64), blocks=blocks_frame,
-                   partial=bool(partial_blocks)), notes
+                   partial=bool(partial_blocks)), notes, data_rows
 
 
 def _segments(keys: list[tuple]) -> list[tuple[tuple, int, int]]:

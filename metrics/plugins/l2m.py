@@ -52,7 +52,8 @@ def regimes(ctx: Context) -> Regimes:
     key = ("l2m", p["smoothing"], p["window_length"], p["clamp_outliers"], p["normalization"])
     if key in ctx.cache:
         return ctx.cache[key]
-    prepared = prepare_l2m(ctx.run, ctx.ste, smoothing=p["smoothing"],
+    ste = {t: [s.logged for s in runs] for t, runs in ctx.ste.items()}
+    prepared = prepare_l2m(ctx.run.logged, ste, smoothing=p["smoothing"],
                            window_length=p["window_length"], clamp=p["clamp_outliers"],
                            normalization=p["normalization"])
     run = prepared.run
@@ -60,7 +61,7 @@ def regimes(ctx: Context) -> Regimes:
     n = len(b)
     sat, e2s, term, e2t = (np.full(n, np.nan) for _ in range(4))
     for i, (a, z, kind) in enumerate(zip(b.start, b.stop, b.kind)):
-        x = run.perf[a:z]
+        x = exp_means(run.perf[a:z], run.exp[a:z])
         sat[i], e2s[i] = l2m_saturation(x)
         term[i] = l2m_terminal(x, kind)
         e2t[i] = int((1 - (0.1 if kind != "test" else 1) / 2) * x.size)
@@ -88,7 +89,7 @@ class BlockPerf:
 
     def compute(self, ctx: Context) -> list[Row]:
         r = regimes(ctx)
-        b = ctx.run.blocks
+        b = r.prepared.run.blocks
         out = []
         for i, (block, task, phase) in enumerate(zip(b.block, b.task, b.phase)):
             for name, arr in (("saturation", r.saturation), ("exp_to_sat", r.exp_to_sat),
@@ -100,18 +101,29 @@ class BlockPerf:
 def recovery_times(ctx: Context, r: Regimes) -> dict[int, float]:
     """Block index -> experiences until a later train (wake) block reaches the previous one's
     terminal performance (block length + 1 if never)."""
-    b = ctx.run.blocks
+    b = r.prepared.run.blocks
     run = r.prepared.run
     out: dict[int, float] = {}
     kinds, subtypes, tasks = b.kind.to_numpy(), b.subtype.astype(str).to_numpy(), b.task.to_numpy()
     for task in dict.fromkeys(tasks):
         idx = np.flatnonzero((kinds == "train") & (subtypes == "wake") & (tasks == task))
         for prev, cur in zip(idx[:-1], idx[1:]):
-            x = run.perf[b.start.iat[cur] : b.stop.iat[cur]]
+            a, z = b.start.iat[cur], b.stop.iat[cur]
+            x = exp_means(run.perf[a:z], run.exp[a:z])
             x = x[~np.isnan(x)]
             hits = np.flatnonzero(x >= r.term_perf[prev])
             out[int(cur)] = float(hits[0]) if hits.size else float(b.stop.iat[cur] - b.start.iat[cur] + 1)
     return out
+
+
+def exp_means(x: np.ndarray, exp: np.ndarray | None) -> np.ndarray:
+    """One value per experience, in experience order: l2metrics computes saturation, terminal
+    performance and recovery on ``groupby("exp_num").mean()`` of the (smoothed) rows, and
+    everything else on the rows themselves."""
+    if exp is None or x.size < 2 or bool(np.all(exp[1:] > exp[:-1])):
+        return x
+    keys, inverse = np.unique(exp, return_inverse=True)
+    return np.bincount(inverse, weights=x) / np.bincount(inverse)
 
 
 def theil_sen_slope(y: np.ndarray) -> float:
@@ -131,7 +143,7 @@ class PerfRecovery:
 
     def compute(self, ctx: Context) -> list[Row]:
         r = regimes(ctx)
-        b = ctx.run.blocks
+        b = r.prepared.run.blocks
         rec = recovery_times(ctx, r)
         out = [row("l2m_recovery_time", v, str(b.task.iat[i]), int(b.block.iat[i]),
                    str(b.phase.iat[i])) for i, v in rec.items()]
@@ -159,7 +171,7 @@ class AvgPerf:
 
     def compute(self, ctx: Context) -> list[Row]:
         r = regimes(ctx)
-        b = ctx.run.blocks
+        b = r.prepared.run.blocks
         perf = r.prepared.run.perf
         out: list[Row] = []
         per_task: dict[str, dict[str, list[float]]] = {}
@@ -206,7 +218,7 @@ class PerfMaintenance:
 
     def compute(self, ctx: Context) -> list[Row]:
         r = regimes(ctx)
-        b = ctx.run.blocks
+        b = r.prepared.run.blocks
         methods = _methods(ctx.params["maintenance_method"], ("mrlep", "mrtlp"))
         keep, kinds, tasks = _kept_blocks(r, b)
         values: dict[str, dict[int, float]] = {m: {} for m in methods}
@@ -255,7 +267,7 @@ class Transfer:
 
     def compute(self, ctx: Context) -> list[Row]:
         r = regimes(ctx)
-        b = ctx.run.blocks
+        b = r.prepared.run.blocks
         methods = _methods(ctx.params["transfer_method"], ("ratio", "contrast"))
         keep, kinds, tasks = _kept_blocks(r, b)
         # keyed by the later evaluation block, as l2metrics does (a later pair overwrites)
@@ -308,17 +320,21 @@ def _task_train(run: RunData, task: str) -> tuple[np.ndarray, np.ndarray]:
     return run.perf[idx], run.exp[idx]
 
 
-def _ste_curves(r: Regimes, task: str, averaging: str = "metrics") -> list[np.ndarray]:
-    """The training curve of each STE run of ``task``; with ``averaging="time"``, l2metrics'
-    time-averaging: one curve, the runs' mean over the length of the shortest."""
+def _ste_curves(r: Regimes, task: str, averaging: str = "metrics"
+                ) -> list[tuple[np.ndarray, np.ndarray | None]]:
+    """The training curve of each STE run of ``task`` with its experience numbers; with
+    ``averaging="time"``, l2metrics' time-averaging: one curve of rows, the runs' mean over the
+    length of the shortest (l2metrics averages rows there, so no experience numbers)."""
     curves = []
     for s in r.prepared.ste.get(task, []):
         sel = s.blocks[s.blocks.kind == "train"]
         parts = [s.perf[a:z] for a, z in zip(sel.start, sel.stop)]
-        curves.append(np.concatenate(parts) if parts else np.empty(0))
+        exps = [s.exp[a:z] for a, z in zip(sel.start, sel.stop)]
+        curves.append((np.concatenate(parts) if parts else np.empty(0),
+                       np.concatenate(exps) if exps else np.empty(0)))
     if averaging == "time" and curves:
-        m = min(map(len, curves))
-        return [np.array([c[:m] for c in curves]).mean(0)]
+        m = min(len(c) for c, _ in curves)
+        return [(np.array([c[:m] for c, _ in curves]).mean(0), None)]
     return curves
 
 
@@ -351,7 +367,7 @@ class SteRelPerf:
             if not x.size or not curves:
                 continue
             rel = []
-            for c in curves:
+            for c, _ in curves:
                 k = min(x.size, c.size)
                 rel.append(np.nansum(x[:k]) / np.nansum(c[:k]))
             v = float(np.nanmean(rel))
@@ -381,13 +397,13 @@ class SampleEfficiency:
             if not x.size or not curves:
                 continue
             slope = _slope(exp, x)
-            sat, e2s = l2m_saturation(x)
+            sat, e2s = l2m_saturation(exp_means(x, exp))
             if e2s == 0:
                 ctx.warn(f"sample_efficiency: task {task} saturates at its first experience")
                 continue
             se = []
-            for c in curves:
-                ste_sat, ste_e2s = l2m_saturation(c)
+            for c, c_exp in curves:
+                ste_sat, ste_e2s = l2m_saturation(exp_means(c, c_exp))
                 if ste_e2s == 0:
                     continue
                 if sat < ste_sat * 0.2 or slope < 0:

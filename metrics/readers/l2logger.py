@@ -359,15 +359,23 @@ def _to_episodes(a: dict[str, np.ndarray], codes: dict[str, _Codes], perf: str, 
                         if subtype else pd.Categorical.from_codes(
                             np.zeros(len(frame), dtype=np.int8), ["wake"]))
     exp = frame["exp"].to_numpy()
+    row_perf = None
     single_worker = len(codes["worker_id"].categories) == 1
     if not (single_worker and bool(np.all(exp[1:] > exp[:-1]))) and frame.duplicated(
             ["worker", "exp"]).any():
         keys = ["worker", "exp"]
+        ids = frame.groupby(keys, sort=False, observed=True).ngroup().to_numpy()
+        order = np.argsort(ids, kind="stable")
+        row_perf = frame["perf"].to_numpy()[order]
+        nrows = np.bincount(ids)
         frame["perf"] = frame.groupby(keys, sort=False, observed=True)["perf"].transform("mean")
         frame = frame.drop_duplicates(keys, keep="first", ignore_index=True)
+        frame["nrows"] = nrows.astype(np.int32)
+        frame["row_start"] = (np.cumsum(nrows) - nrows).astype(np.int64)
     frame["run"] = pd.Categorical.from_codes(np.zeros(len(frame), dtype=np.int8), [path.name])
     if single_worker:
         frame["episode"] = np.arange(len(frame))
     else:
         frame["episode"] = frame.groupby("worker", sort=False, observed=True).cumcount().to_numpy()
-    return EpisodeLog(frame=frame, path=str(path), format="l2logger", files=files, perf=perf)
+    return EpisodeLog(frame=frame, path=str(path), format="l2logger", files=files, perf=perf,
+                      row_perf=row_perf)

@@ -55,6 +55,18 @@ def logs(tmp_path_factory):
     return log, stes, old
 
 
+@pytest.fixture(scope="module")
+def multirow(tmp_path_factory):
+    """Logs with 1-3 records per experience (log and STE runs): l2metrics computes over rows."""
+    base = tmp_path_factory.mktemp("parity-rows")
+    log = write_l2logger(base / "ll", alternating_plan(TASKS, 120, 25, cycles=3), seed=17,
+                         rows_per_exp=3)
+    stes = [write_l2logger(base / "ste" / f"{t}-{k}", [("train", [(t, 150 + 10 * k)])],
+                           seed=30 + 10 * i + k, rows_per_exp=3)
+            for i, t in enumerate(TASKS) for k in range(2)]
+    return log, stes
+
+
 def l2metrics(log: Path, stes: list[Path], options: dict, tmp: Path) -> dict:
     cmd = [str(L2M_PY), str(DRIVER), str(log)]
     for s in stes:
@@ -128,3 +140,14 @@ def test_parity_format_10(logs, tmp_path):
     ours = compute_metrics(old, ste=stes[:4], params={"maintenance_method": "both"})
     compared = compare(theirs, ours)
     assert "lifetime:perf_maintenance_mrtlp" in compared
+
+
+@pytest.mark.parametrize("config", ["defaults", "ste-time", "run-normalised"])
+def test_parity_several_rows_per_experience(config, multirow, tmp_path):
+    log, stes = multirow
+    params, options = CONFIGS[config]
+    theirs = l2metrics(log, stes, options, tmp_path)
+    ours = compute_metrics(log, ste=stes, params=params)
+    assert ours.runs[0].rows is not None  # the log really has several rows per experience
+    compared = compare(theirs, ours)
+    assert {"lifetime:avg_train_perf", "lifetime:ste_rel_perf"} <= set(compared)
