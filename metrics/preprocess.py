@@ -1,7 +1,7 @@
 """Smoothing, clamping and normalisation.
 
-Two families live here. ``rolling_max``/``rolling`` serve the reference metrics (a trailing
-moving average over ``ceil(s * n)`` episodes). ``l2m_smooth``, ``clamp`` and ``normalise``
+Two families live here. ``window_of``/``rolling`` serve the reference metrics (a moving average
+over ``round(s * n)`` episodes, indexed by the window's first episode, as the seed text's code). ``l2m_smooth``, ``clamp`` and ``normalise``
 reproduce l2metrics 3.1.0's preprocessing exactly, so the l2metrics-named metrics agree with it to
 rounding: a flat window of ``min(int(0.2 * n), 100)`` episodes per block (none below 3), applied to
 a signal padded with reflected copies of itself at both ends; optional clamping to the 10%/90%
@@ -20,14 +20,20 @@ from .data import RunData
 
 
 def window_of(n: int, s: float) -> int:
-    """The reference smoothing window: ``ceil(s * n)`` episodes, at least 1."""
-    return max(1, math.ceil(s * n - 1e-12))
+    """The reference smoothing window: ``int(round(s * n))`` episodes, at least 1.
+
+    The seed text's own code (l2metrics commit 00df7cd, ``_localutil.get_block_saturation_
+    performance``) takes ``int(round(smoothing_param * len(data)))`` and skips smoothing when
+    that is 0; Python's ``round`` rounds halves to even (``round(2.5) == 2``), kept here.
+    """
+    return max(1, int(round(s * n)))
 
 
 def rolling(x: np.ndarray, w: int) -> np.ndarray:
-    """Trailing mean over full windows: element ``i`` is the mean of ``x[i : i + w]``.
+    """Moving average over full windows: element ``i`` is the mean of ``x[i : i + w]`` (the
+    window that *starts* at episode ``i``, as ``np.convolve(..., "valid")`` indexes it).
 
-    The result has ``len(x) - w + 1`` values; the window ending at episode ``i + w - 1``.
+    The result has ``len(x) - w + 1`` values.
     """
     if w <= 1:
         return x.astype(np.float64, copy=True)

@@ -18,13 +18,13 @@ import numpy as np
 
 from ..data import RunData
 from ..preprocess import Prepared, l2m_saturation, l2m_terminal, prepare_l2m
-from ..registry import Context, Parameter, Row, row
+from ..registry import Context, Parameter, Row, positive_int, row
 from .common import AGGREGATION, aggregate
 
 SMOOTHING = Parameter("smoothing", "flat", "l2metrics smoothing (flat moving average or none)",
                       choices=("flat", "none"))
 WINDOW = Parameter("window_length", None, "l2metrics smoothing window (default min(20% of "
-                   "the block, 100))", type=int)
+                   "the block, 100))", type=positive_int)
 CLAMP = Parameter("clamp_outliers", False, "clamp each task to its 10%/90% quantiles",
                   type=lambda v: str(v).lower() in ("1", "true", "yes", "on"))
 NORMALIZATION = Parameter("normalization", "task", "scale each task (or the run) onto [1, 101]",

@@ -171,3 +171,18 @@ def test_help_lists_exit_codes_and_defaults(capsys):
     out = capsys.readouterr().out
     assert "exit codes:" in out and "  2  usage" in out and "  1  the data" in out
     assert "(default: text)" in out and "metrics_columns" in out
+
+
+@pytest.mark.parametrize("value", ["1.5", "nan", "0", "-0.1", "inf", "abc"])
+def test_bad_s_is_a_usage_error(value, capsys):
+    args = ["metrics", "--syllabus", str(SYLLABUS), "--log", str(FIXTURES / "rewards.csv"),
+            "-P", f"s={value}"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert f"parameter s: '{value}'" in err and "Traceback" not in err
+
+
+def test_bad_window_length_is_a_usage_error(capsys):
+    args = ["metrics", "--log", str(FIXTURES / "l2logger_v11"), "-P", "window_length=0"]
+    assert main(args) == 2
+    assert "must be at least 1" in capsys.readouterr().err
