@@ -123,9 +123,14 @@ def compute_metrics(
         _phase_check(model, syllabus)
     episode_log = log if isinstance(log, EpisodeLog) else read_log(
         log, perf, log_format, progress, allow_partial=allow_partial, duplicates=duplicates)
+    agnostic = values.get("variant_mode") == "agnostic"
+    if agnostic:
+        _strip_variants(episode_log)
     runs, warnings = align(episode_log, model, allow_partial)
     warnings[:0] = episode_log.warnings
     ste_data = load_ste(list(ste), perf) if ste else {}
+    if agnostic:
+        ste_data = _ste_by_base_task(ste_data)
     if ste_store is not None:
         if not ste_data:
             raise MetricsError("--ste-store needs STE data from --ste", exit_code=EXIT_USAGE)
@@ -186,3 +191,41 @@ def _phase_check(model: "Syllabus", source: Any) -> None:
         raise MetricsError(f"{reason} (P308; add {{\"$phase\": \"1.train\"}} / "
                            "{\"$phase\": \"1.test\"} annotations)",
                            str(source) if isinstance(source, (str, Path)) else None)
+
+
+def variant_base(task: str) -> str:
+    """The task of an l2logger ``<task>_<variant>`` name, as l2metrics' agnostic mode cuts it."""
+    return str(task).split("_")[0]
+
+
+def _strip_variants(log: EpisodeLog) -> None:
+    """Variant-agnostic mode: every task name becomes its base task (before alignment, so
+    adjacent blocks of two variants of one task become one block, as l2metrics' regimes do)."""
+    if "task" not in log.frame.columns:
+        return
+    column = log.frame["task"]
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        bases = [variant_base(c) for c in column.cat.categories]
+        codes = pd.Categorical(bases)
+        log.frame["task"] = pd.Categorical.from_codes(
+            codes.codes[column.cat.codes.to_numpy()], codes.categories)
+    else:
+        log.frame["task"] = column.astype(str).map(variant_base)
+
+
+def _ste_by_base_task(ste: dict[str, list[RunData]]) -> dict[str, list[RunData]]:
+    """STE runs of every variant of a task serve the task (l2metrics loads ``<task>*``)."""
+    out: dict[str, list[RunData]] = {}
+    for task, runs in ste.items():
+        base = variant_base(task)
+        for r in runs:
+            blocks = r.blocks.copy()
+            blocks["task"] = blocks["task"].astype(str).map(variant_base)
+            rows = None
+            if r.rows is not None:
+                rows = RunData(r.rows.run, r.rows.perf, r.rows.exp, blocks.assign(
+                    start=r.rows.blocks.start, stop=r.rows.blocks.stop,
+                    count=r.rows.blocks["count"]), r.rows.partial)
+            out.setdefault(base, []).append(RunData(r.run, r.perf, r.exp, blocks, r.partial,
+                                                    rows))
+    return out

@@ -17,21 +17,39 @@ from typing import Any
 import numpy as np
 
 from ..data import RunData
-from ..preprocess import Prepared, l2m_saturation, l2m_terminal, prepare_l2m
-from ..registry import Context, Parameter, Row, positive_int, row
+from ..errors import EXIT_USAGE, MetricsError
+from ..preprocess import WINDOWS, Prepared, l2m_saturation, l2m_terminal, prepare_l2m
+from ..registry import Context, Parameter, ParameterError, Row, positive_int, row
 from .common import AGGREGATION, aggregate
 
-SMOOTHING = Parameter("smoothing", "flat", "l2metrics smoothing (flat moving average or none)",
-                      choices=("flat", "none"))
+SMOOTHING = Parameter("smoothing", "flat", "l2metrics smoothing window shape (l2metrics -g): "
+                      "flat moving average, a tapered numpy window, or none",
+                      choices=(*WINDOWS, "none"))
+SMOOTH_EVAL = Parameter("smooth_eval", False, "smooth evaluation (test) blocks too (l2metrics -G)",
+                        type=lambda v: _flag("smooth_eval", v))
+DATA_RANGE = Parameter("data_range", None, "JSON file of fixed ranges {task: {min, max}} for "
+                       "clamping and normalisation (l2metrics -d)", type=str)
+VARIANT_MODE = Parameter("variant_mode", "aware", "agnostic: a task's variants (<task>_<variant>) "
+                         "count as the task, for the log and the STE runs (l2metrics -r)",
+                         choices=("aware", "agnostic"))
 WINDOW = Parameter("window_length", None, "l2metrics smoothing window (default min(20% of "
                    "the block, 100))", type=positive_int)
+def _flag(name: str, value: str) -> bool:
+    text = str(value).lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise ParameterError("must be true or false")
+
+
 CLAMP = Parameter("clamp_outliers", False, "clamp each task to its 10%/90% quantiles",
-                  type=lambda v: str(v).lower() in ("1", "true", "yes", "on"))
+                  type=lambda v: _flag("clamp_outliers", v))
 NORMALIZATION = Parameter("normalization", "task", "scale each task (or the run) onto [1, 101]",
                           choices=("task", "run", "none"))
 STE_AVERAGING = Parameter("ste_averaging", "metrics", "average STE runs' metrics or their curves",
                           choices=("metrics", "time"))
-PREPROCESSING = (SMOOTHING, WINDOW, CLAMP, NORMALIZATION)
+PREPROCESSING = (SMOOTHING, WINDOW, SMOOTH_EVAL, CLAMP, NORMALIZATION, DATA_RANGE, VARIANT_MODE)
 
 
 @dataclass
@@ -49,13 +67,17 @@ class Regimes:
 def regimes(ctx: Context) -> Regimes:
     """Preprocess once per run and option set, then the per-block values."""
     p = ctx.params
-    key = ("l2m", p["smoothing"], p["window_length"], p["clamp_outliers"], p["normalization"])
+    p = {**{q.name: q.default for q in PREPROCESSING}, **p}
+    key = ("l2m", p["smoothing"], p["window_length"], p["clamp_outliers"], p["normalization"],
+           p["smooth_eval"], p["data_range"])
     if key in ctx.cache:
         return ctx.cache[key]
     ste = {t: [s.logged for s in runs] for t, runs in ctx.ste.items()}
+    ranges = load_data_range(p["data_range"], ctx.run.tasks) if p["data_range"] else None
     prepared = prepare_l2m(ctx.run.logged, ste, smoothing=p["smoothing"],
                            window_length=p["window_length"], clamp=p["clamp_outliers"],
-                           normalization=p["normalization"])
+                           normalization=p["normalization"], smooth_eval=p["smooth_eval"],
+                           data_range=ranges)
     run = prepared.run
     b = run.blocks
     n = len(b)
@@ -73,6 +95,38 @@ def regimes(ctx: Context) -> Regimes:
     result = Regimes(prepared, sat, e2s, term, e2t, filtered)
     ctx.cache[key] = result
     return result
+
+
+def load_data_range(path: str, tasks: list[str]) -> dict[str, tuple[float, float]]:
+    """l2metrics' data-range file: ``{"task": {"min": a, "max": b}, ...}`` covering every task
+    of the run, with finite ``min < max``... or ``min == max`` (a constant task becomes 1)."""
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            raw = json.load(handle)
+    except FileNotFoundError:
+        raise MetricsError("no such data-range file", path, exit_code=EXIT_USAGE) from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise MetricsError(f"cannot read the data-range file: {exc}", path,
+                           exit_code=EXIT_USAGE) from None
+    if not isinstance(raw, dict):
+        raise MetricsError("a data-range file maps task names to {\"min\": ..., \"max\": ...}",
+                           path, exit_code=EXIT_USAGE)
+    out: dict[str, tuple[float, float]] = {}
+    for task, entry in raw.items():
+        ok = (isinstance(entry, dict) and all(
+            isinstance(entry.get(k), (int, float)) and not isinstance(entry.get(k), bool)
+            and math.isfinite(entry[k]) for k in ("min", "max")) and entry["min"] <= entry["max"])
+        if not ok:
+            raise MetricsError(f"task {task!r}: the range must be {{\"min\": a, \"max\": b}} "
+                               "with finite numbers a <= b", path, exit_code=EXIT_USAGE)
+        out[str(task)] = (float(entry["min"]), float(entry["max"]))
+    missing = [t for t in tasks if t not in out]
+    if missing:
+        raise MetricsError(f"no range for task(s) {', '.join(missing)}", path,
+                           exit_code=EXIT_USAGE)
+    return out
 
 
 def _lifetime(rows: list[Row], metric: str, values: list[float], how: str) -> None:

@@ -41,7 +41,18 @@ CONFIGS = {
             {"normalization_method": "none", "smoothing_method": "none",
              "transfer_method": "contrast"}),
     "ste-time": ({"ste_averaging": "time"}, {"ste_averaging_method": "time"}),
+    "hanning-eval": ({"smoothing": "hanning", "smooth_eval": "true"},
+                     {"smoothing_method": "hanning", "do_smooth_eval_data": True}),
+    "hamming": ({"smoothing": "hamming", "window_length": "9"},
+                {"smoothing_method": "hamming", "window_length": 9}),
+    "bartlett": ({"smoothing": "bartlett"}, {"smoothing_method": "bartlett"}),
+    "blackman-clamped": ({"smoothing": "blackman", "clamp_outliers": "true"},
+                         {"smoothing_method": "blackman", "clamp_outliers": True}),
+    "agnostic": ({"variant_mode": "agnostic"}, {"variant_mode": "agnostic"}),
 }
+# l2metrics' --data-range file, the same ranges for both tools
+DATA_RANGE = {"alpha_v0": {"min": -5.0, "max": 20.0}, "beta_v0": {"min": -4.0, "max": 25.0},
+              "gamma_v0": {"min": -6.0, "max": 30.0}}
 
 
 @pytest.fixture(scope="module")
@@ -151,3 +162,16 @@ def test_parity_several_rows_per_experience(config, multirow, tmp_path):
     assert ours.runs[0].rows is not None  # the log really has several rows per experience
     compared = compare(theirs, ours)
     assert {"lifetime:avg_train_perf", "lifetime:ste_rel_perf"} <= set(compared)
+
+
+@pytest.mark.parametrize("normalization", ["task", "run"])
+def test_parity_data_range(normalization, logs, tmp_path):
+    log, stes, _ = logs
+    path = tmp_path / "data_range.json"
+    path.write_text(json.dumps(DATA_RANGE))
+    theirs = l2metrics(log, stes, {"data_range": DATA_RANGE,
+                                   "normalization_method": normalization}, tmp_path)
+    ours = compute_metrics(log, ste=stes, params={"data_range": str(path),
+                                                  "normalization": normalization})
+    compared = compare(theirs, ours)
+    assert "lifetime:ste_rel_perf" in compared
