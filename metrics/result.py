@@ -11,6 +11,7 @@ import pandas as pd
 from .align import align
 from .data import EpisodeLog, RunData
 from .errors import EXIT_USAGE, MetricsError
+from .progress import Progress, start_clock
 from .registry import Context, Metric, load_plugins, resolve_params
 
 if TYPE_CHECKING:
@@ -106,6 +107,7 @@ def compute_metrics(
     from .ste import load_ste, store_ste
     from .syllabus import load_syllabus
 
+    start_clock()
     all_plugins = plugins if plugins is not None else load_plugins()
     if only:
         wanted = list(only)
@@ -136,26 +138,10 @@ def compute_metrics(
             raise MetricsError("--ste-store needs STE data from --ste", exit_code=EXIT_USAGE)
         store_ste(ste_data, ste_store, ste_store_format, perf or episode_log.perf)
     frames = []
-    for run in runs:
-        ctx = Context(run=run, ste=ste_data, params=values)
-        for plugin in all_plugins:
-            try:
-                produced = list(plugin.compute(ctx))
-            except MetricsError:
-                raise
-            except Exception as exc:  # noqa: BLE001 - a failing plugin must not hide the rest
-                ctx.warn(f"{plugin.name}: failed ({type(exc).__name__}: {exc})")
-                continue
-            if produced:
-                frame = pd.DataFrame(produced)
-                frame.insert(0, "run", run.run)
-                frames.append(frame)
-        if run.partial:
-            partial = set(run.blocks.block[run.blocks.partial].astype(int))
-            ctx.warn(f"run {run.run!r}: log ends early; blocks {sorted(partial)} are partial and "
-                     "every task and lifetime metric that uses them is affected")
-        warnings.extend(w if run.run in w or len(runs) == 1 else f"run {run.run!r}: {w}"
-                        for w in ctx.warnings)
+    bar = Progress(len(runs) * len(all_plugins), "computing metrics", progress)
+    with bar:
+        for run in runs:
+            _run_plugins(run, ste_data, values, all_plugins, frames, warnings, len(runs), bar)
     rows = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=TIDY)
     rows = rows.reindex(columns=TIDY)
     rows["block"] = rows["block"].astype("Int64")
@@ -164,6 +150,32 @@ def compute_metrics(
     rows = _mark_partial(rows, runs)
     return MetricsResult(rows=rows, warnings=warnings, runs=runs, ste=ste_data, params=values,
                          plugins=all_plugins)
+
+
+def _run_plugins(run: RunData, ste_data: dict, values: dict, all_plugins: list, frames: list,
+                 warnings: list, n_runs: int, bar: "Progress") -> None:
+    """Every plugin on one run; a plugin that fails becomes a warning, not a lost run."""
+    ctx = Context(run=run, ste=ste_data, params=values)
+    for plugin in all_plugins:
+        try:
+            produced = list(plugin.compute(ctx))
+        except MetricsError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a failing plugin must not hide the rest
+            ctx.warn(f"{plugin.name}: failed ({type(exc).__name__}: {exc})")
+            produced = []
+        finally:
+            bar.step()
+        if produced:
+            frame = pd.DataFrame(produced)
+            frame.insert(0, "run", run.run)
+            frames.append(frame)
+    if run.partial:
+        partial = set(run.blocks.block[run.blocks.partial].astype(int))
+        ctx.warn(f"run {run.run!r}: log ends early; blocks {sorted(partial)} are partial and "
+                 "every task and lifetime metric that uses them is affected")
+    warnings.extend(w if run.run in w or n_runs == 1 else f"run {run.run!r}: {w}"
+                    for w in ctx.warnings)
 
 
 def _mark_partial(rows: pd.DataFrame, runs: list[RunData]) -> pd.DataFrame:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 import pandas as pd
@@ -59,11 +59,13 @@ def data_files(path: Path) -> list[Path]:
     return files
 
 
+BLOCK = 1 << 20  # bytes of input per parsed batch when a progress bar follows the reading
 THREADS = False  # single-threaded parsing keeps peak memory near the data kept
 STRINGS = ("worker_id", "block_type", "block_subtype", "task_name", "task_params", "exp_status")
 
 
-def _read_file(file: Path, perf: str, subtype: bool, as_text: bool = False) -> "pa.Table":
+def _read_file(file: Path, perf: str, subtype: bool, as_text: bool = False,
+               on_bytes: "Callable[[int], None] | None" = None) -> "pa.Table":
     """One data file as an Arrow table: numbers typed, strings dictionary-encoded (a block
     file repeats the same few strings on every row, so codes are all we keep)."""
     import pyarrow as pa
@@ -82,11 +84,25 @@ def _read_file(file: Path, perf: str, subtype: bool, as_text: bool = False) -> "
     if missing:
         raise MetricsError(f"missing column(s): {', '.join(missing)}", str(file))
     try:
-        table = pacsv.read_csv(
-            file, memory_pool=_pool(), read_options=pacsv.ReadOptions(use_threads=THREADS),
+        options = dict(
+            memory_pool=_pool(), read_options=pacsv.ReadOptions(use_threads=THREADS),
             parse_options=pacsv.ParseOptions(delimiter="\t"),
             convert_options=pacsv.ConvertOptions(include_columns=wanted, column_types=types,
                                                  strings_can_be_null=False))
+        if on_bytes is None:
+            table = pacsv.read_csv(file, **options)
+        else:  # batch by batch, so a progress bar moves inside a big file
+            options["read_options"] = pacsv.ReadOptions(use_threads=THREADS, block_size=BLOCK)
+            size = file.stat().st_size
+            with open(file, "rb") as handle:
+                reader = pacsv.open_csv(handle, **options)
+                batches = []
+                # each batch is one block of input (the file position runs ahead)
+                for k, batch in enumerate(reader, 1):
+                    batches.append(batch)
+                    on_bytes(min(k * BLOCK, size))
+                table = pa.Table.from_batches(batches, schema=reader.schema)
+                del batches
     except Exception as exc:  # noqa: BLE001
         if not as_text:
             _locate_bad_value(file, perf, subtype)
@@ -184,7 +200,9 @@ def read_l2logger(path: Path, perf: str | None = None, progress: bool | None = N
     _check_folders(files, path, allow_partial, warnings)
     with Progress(sum(sizes), f"reading {path.name}", progress) as bar:
         for index, (file, size) in enumerate(zip(files, sizes)):
-            table = _read_file(file, perf, subtype)
+            table = _read_file(file, perf, subtype,
+                               on_bytes=(lambda done, base=read: bar.advance(base + done))
+                               if bar.enabled else None)
             n = table.num_rows
             _check_against_folder(table, file)
             cols["block_num"].append(_narrow(table.column("block_num").to_numpy()))

@@ -53,6 +53,9 @@ def _load(path: Path, kind: str, progress: bool | None = None) -> tuple[pd.DataF
         raise read_failure(path, exc) from None
 
 
+BLOCK = 1 << 20  # bytes of input per parsed batch
+
+
 def _read_delimited(path: Path, sep: str, bar: Progress) -> pd.DataFrame:
     """CSV/TSV through pyarrow's streaming reader, advancing the progress bar by the bytes
     consumed after each batch (a one-call read could show no progress at all)."""
@@ -60,15 +63,13 @@ def _read_delimited(path: Path, sep: str, bar: Progress) -> pd.DataFrame:
     import pyarrow.csv as pacsv
 
     batches = []
-    rows = 0
     with open(path, "rb") as handle:
-        reader = pacsv.open_csv(handle, parse_options=pacsv.ParseOptions(delimiter=sep))
-        for batch in reader:
+        reader = pacsv.open_csv(handle, parse_options=pacsv.ParseOptions(delimiter=sep),
+                                read_options=pacsv.ReadOptions(block_size=BLOCK))
+        # each batch is one block of input; the file position runs ahead (read-ahead)
+        for k, batch in enumerate(reader, 1):
             batches.append(batch)
-            rows += batch.num_rows
-            done = handle.tell()
-            bar.estimate(rows, done)
-            bar.advance(done)
+            bar.advance(min(k * BLOCK, bar.total))
         schema = reader.schema
     if any(pa.types.is_binary(f.type) or pa.types.is_large_binary(f.type) for f in schema):
         locate_non_utf8(path)  # pyarrow keeps undecodable text as bytes
