@@ -295,6 +295,16 @@ def _check_experiences(a: dict[str, np.ndarray], codes: dict[str, "_Codes"], fil
         j = int(order[int(np.argmax(clash)) + 1])
         fail(np.arange(exp.size) == j, f"exp_num {int(exp[j])} is logged again in another "
                                        "block or task")
+    # the records of one experience are written together; one that comes back after other
+    # experiences is a second copy (a restarted or appended run), not another record of it
+    apart = same & (order[1:] != order[:-1] + 1)
+    if apart.any():
+        k = int(np.argmax(apart))
+        j = int(order[k + 1])
+        first = int(order[k])
+        fail(np.arange(exp.size) == j, f"exp_num {int(exp[j])} is logged again after other "
+                                       f"experiences (earlier at {files[int(a['file'][first])]}:"
+                                       f"{int(a['row'][first])}): a restarted or appended run?")
     # gaps: the experience numbers of all workers together run from 0 without holes
     present = np.unique(exp)
     if present.size and (present[0] != 0 or present[-1] != present.size - 1):

@@ -106,6 +106,7 @@ def _delete_lines(file: Path, numbers: list[int]) -> None:
     ("task", "0-train", 4, "task 'pong' comes back in the middle of block 0"),
     ("gap", "0-train", 3, "2 experience(s) missing from the log (exp_num 1-2)"),
     ("dup", "2-train", 8, "exp_num 3 is logged again in another block"),
+    ("again", "0-train", 8, "exp_num 1 is logged again after other experiences"),
 ])
 def test_l2logger_contradictions_are_located(tmp_path, case, folder, row, words):
     d = _l2logger(tmp_path)
@@ -124,6 +125,11 @@ def test_l2logger_contradictions_are_located(tmp_path, case, folder, row, words)
         cells[0], cells[3] = "2", "train"
         cells[-1] = "99"
         f.write_text(f.read_text() + "\t".join(cells) + "\n")
+    elif case == "again":  # exp 1 logged a second time, with another value, at the end
+        lines = f.read_text().splitlines()
+        cells = lines[2].split("\t")
+        cells[-1] = "42"
+        f.write_text("\n".join(lines + ["\t".join(cells)]) + "\n")
     with pytest.raises(MetricsError) as info:
         read_log(d)
     err = info.value
