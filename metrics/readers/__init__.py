@@ -64,7 +64,7 @@ def read_log(path: str | Path, perf: str | None = None, fmt: str | None = None,
     if fmt == "learnkit":
         from .learnkit import read_learnkit
 
-        return read_learnkit(path, perf or DEFAULT_PERF)
+        return read_learnkit(path, perf or DEFAULT_PERF, allow_partial=allow_partial)
     if fmt in ("csv", "tsv", "jsonl", "parquet"):
         if path.is_dir():
             raise MetricsError(f"--log-format {fmt} needs a file, not a directory", str(path),

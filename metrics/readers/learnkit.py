@@ -180,7 +180,7 @@ def _read_file(file: Path, index: int, perf: str) -> tuple[pd.DataFrame, str]:
     return part, shape
 
 
-def read_learnkit(path: Path, perf: str = "reward") -> EpisodeLog:
+def read_learnkit(path: Path, perf: str = "reward", allow_partial: bool = False) -> EpisodeLog:
     """Read every worker's data files into one episode per global episode index."""
     files = sorted(path.glob("worker-env-*/*/*/data-log.tsv"))
     if not files:
@@ -210,6 +210,17 @@ def read_learnkit(path: Path, perf: str = "reward") -> EpisodeLog:
                                files_[int(second.file)], int(second.row))
     means = frame.groupby("episode", sort=True)["perf"].mean()
     out = first.reset_index(drop=True)
+    episodes = out["episode"].to_numpy()
+    gaps = episodes != np.arange(episodes.size)
+    warnings: list[str] = []
+    if gaps.any():
+        i = int(np.argmax(gaps))
+        message = (f"episode {i} is missing from every worker (the log goes from episode "
+                   f"{int(episodes[i - 1]) if i else 'none'} to {int(episodes[i])})")
+        if not allow_partial:
+            raise MetricsError(message + " (use --allow-partial to compute without it)",
+                               str(files[int(out.file.iat[i])]), int(out.row.iat[i]))
+        warnings.append(f"{path}: {message}; metrics use the episodes present")
     out["perf"] = means.to_numpy()
     out["exp"] = out["episode"]
     out["worker"] = "0"
@@ -217,4 +228,4 @@ def read_learnkit(path: Path, perf: str = "reward") -> EpisodeLog:
     out["params"] = ""
     out = out.drop(columns=["worker_dir"])
     return EpisodeLog(frame=out, path=str(path), format="learnkit",
-                      files=[str(f) for f in files], perf=perf)
+                      files=[str(f) for f in files], perf=perf, warnings=warnings)

@@ -106,3 +106,15 @@ def test_episode_logged_by_two_workers(tmp_path):
     dst.write_text(dst.read_text() + src.read_text().splitlines()[1] + "\n")
     with pytest.raises(MetricsError, match="episode 0 is logged by more than one worker"):
         read_log(d)
+
+
+def test_missing_episode(tmp_path):
+    d = tmp_path / "run"
+    shutil.copytree(run_dir("learnkit_sep2020"), d)
+    f = d / "worker-env-0" / "2-2_train" / "gymkit_gymkit_breakout" / "data-log.tsv"
+    lines = f.read_text().splitlines()
+    f.write_text("\n".join(lines[:3] + lines[4:]) + "\n")  # drop exp_num 12
+    with pytest.raises(MetricsError, match=r"episode 12 is missing .* from episode 11 to 13"):
+        read_log(d)
+    log = read_log(d, allow_partial=True)
+    assert len(log.frame) == 19 and any("episode 12 is missing" in w for w in log.warnings)
