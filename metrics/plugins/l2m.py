@@ -174,8 +174,14 @@ def exp_means(x: np.ndarray, exp: np.ndarray | None) -> np.ndarray:
     """One value per experience, in experience order: l2metrics computes saturation, terminal
     performance and recovery on ``groupby("exp_num").mean()`` of the (smoothed) rows, and
     everything else on the rows themselves."""
-    if exp is None or x.size < 2 or bool(np.all(exp[1:] > exp[:-1])):
+    if exp is None or x.size < 2:
         return x
+    step = np.diff(exp)
+    if bool(np.all(step > 0)):
+        return x
+    if bool(np.all(step >= 0)):  # sorted: each experience's rows are one run
+        starts = np.flatnonzero(np.r_[True, step != 0])
+        return np.add.reduceat(x, starts) / np.diff(np.r_[starts, x.size])
     keys, inverse = np.unique(exp, return_inverse=True)
     return np.bincount(inverse, weights=x) / np.bincount(inverse)
 

@@ -287,8 +287,13 @@ def _check_experiences(a: dict[str, np.ndarray], codes: dict[str, "_Codes"], fil
     block means rows were moved or files spliced)."""
     exp, block, task = a["exp"], a["block_num"], a["task_name"]
     worker = a["worker_id"]
-    order = np.lexsort((np.arange(exp.size), exp, worker))
-    e, b, t, w = exp[order], block[order], task[order], worker[order]
+    single = len(codes["worker_id"].categories) == 1
+    # the usual log: one worker, experiences in file order; no sort is needed then
+    ordered = single and bool(np.all(exp[1:] >= exp[:-1]))
+    order = (np.arange(exp.size) if ordered
+             else np.lexsort((np.arange(exp.size), exp, worker)))
+    e, b, t, w = ((exp, block, task, worker) if ordered
+                  else (exp[order], block[order], task[order], worker[order]))
     same = (e[1:] == e[:-1]) & (w[1:] == w[:-1])
     clash = same & ((b[1:] != b[:-1]) | (t[1:] != t[:-1]))
     if clash.any():
@@ -297,7 +302,7 @@ def _check_experiences(a: dict[str, np.ndarray], codes: dict[str, "_Codes"], fil
                                        "block or task")
     # the records of one experience are written together; one that comes back after other
     # experiences is a second copy (a restarted or appended run), not another record of it
-    apart = same & (order[1:] != order[:-1] + 1)
+    apart = np.zeros(0, bool) if ordered else same & (order[1:] != order[:-1] + 1)
     if apart.any():
         k = int(np.argmax(apart))
         j = int(order[k + 1])
@@ -306,8 +311,13 @@ def _check_experiences(a: dict[str, np.ndarray], codes: dict[str, "_Codes"], fil
                                        f"experiences (earlier at {files[int(a['file'][first])]}:"
                                        f"{int(a['row'][first])}): a restarted or appended run?")
     # gaps: the experience numbers of all workers together run from 0 without holes
-    present = np.unique(exp)
-    if present.size and (present[0] != 0 or present[-1] != present.size - 1):
+    if ordered:
+        holes = bool(exp.size) and (exp[0] != 0 or bool(np.any(np.diff(exp) > 1)))
+        present = e[np.r_[True, e[1:] != e[:-1]]] if holes else exp[:0]
+    else:
+        present = np.unique(exp)
+        holes = bool(present.size) and (present[0] != 0 or present[-1] != present.size - 1)
+    if holes:
         full = np.arange(int(present[-1]) + 1)
         missing = np.setdiff1d(full, present, assume_unique=True)
         first = int(missing[0])
@@ -323,8 +333,12 @@ def _check_experiences(a: dict[str, np.ndarray], codes: dict[str, "_Codes"], fil
         warnings.append(message + "; metrics use the experiences present")
     # a task returning inside a block (A, B, A)
     if codes["task_name"].categories and len(codes["task_name"].categories) > 1:
-        order = np.lexsort((exp, block, worker))
-        b, t, w = block[order], task[order], worker[order]
+        if ordered and bool(np.all(block[1:] >= block[:-1])):
+            order = np.arange(exp.size)
+            b, t, w = block, task, worker
+        else:
+            order = np.lexsort((exp, block, worker))
+            b, t, w = block[order], task[order], worker[order]
         change = np.r_[True, (b[1:] != b[:-1]) | (t[1:] != t[:-1]) | (w[1:] != w[:-1])]
         keys = pd.DataFrame({"w": w[change], "b": b[change], "t": t[change]})
         again = keys.duplicated().to_numpy()
@@ -392,12 +406,23 @@ def _to_episodes(a: dict[str, np.ndarray], codes: dict[str, _Codes], perf: str, 
     if not (single_worker and bool(np.all(exp[1:] > exp[:-1]))) and frame.duplicated(
             ["worker", "exp"]).any():
         keys = ["worker", "exp"]
-        ids = frame.groupby(keys, sort=False, observed=True).ngroup().to_numpy()
-        order = np.argsort(ids, kind="stable")
-        row_perf = frame["perf"].to_numpy()[order]
-        nrows = np.bincount(ids)
-        frame["perf"] = frame.groupby(keys, sort=False, observed=True)["perf"].transform("mean")
-        frame = frame.drop_duplicates(keys, keep="first", ignore_index=True)
+        values = frame["perf"].to_numpy()
+        if single_worker and bool(np.all(exp[1:] >= exp[:-1])):
+            # rows of an experience are adjacent: reduce by run boundaries, no hashing
+            starts = np.flatnonzero(np.r_[True, exp[1:] != exp[:-1]])
+            row_perf = values
+            nrows = np.diff(np.r_[starts, exp.size])
+            means = np.add.reduceat(values, starts) / nrows
+            frame = frame.iloc[starts].reset_index(drop=True)
+            frame["perf"] = means
+        else:
+            ids = frame.groupby(keys, sort=False, observed=True).ngroup().to_numpy()
+            order = np.argsort(ids, kind="stable")
+            row_perf = values[order]
+            nrows = np.bincount(ids)
+            frame["perf"] = frame.groupby(keys, sort=False, observed=True)["perf"].transform(
+                "mean")
+            frame = frame.drop_duplicates(keys, keep="first", ignore_index=True)
         frame["nrows"] = nrows.astype(np.int32)
         frame["row_start"] = (np.cumsum(nrows) - nrows).astype(np.int64)
     frame["run"] = pd.Categorical.from_codes(np.zeros(len(frame), dtype=np.int8), [path.name])
