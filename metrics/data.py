@@ -90,13 +90,15 @@ def rows_view(run: RunData, row_perf: np.ndarray, row_start: np.ndarray,
     """``run`` with each episode expanded into its logged rows (episode order kept, rows of an
     episode in file order); block ``start``/``stop`` count rows."""
     nrows = nrows.astype(np.int64)
-    total = int(nrows.sum())
-    offsets = np.repeat(row_start.astype(np.int64) - (np.cumsum(nrows) - nrows), nrows)
-    index = offsets + np.arange(total)
     ends = np.r_[0, np.cumsum(nrows)]
+    if row_perf.size == ends[-1] and np.array_equal(row_start, ends[:-1]):
+        rows = row_perf  # episodes already in log order: the rows need no gathering
+    else:
+        offsets = np.repeat(row_start.astype(np.int64) - ends[:-1], nrows)
+        rows = row_perf[offsets + np.arange(int(ends[-1]))]
     blocks = run.blocks.copy()
     blocks["start"] = ends[blocks["start"].to_numpy(dtype=np.int64)]
     blocks["stop"] = ends[blocks["stop"].to_numpy(dtype=np.int64)]
     blocks["count"] = blocks["stop"] - blocks["start"]
-    return RunData(run=run.run, perf=row_perf[index], exp=np.repeat(run.exp, nrows),
+    return RunData(run=run.run, perf=rows, exp=np.repeat(run.exp, nrows),
                    blocks=blocks, partial=run.partial)

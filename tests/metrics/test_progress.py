@@ -53,8 +53,9 @@ def _command(log: Path) -> list[str]:
 
 
 def test_big_log_on_a_terminal_shows_the_bar(big_log: Path) -> None:
-    # 1.2M rows take well over a second here: some bar must appear with the default delay
-    code, err = _stderr_through_pty(_command(big_log))
+    # reading and computing 1.2M rows takes longer than 0.3 s on any machine; with the delay at
+    # 0.3 s some bar must appear (the 1 s default keeps quick runs quiet: see the small log)
+    code, err = _stderr_through_pty(_command(big_log), delay="0.3")
     assert code == 0, err
     assert "reading run" in err or "computing metrics" in err  # the bars' descriptions
 
