@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-L2M_PY = ROOT / ".venv-l2m" / "bin" / "python"
+L2M_PY = Path(os.environ.get("SYLLA_L2M_PYTHON", ROOT / ".venv-l2m" / "bin" / "python"))
 DRIVER = ROOT / "tests" / "metrics" / "l2m_driver.py"
 TASKS = ["alpha_v0", "beta_v0", "gamma_v0"]
 L2M_LIMIT = 1_000_000

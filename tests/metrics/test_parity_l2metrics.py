@@ -19,7 +19,8 @@ from sylla.metrics import compute_metrics
 from sylla.metrics.synth import alternating_plan, write_l2logger
 
 ROOT = Path(__file__).resolve().parents[2]
-L2M_PY = ROOT / ".venv-l2m" / "bin" / "python"
+# SYLLA_L2M_PYTHON points at another l2metrics 3.1.0 interpreter (e.g. a venv made elsewhere)
+L2M_PY = Path(os.environ.get("SYLLA_L2M_PYTHON", ROOT / ".venv-l2m" / "bin" / "python"))
 DRIVER = Path(__file__).with_name("l2m_driver.py")
 TASKS = ["alpha_v0", "beta_v0", "gamma_v0"]
 
