@@ -130,13 +130,15 @@ def compute_metrics(
         _strip_variants(episode_log)
     runs, warnings = align(episode_log, model, allow_partial)
     warnings[:0] = episode_log.warnings
+    log_perf = episode_log.perf
+    del episode_log  # the aligned runs hold what the metrics need; free the per-episode table
     ste_data = load_ste(list(ste), perf) if ste else {}
     if agnostic:
         ste_data = _ste_by_base_task(ste_data)
     if ste_store is not None:
         if not ste_data:
             raise MetricsError("--ste-store needs STE data from --ste", exit_code=EXIT_USAGE)
-        store_ste(ste_data, ste_store, ste_store_format, perf or episode_log.perf)
+        store_ste(ste_data, ste_store, ste_store_format, perf or log_perf)
     frames = []
     bar = Progress(len(runs) * len(all_plugins), "computing metrics", progress)
     with bar:

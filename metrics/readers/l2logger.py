@@ -403,11 +403,13 @@ def _to_episodes(a: dict[str, np.ndarray], codes: dict[str, _Codes], perf: str, 
     exp = frame["exp"].to_numpy()
     row_perf = None
     single_worker = len(codes["worker_id"].categories) == 1
-    if not (single_worker and bool(np.all(exp[1:] > exp[:-1]))) and frame.duplicated(
-            ["worker", "exp"]).any():
+    sorted_single = single_worker and bool(np.all(exp[1:] >= exp[:-1]))
+    repeated = (bool(np.any(exp[1:] == exp[:-1])) if sorted_single
+                else bool(frame.duplicated(["worker", "exp"]).any()))
+    if repeated:
         keys = ["worker", "exp"]
         values = frame["perf"].to_numpy()
-        if single_worker and bool(np.all(exp[1:] >= exp[:-1])):
+        if sorted_single:
             # rows of an experience are adjacent: reduce by run boundaries, no hashing
             starts = np.flatnonzero(np.r_[True, exp[1:] != exp[:-1]])
             row_perf = values
