@@ -176,3 +176,21 @@ def test_parity_data_range(normalization, logs, tmp_path):
                                                   "normalization": normalization})
     compared = compare(theirs, ours)
     assert "lifetime:ste_rel_perf" in compared
+
+
+def test_parity_variant_agnostic_with_two_variants(tmp_path):
+    """Two variants of alpha in the log, STE runs of one variant: agnostic mode merges them."""
+    plan = [("test", [("alpha_v0", 10), ("alpha_v1", 10), ("beta_v0", 10)]),
+            ("train", [("alpha_v0", 90)]), ("test", [("alpha_v1", 10), ("beta_v0", 10)]),
+            ("train", [("beta_v0", 90)]), ("test", [("alpha_v0", 10), ("beta_v0", 10)]),
+            ("train", [("alpha_v1", 90)]), ("test", [("alpha_v0", 10), ("beta_v0", 10)]),
+            ("train", [("alpha_v0", 90)]), ("test", [("alpha_v1", 10), ("beta_v0", 10)])]
+    log = write_l2logger(tmp_path / "ll", plan, seed=5, rows_per_exp=2)
+    stes = [write_l2logger(tmp_path / "ste" / f"{t}-{k}", [("train", [(t, 100 + 10 * k)])],
+                           seed=40 + k) for t in ("alpha_v0", "beta_v0") for k in range(2)]
+    options = {"variant_mode": "agnostic"}
+    theirs = l2metrics(log, stes, options, tmp_path)
+    ours = compute_metrics(log, ste=stes, params={"variant_mode": "agnostic"})
+    assert set(theirs["tasks"]) == {"alpha", "beta"}
+    compared = compare(theirs, ours)
+    assert {"lifetime:ste_rel_perf", "lifetime:avg_train_perf"} <= set(compared)
