@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import numpy as np
 import pandas as pd
 
-from .data import BLOCK_COLUMNS, EpisodeLog, RunData
+from .data import BLOCK_COLUMNS, EpisodeLog, RunData, rows_view
 from .errors import MetricsError
 
 if TYPE_CHECKING:
@@ -37,13 +37,17 @@ def align(log: EpisodeLog, model: "Syllabus | None" = None,
     for run, part in parts:
         part = part if single else part.reset_index(drop=True)
         if model is not None:
-            data, notes = _align_schedule(str(run), part, log, model, allow_partial)
+            data, notes, data_rows = _align_schedule(str(run), part, log, model, allow_partial)
         else:
             if not log.structured:
                 raise MetricsError(
                     "this log has no task and block_type columns; give the syllabus with "
                     "--syllabus so episodes can be mapped onto blocks", log.path)
             data, notes = _align_regimes(str(run), part)
+            data_rows = ((part["row_start"].to_numpy(), part["nrows"].to_numpy())
+                         if "nrows" in part.columns else None)
+        if log.row_perf is not None and data_rows is not None:
+            data.rows = rows_view(data, log.row_perf, data_rows[0], data_rows[1])
         runs.append(data)
         warnings.extend(notes)
     return runs, warnings
@@ -61,9 +65,32 @@ def _kind(block: "ScheduledBlock") -> str:
     return "train"
 
 
-def _same_task(log_task: str, syllabus_task: str) -> bool:
-    a, b = log_task.lower(), syllabus_task.lower()
-    return a == b or a.startswith(b + "_")
+def accepted_names(block: "ScheduledBlock", all_tasks: set[str]) -> set[str] | None:
+    """Lower-case log task names that mean this block's task, or None for "any variant".
+
+    Exact names; learnkit's ``<package>_<module>_<class>`` for a ``$package:Class`` reference
+    (learnkit wrote ``$minigridkit:Minigrid6x6`` as ``minigridkit_minigridkit_minigrid6x6``).
+    l2logger variants are ``<task>_<variant>`` (l2metrics' variant-agnostic mode keeps the part
+    before the first underscore); see `same_task`.
+    """
+    names = {block.task.lower()}
+    module = getattr(block.block, "module", None)
+    if module:
+        names.add(f"{module}_{module}_{block.task}".lower())
+    return names
+
+
+def same_task(log_task: str, block: "ScheduledBlock", all_tasks: set[str]) -> bool:
+    """Whether a log's task name is this block's task, by the conventions in `accepted_names`.
+
+    A variant suffix is accepted only if it is not itself a task of the syllabus: ``Pong_v0``
+    is Pong, ``Pong_Breakout`` in a syllabus with Breakout is neither.
+    """
+    low = log_task.lower()
+    if low in accepted_names(block, all_tasks):
+        return True
+    base, sep, variant = low.partition("_")
+    return bool(sep) and base == block.task.lower() and variant not in all_tasks and bool(variant)
 
 
 def _where(log: EpisodeLog, part: pd.DataFrame, i: int) -> tuple[str, int | None]:
@@ -75,7 +102,7 @@ def _where(log: EpisodeLog, part: pd.DataFrame, i: int) -> tuple[str, int | None
 
 
 def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Syllabus",
-                    allow_partial: bool) -> tuple[RunData, list[str]]:
+                    allow_partial: bool) -> tuple[RunData, list[str], tuple | None]:
     from sylla.grammar.schedule import schedule
 
     workers = sorted(part["worker"].astype(str).unique(), key=_natural)
@@ -97,9 +124,13 @@ def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Sylla
         if gaps.any():
             i = int(np.argmax(gaps))
             file, row = _where(log, mine, i)
-            raise MetricsError(
-                f"{who}: episode {i} is missing (the log goes from episode "
-                f"{episodes[i - 1] if i else 'start'} to {episodes[i]})", file, row)
+            where = (f"the log starts at episode {int(episodes[0])}" if i == 0 else
+                     f"the log goes from episode {int(episodes[i - 1])} to {int(episodes[i])}"
+                     if episodes[i] != episodes[i - 1] else
+                     f"episode {int(episodes[i])} is logged twice")
+            raise MetricsError(f"{who}: episode {i} is missing ({where})", file, row)
+        if "task" in mine.columns and n and n != expected:
+            _first_divergent_block(mine, sched.blocks, log, who)
         if n > expected:
             file, row = _where(log, mine, expected)
             raise MetricsError(
@@ -119,12 +150,14 @@ def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Sylla
         ordinals = ordinal_of[:n]
         blocks = sched.blocks
         if "task" in mine.columns:
-            wanted = np.array([blocks[o].task for o in range(len(blocks))], dtype=object)[ordinals]
+            all_tasks = {b.task.lower() for b in blocks}
             got = mine["task"].astype(str).to_numpy()
-            lower = np.char.lower(got.astype(str))
-            ok = (lower == np.char.lower(wanted.astype(str))) | np.fromiter(
-                (g.startswith(w.lower() + "_") for g, w in zip(lower, wanted)), bool, n
-            ) if n else np.ones(0, bool)
+            ok = np.ones(n, dtype=bool)
+            for o in np.unique(ordinals) if n else []:
+                where = np.flatnonzero(ordinals == o)
+                names = pd.unique(got[where])
+                good = {t for t in names if same_task(str(t), blocks[int(o)], all_tasks)}
+                ok[where] = np.isin(got[where], list(good))
             _stop_at_first(~ok, log, mine, blocks, ordinals, lambda i, b: (
                 f"{who}: episode {i} (block {b.ordinal}, episodes {b.start}-{b.end - 1}): "
                 f"the syllabus has task {b.task!r}, the log has {got[i]!r}"))
@@ -145,6 +178,9 @@ def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Sylla
             "perf": mine["perf"].to_numpy(),
             "exp": mine["exp"].to_numpy() if "exp" in mine.columns else episodes,
         })
+        if "nrows" in mine.columns:
+            piece["row_start"] = mine["row_start"].to_numpy()
+            piece["nrows"] = mine["nrows"].to_numpy()
         pieces.append(piece)
         del starts
     assert sched is not None
@@ -167,9 +203,56 @@ def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Sylla
             "count": count, "partial": b.ordinal in partial_blocks,
         })
     blocks_frame = pd.DataFrame(rows, columns=list(BLOCK_COLUMNS))
+    data_rows = ((data["row_start"].to_numpy(), data["nrows"].to_numpy())
+                 if "nrows" in data.columns else None)
     return RunData(run=run, perf=data["perf"].to_numpy(dtype=np.float64),
                    exp=data["exp"].to_numpy(dtype=np.float64), blocks=blocks_frame,
-                   partial=bool(partial_blocks)), notes
+                   partial=bool(partial_blocks)), notes, data_rows
+
+
+def _segments(keys: list[tuple]) -> list[tuple[tuple, int, int]]:
+    """Runs of equal keys: (key, start, length)."""
+    out: list[tuple[tuple, int, int]] = []
+    for i, k in enumerate(keys):
+        if out and out[-1][0] == k:
+            out[-1] = (k, out[-1][1], out[-1][2] + 1)
+        else:
+            out.append((k, i, 1))
+    return out
+
+
+def _first_divergent_block(mine: pd.DataFrame, blocks: tuple, log: EpisodeLog, who: str) -> None:
+    """Compare the log's runs of (task, train/test) with the syllabus's, in order, and stop at
+    the first whose length differs: a count mismatch is reported where it happens, not as a
+    total at the end of the log."""
+    all_tasks = {b.task.lower() for b in blocks}
+    sched_keys: list[tuple] = []
+    for b in blocks:
+        sched_keys += [(b.task.lower(), _kind(b))] * b.count
+    task = mine["task"].astype(str).str.lower().to_numpy()
+    kind = mine["kind"].astype(str).to_numpy() if "kind" in mine.columns else None
+    log_keys = [(t, kind[i] if kind is not None else None) for i, t in enumerate(task)]
+    if kind is None:
+        sched_keys = [(t, None) for t, _ in sched_keys]
+    sched, logged = _segments(sched_keys), _segments(log_keys)
+    for k, (s_seg, l_seg) in enumerate(zip(sched, logged)):
+        (s_key, s_start, s_len), (l_key, l_start, l_len) = s_seg, l_seg
+        if s_len == l_len:
+            continue
+        last_logged = k == len(logged) - 1
+        if last_logged and l_len < s_len:
+            return  # the log ends inside this block: the partial-log rule decides
+        block = next(b for b in blocks if b.start <= s_start < b.end)
+        if not (same_task(str(mine["task"].iat[l_start]), block, all_tasks)):
+            return  # a different task: the per-episode check names it
+        at = l_start + min(s_len, l_len)
+        file, row = _where(log, mine, min(at, len(mine) - 1))
+        raise MetricsError(
+            f"{who}: block {block.ordinal} ({block.task}, phase {block.phase_label}): the "
+            f"syllabus schedules {s_len} {s_key[1] or ''} episodes of {block.task} here "
+            f"(episodes {s_start}-{s_start + s_len - 1}), the log has {l_len} (episodes "
+            f"{l_start}-{l_start + l_len - 1}); they diverge at episode {at}".replace("  ", " "),
+            file, row)
 
 
 def _stop_at_first(bad: np.ndarray, log: EpisodeLog, part: pd.DataFrame, blocks: tuple,

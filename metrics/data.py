@@ -34,6 +34,12 @@ class EpisodeLog:
     path: str
     format: str
     files: list[str] = field(default_factory=list)
+    perf: str = "reward"
+    warnings: list[str] = field(default_factory=list)
+    #: every logged row's performance when some episode has several rows (l2logger logs with
+    #: several records per experience); ``frame`` then has ``row_start`` and ``nrows``
+    #: pointing into it. None when every episode is one row.
+    row_perf: np.ndarray | None = None
 
     @property
     def structured(self) -> bool:
@@ -53,6 +59,14 @@ class RunData:
     exp: np.ndarray
     blocks: pd.DataFrame
     partial: bool = False
+    #: the same run with one value per logged row (see `EpisodeLog.row_perf`), for the
+    #: l2metrics-named metrics, which l2metrics computes over rows; None if rows = episodes
+    rows: "RunData | None" = None
+
+    @property
+    def logged(self) -> "RunData":
+        """The row-level view if the log had several rows per episode, else this run."""
+        return self.rows if self.rows is not None else self
 
     def block_values(self, i: int) -> np.ndarray:
         b = self.blocks.iloc[i]
@@ -69,3 +83,22 @@ class RunData:
 
 def empty_blocks() -> pd.DataFrame:
     return pd.DataFrame({c: [] for c in BLOCK_COLUMNS})
+
+
+def rows_view(run: RunData, row_perf: np.ndarray, row_start: np.ndarray,
+              nrows: np.ndarray) -> RunData:
+    """``run`` with each episode expanded into its logged rows (episode order kept, rows of an
+    episode in file order); block ``start``/``stop`` count rows."""
+    nrows = nrows.astype(np.int64)
+    ends = np.r_[0, np.cumsum(nrows)]
+    if row_perf.size == ends[-1] and np.array_equal(row_start, ends[:-1]):
+        rows = row_perf  # episodes already in log order: the rows need no gathering
+    else:
+        offsets = np.repeat(row_start.astype(np.int64) - ends[:-1], nrows)
+        rows = row_perf[offsets + np.arange(int(ends[-1]))]
+    blocks = run.blocks.copy()
+    blocks["start"] = ends[blocks["start"].to_numpy(dtype=np.int64)]
+    blocks["stop"] = ends[blocks["stop"].to_numpy(dtype=np.int64)]
+    blocks["count"] = blocks["stop"] - blocks["start"]
+    return RunData(run=run.run, perf=rows, exp=np.repeat(run.exp, nrows),
+                   blocks=blocks, partial=run.partial)

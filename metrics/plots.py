@@ -1,8 +1,11 @@
 """PNG plots: per-task learning curves and the transfer (test-performance) matrix.
 
 Uses matplotlib's Agg backend (no display needed). Curves are drawn against the run's episode
-axis; train phases are shaded blue and test phases orange, and each train block's saturation
-value (reference definition) is marked where it is reached. Long curves are decimated to at most
+axis; each phase is shaded (train blue, test orange) and labelled with its ``$phase`` label, blocks
+where learning is off are hatched, and each train block's saturation value (reference
+definition) is marked where it is reached. The transfer matrix colours each cell by its change from
+"no transfer" (the task's baseline test, else its first row) on a diverging map centred at 0,
+and writes the value in black or white by the cell's luminance. Long curves are decimated to at most
 ~4000 points per block so plotting stays cheap for 10M-episode logs.
 """
 
@@ -44,10 +47,8 @@ def write_plots(result: MetricsResult, out: Path) -> list[Path]:
     for run in result.runs:
         b = run.blocks
         for task in run.tasks:
-            fig, ax = plt.subplots(figsize=(10, 4))
-            for kind, color in (("train", "tab:blue"), ("test", "tab:orange")):
-                for a, z in zip(b.start[b.kind == kind], b.stop[b.kind == kind]):
-                    ax.axvspan(a, z, color=color, alpha=0.08, lw=0)
+            fig, ax = plt.subplots(figsize=(10, 4.4))
+            _phases(ax, b)
             mine = b[b.task == task]
             for a, z, kind in zip(mine.start, mine.stop, mine.kind):
                 x = run.perf[a:z]
@@ -58,7 +59,7 @@ def write_plots(result: MetricsResult, out: Path) -> list[Path]:
                 w = window_of(x.size, s)
                 smooth = rolling(x, w)
                 if smooth.size:
-                    sx, sy = _decimate(smooth, int(a) + w - 1)
+                    sx, sy = _decimate(smooth, int(a))
                     ax.plot(sx, sy, color=color, lw=1.6)
                 if kind == "train" and x.size and np.isfinite(x).all():  # iscil: no train data
                     value, time = saturation(x, s)
@@ -66,34 +67,96 @@ def write_plots(result: MetricsResult, out: Path) -> list[Path]:
                         ax.plot([a + time], [value], marker="*", color="crimson", ms=12,
                                 zorder=5)
                         ax.hlines(value, a, z, colors="crimson", linestyles="dotted", lw=1)
-            ax.set_title(f"{task} — run {run.run} (blue: train, orange: test, ★ saturation)")
+            ax.set_title(f"{task} — run {run.run} (blue: train, orange: test, hatched: learning "
+                         "off, ★ saturation)", fontsize=10, pad=16)
             ax.set_xlabel("episode")
             ax.set_ylabel("performance")
+            ax.set_xlim(0, max(int(b.stop.max()), 1))
             fig.tight_layout()
             target = out / f"{_safe(run.run)}_{_safe(task)}_learning.png"
             fig.savefig(target, dpi=100)
             plt.close(fig)
             written.append(target)
-        order, R, _base, labels = performance_matrix(run)
+        order, R, base, labels = performance_matrix(run)
         if order and not np.isnan(R).all():
-            fig, ax = plt.subplots(figsize=(1.2 * len(order) + 3, 1.0 * len(order) + 2))
-            image = ax.imshow(R, cmap="viridis", aspect="auto")
-            ax.set_xticks(range(len(order)), order, rotation=45, ha="right")
-            ax.set_yticks(range(len(order)), [f"after {t} ({lab})" for t, lab in zip(order, labels)])
-            for i in range(len(order)):
-                for j in range(len(order)):
-                    if not math.isnan(R[i, j]):
-                        ax.text(j, i, f"{R[i, j]:.3g}", ha="center", va="center", color="w",
-                                fontsize=8)
-            ax.set_xlabel("tested task")
-            ax.set_title("Transfer matrix R[i][j]: test performance on j after training i")
-            fig.colorbar(image, ax=ax)
-            fig.tight_layout()
-            target = out / f"{_safe(run.run)}_transfer_matrix.png"
-            fig.savefig(target, dpi=100)
-            plt.close(fig)
-            written.append(target)
+            written.append(_matrix(plt, out, run.run, order, R, base, labels))
     return written
+
+
+def _phases(ax, b) -> None:  # noqa: ANN001
+    """Shade and label each phase (a run of blocks with one ``$phase`` label) and hatch the
+    blocks where learning is off."""
+    from matplotlib.transforms import blended_transform_factory
+
+    top = blended_transform_factory(ax.transData, ax.transAxes)
+    labels, kinds = b.phase.astype(str).to_numpy(), b.kind.astype(str).to_numpy()
+    starts, stops = b.start.to_numpy(), b.stop.to_numpy()
+    i = 0
+    while i < len(b):
+        j = i
+        while j + 1 < len(b) and labels[j + 1] == labels[i] and kinds[j + 1] == kinds[i]:
+            j += 1
+        a, z = int(starts[i]), int(stops[j])
+        color = "tab:blue" if kinds[i] == "train" else "tab:orange"
+        ax.axvspan(a, z, color=color, alpha=0.08, lw=0)
+        ax.axvline(a, color="0.6", lw=0.6)
+        ax.text((a + z) / 2, 1.01, labels[i] or kinds[i], transform=top, ha="center",
+                va="bottom", fontsize=8, color=color, clip_on=False)
+        i = j + 1
+    learning = b.learning.to_numpy() if "learning" in b.columns else kinds == "train"
+    for a, z, on, kind in zip(starts, stops, learning, kinds):
+        unknown = on is None or (isinstance(on, float) and math.isnan(on))
+        if (kind != "train") if unknown else not bool(on):
+            ax.axvspan(int(a), int(z), facecolor="none", edgecolor="0.55", hatch="///", lw=0,
+                       alpha=0.5)
+
+
+def luminance(rgba: tuple[float, ...]) -> float:
+    """Relative luminance of an sRGB colour (WCAG 2 formula)."""
+    def lin(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(c) for c in rgba[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def text_color(rgba: tuple[float, ...]) -> str:
+    """Black on light cells, white on dark ones (the higher WCAG contrast of the two)."""
+    lum = luminance(rgba)
+    return "black" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "white"
+
+
+def _matrix(plt, out: Path, run: str, order: list[str], R: np.ndarray, base: np.ndarray,  # noqa: ANN001
+            labels: list[str]) -> Path:
+    from matplotlib.colors import TwoSlopeNorm
+
+    T = len(order)
+    reference = np.where(np.isnan(base), R[0], base)
+    change = R - reference[None, :]
+    span = float(np.nanmax(np.abs(change))) if np.isfinite(change).any() else 0.0
+    span = span or 1.0
+    norm = TwoSlopeNorm(vmin=-span, vcenter=0.0, vmax=span)
+    cmap = plt.get_cmap("RdBu")
+    fig, ax = plt.subplots(figsize=(1.3 * T + 3.5, 1.0 * T + 2.2))
+    image = ax.imshow(change, cmap=cmap, norm=norm, aspect="auto")
+    ax.set_xticks(range(T), order, rotation=45, ha="right")
+    ax.set_yticks(range(T), [f"after {t} ({lab})" for t, lab in zip(order, labels)])
+    for i in range(T):
+        for j in range(T):
+            if not math.isnan(R[i, j]):
+                rgba = cmap(norm(change[i, j])) if not math.isnan(change[i, j]) else (1, 1, 1, 1)
+                ax.text(j, i, f"{R[i, j]:.3g}", ha="center", va="center", fontsize=8,
+                        color=text_color(rgba))
+    ax.set_xlabel("tested task")
+    what = "baseline test b[j]" if not np.isnan(base).all() else "first row R[0][j]"
+    ax.set_title("Test performance R[i][j] on j after training i\n"
+                 f"colour: change from {what} (white = no transfer)", fontsize=10)
+    bar = fig.colorbar(image, ax=ax)
+    bar.set_label(f"R[i][j] − {what.split()[-1]}")
+    fig.tight_layout()
+    target = out / f"{_safe(run)}_transfer_matrix.png"
+    fig.savefig(target, dpi=100)
+    plt.close(fig)
+    return target
 
 
 def _safe(name: str) -> str:

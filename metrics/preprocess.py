@@ -1,7 +1,7 @@
 """Smoothing, clamping and normalisation.
 
-Two families live here. ``rolling_max``/``rolling`` serve the reference metrics (a trailing
-moving average over ``ceil(s * n)`` episodes). ``l2m_smooth``, ``clamp`` and ``normalise``
+Two families live here. ``window_of``/``rolling`` serve the reference metrics (a moving average
+over ``round(s * n)`` episodes, indexed by the window's first episode, as the seed text's code). ``l2m_smooth``, ``clamp`` and ``normalise``
 reproduce l2metrics 3.1.0's preprocessing exactly, so the l2metrics-named metrics agree with it to
 rounding: a flat window of ``min(int(0.2 * n), 100)`` episodes per block (none below 3), applied to
 a signal padded with reflected copies of itself at both ends; optional clamping to the 10%/90%
@@ -20,14 +20,20 @@ from .data import RunData
 
 
 def window_of(n: int, s: float) -> int:
-    """The reference smoothing window: ``ceil(s * n)`` episodes, at least 1."""
-    return max(1, math.ceil(s * n - 1e-12))
+    """The reference smoothing window: ``int(round(s * n))`` episodes, at least 1.
+
+    The seed text's own code (l2metrics commit 00df7cd, ``_localutil.get_block_saturation_
+    performance``) takes ``int(round(smoothing_param * len(data)))`` and skips smoothing when
+    that is 0; Python's ``round`` rounds halves to even (``round(2.5) == 2``), kept here.
+    """
+    return max(1, int(round(s * n)))
 
 
 def rolling(x: np.ndarray, w: int) -> np.ndarray:
-    """Trailing mean over full windows: element ``i`` is the mean of ``x[i : i + w]``.
+    """Moving average over full windows: element ``i`` is the mean of ``x[i : i + w]`` (the
+    window that *starts* at episode ``i``, as ``np.convolve(..., "valid")`` indexes it).
 
-    The result has ``len(x) - w + 1`` values; the window ending at episode ``i + w - 1``.
+    The result has ``len(x) - w + 1`` values.
     """
     if w <= 1:
         return x.astype(np.float64, copy=True)
@@ -45,13 +51,30 @@ def l2m_window(n: int, window_length: int | None = None) -> int:
     return int(window_length)
 
 
-def l2m_smooth(x: np.ndarray, window_length: int | None = None) -> np.ndarray:
-    """Flat moving average with reflected ends, same length as ``x`` (no-op below a window of 3)."""
+WINDOWS = ("flat", "hanning", "hamming", "bartlett", "blackman")
+
+
+def window_weights(shape: str, w: int) -> np.ndarray:
+    """The smoothing window, normalised to sum 1: flat (a moving average) or one of numpy's
+    tapered windows (the SciPy cookbook ``smooth`` recipe l2metrics follows)."""
+    if shape == "flat":
+        weights = np.ones(w)
+    elif shape in WINDOWS:
+        weights = getattr(np, shape)(w)
+    else:
+        raise ValueError(f"unknown window {shape!r}")
+    return weights / weights.sum()
+
+
+def l2m_smooth(x: np.ndarray, window_length: int | None = None,
+               window: str = "flat") -> np.ndarray:
+    """Windowed moving average with reflected ends, same length as ``x`` (no-op below a window
+    of 3)."""
     w = l2m_window(x.size, window_length)
     if w < 3:
         return x
     padded = np.r_[x[w - 1 : 0 : -1], x, x[-2 : -w - 1 : -1]]
-    y = np.convolve(np.ones(w) / w, padded, mode="valid")
+    y = np.convolve(window_weights(window, w), padded, mode="valid")
     return y[int(math.floor(w / 2 - 1)) : -int(math.ceil(w / 2))]
 
 
@@ -86,8 +109,13 @@ class Prepared:
 
 def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str = "flat",
                 window_length: int | None = None, smooth_eval: bool = False,
-                clamp: bool = False, normalization: str = "task") -> Prepared:
-    """Apply l2metrics' preprocessing in its order: smooth, clamp, normalise."""
+                clamp: bool = False, normalization: str = "task",
+                data_range: dict[str, tuple[float, float]] | None = None) -> Prepared:
+    """Apply l2metrics' preprocessing in its order: smooth, clamp, normalise.
+
+    ``smoothing`` is ``none`` or a window shape (`WINDOWS`); ``data_range`` (task -> (min, max),
+    l2metrics' ``--data-range`` file) replaces the ranges taken from the data for clamping and
+    normalisation."""
     perf = run.perf.copy()
     blocks = run.blocks
     starts, stops = blocks.start.to_numpy(), blocks.stop.to_numpy()
@@ -97,18 +125,19 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
     if smoothing != "none":
         for a, b, k in zip(starts, stops, kinds):
             if k == "train" or smooth_eval:
-                perf[a:b] = l2m_smooth(perf[a:b], window_length)
+                perf[a:b] = l2m_smooth(perf[a:b], window_length, smoothing)
         for task, runs in ste.items():
             for i, s in enumerate(runs):
                 for a, b in zip(s.blocks.start.to_numpy(), s.blocks.stop.to_numpy()):
-                    ste_perf[task][i][a:b] = l2m_smooth(ste_perf[task][i][a:b], window_length)
+                    ste_perf[task][i][a:b] = l2m_smooth(ste_perf[task][i][a:b], window_length,
+                                                        smoothing)
     task_index = _task_positions(starts, stops, tasks_of_block)
     if clamp:
         for task, idx in task_index.items():
             x = perf[idx]
             ste_train = _ste_train(ste, ste_perf, task)
             combined = np.append(x, ste_train) if ste_train.size else x
-            lo, hi = np.quantile(combined, (0.1, 0.9))
+            lo, hi = data_range[task] if data_range else np.quantile(combined, (0.1, 0.9))
             perf[idx] = x.clip(lo, hi)
             for i, s in enumerate(ste.get(task, [])):
                 mask = _task_mask(s, task)
@@ -116,22 +145,28 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
     ranges: dict[str, tuple[float, float]] = {}
     if normalization != "none":
         for task, idx in task_index.items():
+            if data_range:
+                ranges[task] = data_range[task]
+                continue
             lo, hi = float(np.nanmin(perf[idx])), float(np.nanmax(perf[idx]))
             ste_train = _ste_train(ste, ste_perf, task)
             if ste_train.size:
                 lo, hi = min(lo, float(np.nanmin(ste_train))), max(hi, float(np.nanmax(ste_train)))
             ranges[task] = (lo, hi)
-        run_lo = min(r[0] for r in ranges.values())
-        run_hi = max(r[1] for r in ranges.values())
+        every = list(data_range.values()) if data_range else list(ranges.values())
+        run_lo = min(r[0] for r in every)
+        run_hi = max(r[1] for r in every)
         for task, idx in task_index.items():
             lo, hi = ranges[task] if normalization == "task" else (run_lo, run_hi)
             perf[idx] = _scale(perf[idx], lo, hi)
         for task, runs in ste.items():
             for i, s in enumerate(runs):
                 for t in set(s.blocks.task):
-                    if normalization == "task" and t not in ranges:
+                    if normalization == "task" and t not in ranges and not (
+                            data_range and t in data_range):
                         continue  # STE blocks of tasks this run never saw cannot be scaled
-                    lo, hi = ranges[t] if normalization == "task" else (run_lo, run_hi)
+                    lo, hi = (ranges.get(t) or data_range[t]) if normalization == "task" \
+                        else (run_lo, run_hi)
                     mask = _task_mask(s, t)
                     ste_perf[task][i][mask] = _scale(ste_perf[task][i][mask], lo, hi)
     new_run = RunData(run=run.run, perf=perf, exp=run.exp, blocks=blocks, partial=run.partial)

@@ -18,6 +18,32 @@ from .errors import EXIT_USAGE, MetricsError
 GROUP = "sylla.metrics"
 
 
+class ParameterError(ValueError):
+    """Raised by a parameter's type function with a reason a person can act on."""
+
+
+def fraction(text: str) -> float:
+    """A number in (0, 1]: a share of a block's episodes (the smoothing parameter ``s``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ParameterError("not a number") from None
+    if not math.isfinite(value) or not 0 < value <= 1:
+        raise ParameterError("must be a number greater than 0 and at most 1") from None
+    return value
+
+
+def positive_int(text: str) -> int:
+    """A whole number of at least 1 (a window length)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise ParameterError("not a whole number") from None
+    if value < 1:
+        raise ParameterError("must be at least 1") from None
+    return value
+
+
 @dataclass(frozen=True)
 class Parameter:
     """One tunable of a metric. Parameters share one namespace: ``--param s=0.2`` reaches every
@@ -32,9 +58,10 @@ class Parameter:
     def parse(self, text: str) -> Any:
         try:
             value = self.type(text)
-        except (TypeError, ValueError):
-            raise MetricsError(f"parameter {self.name}: cannot read {text!r} as "
-                               f"{getattr(self.type, '__name__', 'a value')}",
+        except (TypeError, ValueError) as exc:
+            why = str(exc) if isinstance(exc, ParameterError) else (
+                f"cannot read it as {getattr(self.type, '__name__', 'a value')}")
+            raise MetricsError(f"parameter {self.name}: {text!r}: {why}",
                                exit_code=EXIT_USAGE) from None
         if self.choices is not None and value not in self.choices:
             raise MetricsError(f"parameter {self.name}: {text!r} is not one of "

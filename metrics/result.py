@@ -11,6 +11,7 @@ import pandas as pd
 from .align import align
 from .data import EpisodeLog, RunData
 from .errors import EXIT_USAGE, MetricsError
+from .progress import Progress, start_clock
 from .registry import Context, Metric, load_plugins, resolve_params
 
 if TYPE_CHECKING:
@@ -92,19 +93,21 @@ def compute_metrics(
     ste: Iterable[str | Path] = (),
     ste_store: str | Path | None = None,
     ste_store_format: str = "parquet",
-    perf: str = "reward",
+    perf: str | None = None,
     log_format: str | None = None,
     params: dict[str, Any] | None = None,
     allow_partial: bool = False,
     plugins: list[Metric] | None = None,
     only: Iterable[str] | None = None,
     progress: bool | None = None,
+    duplicates: str = "warn",
 ) -> MetricsResult:
     """Compute every registered metric (or the plugins named in ``only``) on a log."""
     from .readers import read_log
     from .ste import load_ste, store_ste
     from .syllabus import load_syllabus
 
+    start_clock()
     all_plugins = plugins if plugins is not None else load_plugins()
     if only:
         wanted = list(only)
@@ -118,43 +121,36 @@ def compute_metrics(
     model = None
     if syllabus is not None:
         model = syllabus if not isinstance(syllabus, (str, Path)) else load_syllabus(syllabus)
-    episode_log = (log if isinstance(log, EpisodeLog)
-                   else read_log(log, perf, log_format, progress, options=values))
+    if model is not None:
+        _phase_check(model, syllabus)
+    episode_log = log if isinstance(log, EpisodeLog) else read_log(
+        log, perf, log_format, progress, allow_partial=allow_partial, duplicates=duplicates,
+        options=values)
     if episode_log.format == "iscil":
         from .iscil_pipeline import prepare
 
         model, all_plugins = prepare(episode_log, model, all_plugins, bool(only))
+    agnostic = values.get("variant_mode") == "agnostic"
+    if agnostic:
+        _strip_variants(episode_log)
     runs, warnings = align(episode_log, model, allow_partial)
+    warnings[:0] = episode_log.warnings
+    log_perf = episode_log.perf
+    del episode_log  # the aligned runs hold what the metrics need; free the per-episode table
     ste_data = load_ste(list(ste), perf) if ste else {}
+    if agnostic:
+        ste_data = _ste_by_base_task(ste_data)
     if ste_store is not None:
         if not ste_data:
             raise MetricsError("--ste-store needs STE data from --ste", exit_code=EXIT_USAGE)
-        store_ste(ste_data, ste_store, ste_store_format, perf)
+        store_ste(ste_data, ste_store, ste_store_format, perf or log_perf)
     frames = []
     produced_by: dict[str, list[dict[str, Any]]] = {}
-    for run in runs:
-        ctx = Context(run=run, ste=ste_data, params=values)
-        for plugin in all_plugins:
-            try:
-                produced = list(plugin.compute(ctx))
-            except MetricsError:
-                raise
-            except Exception as exc:  # noqa: BLE001 - a failing plugin must not hide the rest
-                ctx.warn(f"{plugin.name}: failed ({type(exc).__name__}: {exc})")
-                continue
-            if hasattr(plugin, "finish"):
-                produced_by.setdefault(plugin.name, []).extend({**r, "run": run.run}
-                                                                 for r in produced)
-            if produced:
-                frame = pd.DataFrame(produced)
-                frame.insert(0, "run", run.run)
-                frames.append(frame)
-        if run.partial:
-            partial = set(run.blocks.block[run.blocks.partial].astype(int))
-            ctx.warn(f"run {run.run!r}: log ends early; blocks {sorted(partial)} are partial and "
-                     "every task and lifetime metric that uses them is affected")
-        warnings.extend(w if run.run in w or len(runs) == 1 else f"run {run.run!r}: {w}"
-                        for w in ctx.warnings)
+    bar = Progress(len(runs) * len(all_plugins), "computing metrics", progress)
+    with bar:
+        for run in runs:
+            _run_plugins(run, ste_data, values, all_plugins, frames, warnings, len(runs), bar,
+                         produced_by)
     for plugin in all_plugins:  # plugins that aggregate across runs (e.g. a pooled row)
         if hasattr(plugin, "finish"):
             extra, notes = plugin.finish(runs, values, produced_by.get(plugin.name, []))
@@ -171,6 +167,38 @@ def compute_metrics(
                          plugins=all_plugins)
 
 
+def _run_plugins(run: RunData, ste_data: dict, values: dict, all_plugins: list, frames: list,
+                 warnings: list, n_runs: int, bar: "Progress",
+                 produced_by: dict[str, list[dict[str, Any]]]) -> None:
+    """Every plugin on one run; a plugin that fails becomes a warning, not a lost run.
+
+    Rows of plugins that also aggregate across runs (a ``finish`` method) are kept in
+    ``produced_by`` for that second step."""
+    ctx = Context(run=run, ste=ste_data, params=values)
+    for plugin in all_plugins:
+        try:
+            produced = list(plugin.compute(ctx))
+        except MetricsError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a failing plugin must not hide the rest
+            ctx.warn(f"{plugin.name}: failed ({type(exc).__name__}: {exc})")
+            produced = []
+        finally:
+            bar.step()
+        if hasattr(plugin, "finish"):
+            produced_by.setdefault(plugin.name, []).extend({**r, "run": run.run} for r in produced)
+        if produced:
+            frame = pd.DataFrame(produced)
+            frame.insert(0, "run", run.run)
+            frames.append(frame)
+    if run.partial:
+        partial = set(run.blocks.block[run.blocks.partial].astype(int))
+        ctx.warn(f"run {run.run!r}: log ends early; blocks {sorted(partial)} are partial and "
+                 "every task and lifetime metric that uses them is affected")
+    warnings.extend(w if run.run in w or n_runs == 1 else f"run {run.run!r}: {w}"
+                    for w in ctx.warnings)
+
+
 def _mark_partial(rows: pd.DataFrame, runs: list[RunData]) -> pd.DataFrame:
     """Add a ``partial`` flag: block rows of partial blocks, and task/lifetime rows of a run that
     ended early (a crashed run's aggregates are not comparable to a complete one's)."""
@@ -184,3 +212,53 @@ def _mark_partial(rows: pd.DataFrame, runs: list[RunData]) -> pd.DataFrame:
         flags |= mine & (in_block | rows.block.isna())
     rows["partial"] = flags.to_numpy()
     return rows
+
+
+def _phase_check(model: "Syllabus", source: Any) -> None:
+    """Refuse a syllabus without ``$phase``, with the words ``sylla explain`` uses: the seed
+    text requires phase annotations, and without them no train/test split can be trusted."""
+    from sylla.grammar.syllabus_type import infer_type
+
+    if not model.phases:
+        reason = infer_type(model).reason
+        raise MetricsError(f"{reason} (P308; add {{\"$phase\": \"1.train\"}} / "
+                           "{\"$phase\": \"1.test\"} annotations)",
+                           str(source) if isinstance(source, (str, Path)) else None)
+
+
+def variant_base(task: str) -> str:
+    """The task of an l2logger ``<task>_<variant>`` name, as l2metrics' agnostic mode cuts it."""
+    return str(task).split("_")[0]
+
+
+def _strip_variants(log: EpisodeLog) -> None:
+    """Variant-agnostic mode: every task name becomes its base task (before alignment, so
+    adjacent blocks of two variants of one task become one block, as l2metrics' regimes do)."""
+    if "task" not in log.frame.columns:
+        return
+    column = log.frame["task"]
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        bases = [variant_base(c) for c in column.cat.categories]
+        codes = pd.Categorical(bases)
+        log.frame["task"] = pd.Categorical.from_codes(
+            codes.codes[column.cat.codes.to_numpy()], codes.categories)
+    else:
+        log.frame["task"] = column.astype(str).map(variant_base)
+
+
+def _ste_by_base_task(ste: dict[str, list[RunData]]) -> dict[str, list[RunData]]:
+    """STE runs of every variant of a task serve the task (l2metrics loads ``<task>*``)."""
+    out: dict[str, list[RunData]] = {}
+    for task, runs in ste.items():
+        base = variant_base(task)
+        for r in runs:
+            blocks = r.blocks.copy()
+            blocks["task"] = blocks["task"].astype(str).map(variant_base)
+            rows = None
+            if r.rows is not None:
+                rows = RunData(r.rows.run, r.rows.perf, r.rows.exp, blocks.assign(
+                    start=r.rows.blocks.start, stop=r.rows.blocks.stop,
+                    count=r.rows.blocks["count"]), r.rows.partial)
+            out.setdefault(base, []).append(RunData(r.run, r.perf, r.exp, blocks, r.partial,
+                                                    rows))
+    return out

@@ -24,19 +24,40 @@ from .readers.plain import kind_of
 
 
 def _runs_in(path: Path) -> list[Path]:
+    """The runs under ``path``: itself if it is one, else every run below it.
+
+    The walk stops at a run directory (l2logger or learnkit), so a run's own metadata
+    (``logger_info.json``, ``scenario_info.json``) and data files are never taken for runs.
+    """
     if not path.exists():
         raise MetricsError("no such STE file or directory", str(path), exit_code=EXIT_USAGE)
     if path.is_file() or is_l2logger(path) or is_learnkit(path):
         return [path]
-    found = sorted(p for p in path.rglob("*")
-                   if (p.is_dir() and is_l2logger(p)) or (p.is_file() and kind_of(p)))
+    found: list[Path] = []
+    stack = [path]
+    while stack:
+        folder = stack.pop()
+        for child in sorted(folder.iterdir(), reverse=True):
+            if child.is_dir():
+                if is_l2logger(child) or is_learnkit(child):
+                    found.append(child)
+                else:
+                    stack.append(child)
+            elif kind_of(child):
+                found.append(child)
     if not found:
-        raise MetricsError("no STE runs here (expected l2logger directories or plain logs)",
-                           str(path), exit_code=EXIT_USAGE)
-    return found
+        raise MetricsError("no STE runs here (expected l2logger or learnkit directories or "
+                           "plain logs)", str(path), exit_code=EXIT_USAGE)
+    return sorted(found, key=lambda p: _natural(str(p)))
 
 
-def load_ste(paths: list[str | Path], perf: str = "reward") -> dict[str, list[RunData]]:
+def _natural(text: str) -> tuple:
+    import re
+
+    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text))
+
+
+def load_ste(paths: list[str | Path], perf: str | None = None) -> dict[str, list[RunData]]:
     """Task name -> STE runs, in the order given."""
     out: dict[str, list[RunData]] = {}
     for given in paths:

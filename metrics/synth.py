@@ -32,8 +32,12 @@ def alternating_plan(tasks: Sequence[str], train: int, test: int, cycles: int = 
 
 
 def write_l2logger(directory: str | Path, plan: Plan, seed: int = 0, version: str = "1.1",
-                   worker: str = "worker-default", perf: str = "reward") -> Path:
-    """Write an l2logger run directory and return it."""
+                   worker: str = "worker-default", perf: str = "reward",
+                   rows_per_exp: int = 1) -> Path:
+    """Write an l2logger run directory and return it.
+
+    ``rows_per_exp > 1`` gives each experience between 1 and that many records (with their own
+    noise), as agents that log per step or per evaluation episode do."""
     rng = np.random.default_rng(seed)
     root = Path(directory)
     root.mkdir(parents=True, exist_ok=True)
@@ -63,6 +67,10 @@ def write_l2logger(directory: str | Path, plan: Plan, seed: int = 0, version: st
                 "task_name": task, "task_params": "{}", "exp_status": "complete",
                 "timestamp": "20240101T000000.000000", perf: np.round(reward, 6),
             })
+            if rows_per_exp > 1:
+                k = rng.integers(1, rows_per_exp + 1, n)
+                frame = frame.loc[np.repeat(frame.index, k)].reset_index(drop=True)
+                frame[perf] = np.round(frame[perf].to_numpy() + rng.normal(0, 0.5, len(frame)), 6)
             frames.append(frame)
             exp += n
         if block_type == "train":

@@ -57,7 +57,12 @@ class HelpFormatter(argparse.HelpFormatter):
 
 
 def exit_codes_epilog(codes: tuple[tuple[int, str], ...]) -> str:
-    return "exit codes:\n" + "\n".join(f"  {code}  {meaning}" for code, meaning in codes)
+    import textwrap
+
+    return "exit codes:\n" + "\n".join(
+        textwrap.fill(meaning, width=78, initial_indent=f"  {code}  ", subsequent_indent="     ")
+        for code, meaning in codes
+    )
 
 
 class _Parser(argparse.ArgumentParser):

@@ -8,11 +8,12 @@ from typing import Iterable
 import numpy as np
 
 from ..data import RunData
-from ..registry import Parameter
+from ..registry import Parameter, fraction
 
 AGGREGATION = Parameter("aggregation", "mean", "how task values become a lifetime value",
                         choices=("mean", "median"))
-S = Parameter("s", 0.1, "reference smoothing: window of ceil(s*n) episodes", type=float)
+S = Parameter("s", 0.1, "reference smoothing: window of round(s*n) episodes, 0 < s <= 1",
+              type=fraction)
 
 
 def aggregate(values: Iterable[float], how: str) -> float:

@@ -2,9 +2,11 @@
 Learning", NeurIPS 2017, section 2 and the metrics script of its reference code).
 
 The test-performance matrix ``R[i][j]`` is the mean performance on task ``j`` in the test phase
-that closes task ``i``'s training (the last test phase before the next new task is first trained;
-the run's final test phase for the last task). ``b[j]`` comes from a test phase before any
-training. The paper averages BWT and FWT over ``T - 1`` terms; the published code takes the mean
+that closes task ``i``'s training. GEM trains each task once; when a syllabus revisits a task,
+sylla orders tasks by their *last* training and takes row ``i`` from the last test phase after
+task ``i``'s last training block and before the next training of another task (the final test
+phase for the last one), so relearning a task is not counted as backward transfer to it; a
+warning says the syllabus revisits. ``b[j]`` comes from a test phase before any training. The paper averages BWT and FWT over ``T - 1`` terms; the published code takes the mean
 of a length-``T`` vector whose unused entry is 0, i.e. divides by ``T``. Both are given, labelled.
 """
 
@@ -36,22 +38,25 @@ def phase_tests(run: RunData) -> list[tuple[str, int, dict[str, float]]]:
 def performance_matrix(run: RunData) -> tuple[list[str], np.ndarray, np.ndarray, list[str]]:
     """(task order, R, baseline b, the label of each row's test phase)."""
     b = run.blocks
-    trained = b[b.kind == "train"]
-    first_train: dict[str, int] = {}
-    for pos, task in zip(trained.index, trained.task):
-        first_train.setdefault(str(task), int(b.index.get_loc(pos)))
-    order = list(first_train)
+    kinds = b.kind.to_numpy()
+    tasks = b.task.astype(str).to_numpy()
+    train_pos = np.flatnonzero(kinds == "train")
+    last_train: dict[str, int] = {}
+    for pos in train_pos:
+        last_train[tasks[pos]] = int(pos)
+    order = sorted(last_train, key=last_train.get)
     phases = phase_tests(run)
     T = len(order)
     R = np.full((T, T), np.nan)
     base = np.full(T, np.nan)
     labels = [""] * T
-    if phases and T and phases[0][1] < first_train[order[0]]:
+    if phases and T and train_pos.size and phases[0][1] < train_pos[0]:
         for j, t in enumerate(order):
             base[j] = phases[0][2].get(t, np.nan)
     for i, task in enumerate(order):
-        start = first_train[task]
-        end = first_train[order[i + 1]] if i + 1 < T else len(b)
+        start = last_train[task]
+        later = train_pos[(train_pos > start) & (tasks[train_pos] != task)]
+        end = int(later[0]) if later.size else len(b)
         chosen = [p for p in phases if start < p[1] < end]
         if i + 1 == T:
             chosen = [p for p in phases if p[1] > start]
@@ -61,6 +66,14 @@ def performance_matrix(run: RunData) -> tuple[list[str], np.ndarray, np.ndarray,
             for j, t in enumerate(order):
                 R[i, j] = values.get(t, np.nan)
     return order, R, base, labels
+
+
+def revisited(run: RunData) -> list[str]:
+    """Tasks trained in more than one stretch (another task trained in between)."""
+    b = run.blocks
+    trained = b[b.kind == "train"].task.astype(str).tolist()
+    stretches = [t for k, t in enumerate(trained) if k == 0 or trained[k - 1] != t]
+    return sorted({t for t in stretches if stretches.count(t) > 1})
 
 
 class Gem:
@@ -73,6 +86,11 @@ class Gem:
 
     def compute(self, ctx: Context) -> list[Row]:
         order, R, base, labels = performance_matrix(ctx.run)
+        again = revisited(ctx.run)
+        if again:
+            ctx.warn(f"gem: the syllabus trains {', '.join(again)} more than once; GEM assumes "
+                     "each task is learned once, so R uses each task's last training (relearning "
+                     "is not backward transfer) and FWT's R[i-1][i] may follow an earlier visit")
         T = len(order)
         out: list[Row] = []
         if T == 0 or np.isnan(R).all():

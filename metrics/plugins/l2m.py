@@ -17,21 +17,39 @@ from typing import Any
 import numpy as np
 
 from ..data import RunData
-from ..preprocess import Prepared, l2m_saturation, l2m_terminal, prepare_l2m
-from ..registry import Context, Parameter, Row, row
+from ..errors import EXIT_USAGE, MetricsError
+from ..preprocess import WINDOWS, Prepared, l2m_saturation, l2m_terminal, prepare_l2m
+from ..registry import Context, Parameter, ParameterError, Row, positive_int, row
 from .common import AGGREGATION, aggregate
 
-SMOOTHING = Parameter("smoothing", "flat", "l2metrics smoothing (flat moving average or none)",
-                      choices=("flat", "none"))
+SMOOTHING = Parameter("smoothing", "flat", "l2metrics smoothing window shape (l2metrics -g): "
+                      "flat moving average, a tapered numpy window, or none",
+                      choices=(*WINDOWS, "none"))
+SMOOTH_EVAL = Parameter("smooth_eval", False, "smooth evaluation (test) blocks too (l2metrics -G)",
+                        type=lambda v: _flag("smooth_eval", v))
+DATA_RANGE = Parameter("data_range", None, "JSON file of fixed ranges {task: {min, max}} for "
+                       "clamping and normalisation (l2metrics -d)", type=str)
+VARIANT_MODE = Parameter("variant_mode", "aware", "agnostic: a task's variants (<task>_<variant>) "
+                         "count as the task, for the log and the STE runs (l2metrics -r)",
+                         choices=("aware", "agnostic"))
 WINDOW = Parameter("window_length", None, "l2metrics smoothing window (default min(20% of "
-                   "the block, 100))", type=int)
+                   "the block, 100))", type=positive_int)
+def _flag(name: str, value: str) -> bool:
+    text = str(value).lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise ParameterError("must be true or false")
+
+
 CLAMP = Parameter("clamp_outliers", False, "clamp each task to its 10%/90% quantiles",
-                  type=lambda v: str(v).lower() in ("1", "true", "yes", "on"))
+                  type=lambda v: _flag("clamp_outliers", v))
 NORMALIZATION = Parameter("normalization", "task", "scale each task (or the run) onto [1, 101]",
                           choices=("task", "run", "none"))
 STE_AVERAGING = Parameter("ste_averaging", "metrics", "average STE runs' metrics or their curves",
                           choices=("metrics", "time"))
-PREPROCESSING = (SMOOTHING, WINDOW, CLAMP, NORMALIZATION)
+PREPROCESSING = (SMOOTHING, WINDOW, SMOOTH_EVAL, CLAMP, NORMALIZATION, DATA_RANGE, VARIANT_MODE)
 
 
 @dataclass
@@ -49,18 +67,23 @@ class Regimes:
 def regimes(ctx: Context) -> Regimes:
     """Preprocess once per run and option set, then the per-block values."""
     p = ctx.params
-    key = ("l2m", p["smoothing"], p["window_length"], p["clamp_outliers"], p["normalization"])
+    p = {**{q.name: q.default for q in PREPROCESSING}, **p}
+    key = ("l2m", p["smoothing"], p["window_length"], p["clamp_outliers"], p["normalization"],
+           p["smooth_eval"], p["data_range"])
     if key in ctx.cache:
         return ctx.cache[key]
-    prepared = prepare_l2m(ctx.run, ctx.ste, smoothing=p["smoothing"],
+    ste = {t: [s.logged for s in runs] for t, runs in ctx.ste.items()}
+    ranges = load_data_range(p["data_range"], ctx.run.tasks) if p["data_range"] else None
+    prepared = prepare_l2m(ctx.run.logged, ste, smoothing=p["smoothing"],
                            window_length=p["window_length"], clamp=p["clamp_outliers"],
-                           normalization=p["normalization"])
+                           normalization=p["normalization"], smooth_eval=p["smooth_eval"],
+                           data_range=ranges)
     run = prepared.run
     b = run.blocks
     n = len(b)
     sat, e2s, term, e2t = (np.full(n, np.nan) for _ in range(4))
     for i, (a, z, kind) in enumerate(zip(b.start, b.stop, b.kind)):
-        x = run.perf[a:z]
+        x = exp_means(run.perf[a:z], run.exp[a:z])
         sat[i], e2s[i] = l2m_saturation(x)
         term[i] = l2m_terminal(x, kind)
         e2t[i] = int((1 - (0.1 if kind != "test" else 1) / 2) * x.size)
@@ -72,6 +95,38 @@ def regimes(ctx: Context) -> Regimes:
     result = Regimes(prepared, sat, e2s, term, e2t, filtered)
     ctx.cache[key] = result
     return result
+
+
+def load_data_range(path: str, tasks: list[str]) -> dict[str, tuple[float, float]]:
+    """l2metrics' data-range file: ``{"task": {"min": a, "max": b}, ...}`` covering every task
+    of the run, with finite ``min < max``... or ``min == max`` (a constant task becomes 1)."""
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            raw = json.load(handle)
+    except FileNotFoundError:
+        raise MetricsError("no such data-range file", path, exit_code=EXIT_USAGE) from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise MetricsError(f"cannot read the data-range file: {exc}", path,
+                           exit_code=EXIT_USAGE) from None
+    if not isinstance(raw, dict):
+        raise MetricsError("a data-range file maps task names to {\"min\": ..., \"max\": ...}",
+                           path, exit_code=EXIT_USAGE)
+    out: dict[str, tuple[float, float]] = {}
+    for task, entry in raw.items():
+        ok = (isinstance(entry, dict) and all(
+            isinstance(entry.get(k), (int, float)) and not isinstance(entry.get(k), bool)
+            and math.isfinite(entry[k]) for k in ("min", "max")) and entry["min"] <= entry["max"])
+        if not ok:
+            raise MetricsError(f"task {task!r}: the range must be {{\"min\": a, \"max\": b}} "
+                               "with finite numbers a <= b", path, exit_code=EXIT_USAGE)
+        out[str(task)] = (float(entry["min"]), float(entry["max"]))
+    missing = [t for t in tasks if t not in out]
+    if missing:
+        raise MetricsError(f"no range for task(s) {', '.join(missing)}", path,
+                           exit_code=EXIT_USAGE)
+    return out
 
 
 def _lifetime(rows: list[Row], metric: str, values: list[float], how: str) -> None:
@@ -88,7 +143,7 @@ class BlockPerf:
 
     def compute(self, ctx: Context) -> list[Row]:
         r = regimes(ctx)
-        b = ctx.run.blocks
+        b = r.prepared.run.blocks
         out = []
         for i, (block, task, phase) in enumerate(zip(b.block, b.task, b.phase)):
             for name, arr in (("saturation", r.saturation), ("exp_to_sat", r.exp_to_sat),
@@ -100,18 +155,35 @@ class BlockPerf:
 def recovery_times(ctx: Context, r: Regimes) -> dict[int, float]:
     """Block index -> experiences until a later train (wake) block reaches the previous one's
     terminal performance (block length + 1 if never)."""
-    b = ctx.run.blocks
+    b = r.prepared.run.blocks
     run = r.prepared.run
     out: dict[int, float] = {}
     kinds, subtypes, tasks = b.kind.to_numpy(), b.subtype.astype(str).to_numpy(), b.task.to_numpy()
     for task in dict.fromkeys(tasks):
         idx = np.flatnonzero((kinds == "train") & (subtypes == "wake") & (tasks == task))
         for prev, cur in zip(idx[:-1], idx[1:]):
-            x = run.perf[b.start.iat[cur] : b.stop.iat[cur]]
+            a, z = b.start.iat[cur], b.stop.iat[cur]
+            x = exp_means(run.perf[a:z], run.exp[a:z])
             x = x[~np.isnan(x)]
             hits = np.flatnonzero(x >= r.term_perf[prev])
             out[int(cur)] = float(hits[0]) if hits.size else float(b.stop.iat[cur] - b.start.iat[cur] + 1)
     return out
+
+
+def exp_means(x: np.ndarray, exp: np.ndarray | None) -> np.ndarray:
+    """One value per experience, in experience order: l2metrics computes saturation, terminal
+    performance and recovery on ``groupby("exp_num").mean()`` of the (smoothed) rows, and
+    everything else on the rows themselves."""
+    if exp is None or x.size < 2:
+        return x
+    step = np.diff(exp)
+    if bool(np.all(step > 0)):
+        return x
+    if bool(np.all(step >= 0)):  # sorted: each experience's rows are one run
+        starts = np.flatnonzero(np.r_[True, step != 0])
+        return np.add.reduceat(x, starts) / np.diff(np.r_[starts, x.size])
+    keys, inverse = np.unique(exp, return_inverse=True)
+    return np.bincount(inverse, weights=x) / np.bincount(inverse)
 
 
 def theil_sen_slope(y: np.ndarray) -> float:
@@ -131,7 +203,7 @@ class PerfRecovery:
 
     def compute(self, ctx: Context) -> list[Row]:
         r = regimes(ctx)
-        b = ctx.run.blocks
+        b = r.prepared.run.blocks
         rec = recovery_times(ctx, r)
         out = [row("l2m_recovery_time", v, str(b.task.iat[i]), int(b.block.iat[i]),
                    str(b.phase.iat[i])) for i, v in rec.items()]
@@ -159,7 +231,7 @@ class AvgPerf:
 
     def compute(self, ctx: Context) -> list[Row]:
         r = regimes(ctx)
-        b = ctx.run.blocks
+        b = r.prepared.run.blocks
         perf = r.prepared.run.perf
         out: list[Row] = []
         per_task: dict[str, dict[str, list[float]]] = {}
@@ -206,7 +278,7 @@ class PerfMaintenance:
 
     def compute(self, ctx: Context) -> list[Row]:
         r = regimes(ctx)
-        b = ctx.run.blocks
+        b = r.prepared.run.blocks
         methods = _methods(ctx.params["maintenance_method"], ("mrlep", "mrtlp"))
         keep, kinds, tasks = _kept_blocks(r, b)
         values: dict[str, dict[int, float]] = {m: {} for m in methods}
@@ -255,7 +327,7 @@ class Transfer:
 
     def compute(self, ctx: Context) -> list[Row]:
         r = regimes(ctx)
-        b = ctx.run.blocks
+        b = r.prepared.run.blocks
         methods = _methods(ctx.params["transfer_method"], ("ratio", "contrast"))
         keep, kinds, tasks = _kept_blocks(r, b)
         # keyed by the later evaluation block, as l2metrics does (a later pair overwrites)
@@ -308,17 +380,21 @@ def _task_train(run: RunData, task: str) -> tuple[np.ndarray, np.ndarray]:
     return run.perf[idx], run.exp[idx]
 
 
-def _ste_curves(r: Regimes, task: str, averaging: str = "metrics") -> list[np.ndarray]:
-    """The training curve of each STE run of ``task``; with ``averaging="time"``, l2metrics'
-    time-averaging: one curve, the runs' mean over the length of the shortest."""
+def _ste_curves(r: Regimes, task: str, averaging: str = "metrics"
+                ) -> list[tuple[np.ndarray, np.ndarray | None]]:
+    """The training curve of each STE run of ``task`` with its experience numbers; with
+    ``averaging="time"``, l2metrics' time-averaging: one curve of rows, the runs' mean over the
+    length of the shortest (l2metrics averages rows there, so no experience numbers)."""
     curves = []
     for s in r.prepared.ste.get(task, []):
         sel = s.blocks[s.blocks.kind == "train"]
         parts = [s.perf[a:z] for a, z in zip(sel.start, sel.stop)]
-        curves.append(np.concatenate(parts) if parts else np.empty(0))
+        exps = [s.exp[a:z] for a, z in zip(sel.start, sel.stop)]
+        curves.append((np.concatenate(parts) if parts else np.empty(0),
+                       np.concatenate(exps) if exps else np.empty(0)))
     if averaging == "time" and curves:
-        m = min(map(len, curves))
-        return [np.array([c[:m] for c in curves]).mean(0)]
+        m = min(len(c) for c, _ in curves)
+        return [(np.array([c[:m] for c, _ in curves]).mean(0), None)]
     return curves
 
 
@@ -351,7 +427,7 @@ class SteRelPerf:
             if not x.size or not curves:
                 continue
             rel = []
-            for c in curves:
+            for c, _ in curves:
                 k = min(x.size, c.size)
                 rel.append(np.nansum(x[:k]) / np.nansum(c[:k]))
             v = float(np.nanmean(rel))
@@ -381,13 +457,13 @@ class SampleEfficiency:
             if not x.size or not curves:
                 continue
             slope = _slope(exp, x)
-            sat, e2s = l2m_saturation(x)
+            sat, e2s = l2m_saturation(exp_means(x, exp))
             if e2s == 0:
                 ctx.warn(f"sample_efficiency: task {task} saturates at its first experience")
                 continue
             se = []
-            for c in curves:
-                ste_sat, ste_e2s = l2m_saturation(c)
+            for c, c_exp in curves:
+                ste_sat, ste_e2s = l2m_saturation(exp_means(c, c_exp))
                 if ste_e2s == 0:
                     continue
                 if sat < ste_sat * 0.2 or slope < 0:

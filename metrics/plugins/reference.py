@@ -1,20 +1,28 @@
-"""The reference text's metrics (metrics-overview.md, v0.1), per block and per task.
+"""The seed text's metrics (metrics-overview.md v0.1), as their authors defined them.
 
-The reference names the quantities and describes saturation and time to saturation; the other
-definitions were left blank there and are fixed here (docs/metrics.md states each):
+Sources (docs/metrics.md cites each): the seed text; its authors' own implementation, l2metrics
+commit 00df7cd (``_localutil.get_block_saturation_performance``, 2019-11-12); and the revised text
+13 days later, commit dfe3c1e (docs/Metrics_Overview.md, 2019-11-25), which fills in metrics 3,
+4 and 5. Where both are silent the definition is sylla's and docs/metrics.md says so.
 
-- saturation value: max of the trailing moving average (window ``ceil(s*n)``) of per-episode
-  performance; time to saturation: the episode (block-relative) at which that average first
-  reaches it;
-- normalised integral: the area under the per-episode curve divided by its length (the mean);
-- recovery time: in each later train block of a task, episodes until the moving average regains
-  the previous train block's terminal performance (mean of its last ``ceil(s*n)`` episodes);
-- test vs train: mean performance on test blocks, on train blocks, and their ratio;
-- STE comparison: learner / expert ratios of saturation, time to saturation and integral;
-- forward transfer: the learner's first window in a task's first train block over the expert's
-  first window (a jump-start ratio; > 1 means earlier tasks helped);
+- saturation value: max of the moving average (window ``round(s*n)``) of per-episode
+  performance; time to saturation: the first episode (block-relative) *where the window starts*
+  whose average reaches it (the original code's index into the ``valid`` convolution);
+- normalised integral: reward integrated over the episodes, divided by their number (dfe3c1e);
+- recovery time: in each later train block of a task, the first window start whose average
+  regains the *saturation value* of the task's previous train block (00df7cd; dfe3c1e "regain
+  the same performance" after "some training phase achieves a saturation value");
+- test vs train: mean on test blocks *after the task's first training*, mean on train blocks,
+  their difference (dfe3c1e: "computing the difference in performance") and, when both are
+  positive, their ratio; tests before any training are reported as ``test_perf_baseline``;
+- STE comparison: learner / expert ratios of saturation, time to saturation and integral, the
+  integral over the first ``min(n_learner, n_expert)`` episodes of each (dfe3c1e: "normalizing
+  metrics computed on the lifelong learner by the same metrics computed on the traditional
+  learner");
+- forward transfer: jump start (Taylor & Stone 2009): the learner's first window in a task's
+  first train block minus the expert's first window;
 - time to learn: training episodes on a task until its moving average first reaches the
-  expert's saturation value.
+  expert's saturation value (sylla's own).
 """
 
 from __future__ import annotations
@@ -31,26 +39,30 @@ from .common import AGGREGATION, S, aggregate, ste_train_values, task_train_valu
 
 
 def saturation(x: np.ndarray, s: float) -> tuple[float, float]:
-    """(saturation value, time to saturation) of one curve; NaN for an empty one."""
+    """(saturation value, time to saturation) of one curve; NaN for an empty one.
+
+    The time is the first window start whose average equals the maximum: a constant block
+    saturates at 0."""
     if not x.size:
         return math.nan, math.nan
     w = window_of(x.size, s)
-    avg = rolling(x, w)
+    avg = rolling(x, min(w, x.size))
     top = float(avg.max())
-    return top, float(np.flatnonzero(avg >= top)[0] + w - 1)
+    return top, float(np.flatnonzero(avg >= top)[0])
 
 
 def terminal(x: np.ndarray, s: float) -> float:
+    """Mean of the last window of a block."""
     return float(np.mean(x[-window_of(x.size, s):])) if x.size else math.nan
 
 
 def first_reach(x: np.ndarray, target: float, s: float) -> float:
-    """The episode at which the moving average of ``x`` first reaches ``target``, or NaN."""
+    """The first window start at which the moving average of ``x`` reaches ``target``, or NaN."""
     if not x.size:
         return math.nan
     w = window_of(x.size, s)
-    hits = np.flatnonzero(rolling(x, w) >= target)
-    return float(hits[0] + w - 1) if hits.size else math.nan
+    hits = np.flatnonzero(rolling(x, min(w, x.size)) >= target)
+    return float(hits[0]) if hits.size else math.nan
 
 
 def _blocks(run: RunData) -> Iterable[tuple[int, str, str, str, np.ndarray]]:
@@ -109,7 +121,8 @@ class Integral:
 
 class Recovery:
     name = "recovery_time"
-    description = "episodes in a later train block until the previous block's terminal level returns"
+    description = ("episodes in a later train block until the previous train block's saturation "
+                   "value returns")
     emits = ("recovery_time",)
     inputs = ("log",)
     parameters = (S, AGGREGATION)
@@ -118,18 +131,18 @@ class Recovery:
         s = ctx.params["s"]
         out: list[Row] = []
         per_task: dict[str, list[float]] = {}
-        previous: dict[str, np.ndarray] = {}
+        previous: dict[str, float] = {}
         for block, task, phase, kind, x in _blocks(ctx.run):
             if kind != "train":
                 continue
             if task in previous:
-                value = first_reach(x, terminal(previous[task], s), s)
+                value = first_reach(x, previous[task], s)
                 if math.isnan(value):
                     ctx.warn(f"recovery_time: block {block} ({task}) never regained the "
-                             "previous block's terminal performance")
+                             "previous train block's saturation value")
                 out.append(row("recovery_time", value, task, block, phase))
                 per_task.setdefault(task, []).append(value)
-            previous[task] = x
+            previous[task] = saturation(x, s)[0]
         task_values = {t: aggregate(v, "mean") for t, v in per_task.items()}
         out += [row("recovery_time", v, t) for t, v in task_values.items()]
         if task_values:
@@ -140,25 +153,48 @@ class Recovery:
 
 class TestVsTrain:
     name = "test_vs_train"
-    description = "mean performance on test blocks and train blocks of each task, and their ratio"
-    emits = ("test_perf", "train_perf", "test_train_ratio")
+    description = ("mean test performance after a task's first training against its mean train "
+                   "performance: difference and (positive values only) ratio; earlier tests as "
+                   "a baseline")
+    emits = ("test_perf", "train_perf", "test_train_diff", "test_train_ratio",
+             "test_perf_baseline")
     inputs = ("log",)
     parameters = (AGGREGATION,)
 
     def compute(self, ctx: Context) -> list[Row]:
         run, how = ctx.run, ctx.params["aggregation"]
+        b = run.blocks
         out: list[Row] = []
-        ratios = {}
+        diffs, ratios = {}, {}
         for t in run.tasks:
+            mine = b[b.task == t]
+            trained = mine[mine.kind == "train"]
+            first = int(trained.index[0]) if len(trained) else None
+            groups = {
+                "train": trained,
+                "test": mine[(mine.kind == "test") & (mine.index > first)] if first is not None
+                else mine.iloc[:0],
+                "baseline": mine[(mine.kind == "test") & (mine.index < first)]
+                if first is not None else mine[mine.kind == "test"],
+            }
             means = {}
-            for kind in ("test", "train"):
-                sel = run.blocks[(run.blocks.task == t) & (run.blocks.kind == kind)]
+            for key, sel in groups.items():
                 parts = [run.perf[a:z] for a, z in zip(sel.start, sel.stop)]
-                means[kind] = float(np.mean(np.concatenate(parts))) if parts else math.nan
-            ratio = (means["test"] / means["train"]) if means["train"] not in (0.0,) else math.nan
-            ratios[t] = ratio
+                means[key] = float(np.mean(np.concatenate(parts))) if parts else math.nan
+            diff = means["test"] - means["train"]
+            if means["test"] > 0 and means["train"] > 0:
+                ratio = means["test"] / means["train"]
+            else:
+                ratio = math.nan
+                if not math.isnan(diff):
+                    ctx.warn(f"test_vs_train: task {t} has a non-positive mean performance; "
+                             "its ratio is left out (the difference is given)")
+            diffs[t], ratios[t] = diff, ratio
             out += [row("test_perf", means["test"], t), row("train_perf", means["train"], t),
-                    row("test_train_ratio", ratio, t)]
+                    row("test_train_diff", diff, t), row("test_train_ratio", ratio, t)]
+            if not math.isnan(means["baseline"]):
+                out.append(row("test_perf_baseline", means["baseline"], t))
+        out.append(row("test_train_diff", aggregate(diffs.values(), how)))
         out.append(row("test_train_ratio", aggregate(ratios.values(), how)))
         return out
 
@@ -184,11 +220,19 @@ class SteComparison:
             sat, time = saturation(x, s)
             ste_sat = _ste_mean(ctx, t, lambda v: saturation(v, s)[0])
             ste_time = _ste_mean(ctx, t, lambda v: saturation(v, s)[1])
-            ste_int = _ste_mean(ctx, t, lambda v: float(np.mean(v)) if v.size else math.nan)
+            ratios = []
+            for r in ctx.ste.get(t, []):
+                v = ste_train_values(r)
+                k = min(x.size, v.size)
+                if k and float(np.mean(v[:k])):
+                    ratios.append(float(np.mean(x[:k])) / float(np.mean(v[:k])))
+            if any(ste_train_values(r).size != x.size for r in ctx.ste.get(t, [])):
+                ctx.warn(f"ste_comparison: task {t}: learner and expert curves differ in length; "
+                         "the integral ratio compares their first min(n) episodes")
             values = {
                 "ste_saturation_ratio": sat / ste_sat if ste_sat else math.nan,
                 "ste_time_ratio": time / ste_time if ste_time else math.nan,
-                "ste_integral_ratio": float(np.mean(x)) / ste_int if ste_int else math.nan,
+                "ste_integral_ratio": float(np.mean(ratios)) if ratios else math.nan,
             }
             for m, v in values.items():
                 out.append(row(m, v, t))
@@ -201,8 +245,9 @@ class SteComparison:
 
 class ForwardTransfer:
     name = "forward_transfer"
-    description = ("jump start: first window of a task's first train block, learner over expert; "
-                   "and time to learn: training episodes until the expert's saturation")
+    description = ("jump start (Taylor & Stone 2009): first window of a task's first train block, "
+                   "learner minus expert; and time to learn: training episodes until the "
+                   "expert's saturation")
     emits = ("forward_transfer", "time_to_learn")
     inputs = ("log", "ste")
     parameters = (S, AGGREGATION)
@@ -223,7 +268,7 @@ class ForwardTransfer:
             w = window_of(first.size, s)
             expert = _ste_mean(ctx, t, lambda v: float(np.mean(v[:w])) if v.size else math.nan)
             if t != first_task:
-                value = float(np.mean(first[:w])) / expert if expert else math.nan
+                value = float(np.mean(first[:w])) - expert
                 out.append(row("forward_transfer", value, t))
                 ft.append(value)
             target = _ste_mean(ctx, t, lambda v: saturation(v, s)[0])

@@ -49,8 +49,17 @@ def detect(path: Path) -> str:
     return kind
 
 
-def read_log(path: str | Path, perf: str = "reward", fmt: str | None = None,
-             progress: bool | None = None, options: dict | None = None) -> EpisodeLog:
+DEFAULT_PERF = "reward"
+
+
+def read_log(path: str | Path, perf: str | None = None, fmt: str | None = None,
+             progress: bool | None = None, *, allow_partial: bool = False,
+             duplicates: str = "warn", options: dict | None = None) -> EpisodeLog:
+    """Read a log of any format. ``perf=None`` means the log's own default: the first of an
+    l2logger log's ``metrics_columns``, else ``reward``. ``allow_partial`` turns suspect but
+    unambiguous data (a cut last line) into warnings; ``duplicates`` says whether an episode
+    logged twice with different values in a plain log is a warning or an error; ``options``
+    are the metric parameters (``-P``) a reader may need (``iscil_filter``, ``iscil_compat``)."""
     path = Path(path)
     if fmt in (None, "auto"):
         fmt = detect(path)
@@ -59,11 +68,11 @@ def read_log(path: str | Path, perf: str = "reward", fmt: str | None = None,
     if fmt == "l2logger":
         from .l2logger import read_l2logger
 
-        return read_l2logger(path, perf, progress)
+        return read_l2logger(path, perf, progress, allow_partial=allow_partial)
     if fmt == "learnkit":
         from .learnkit import read_learnkit
 
-        return read_learnkit(path, perf)
+        return read_learnkit(path, perf or DEFAULT_PERF, allow_partial=allow_partial)
     if fmt == "iscil":
         from .iscil import read_iscil
 
@@ -76,6 +85,7 @@ def read_log(path: str | Path, perf: str = "reward", fmt: str | None = None,
                                exit_code=EXIT_USAGE)
         from .plain import read_plain
 
-        return read_plain(path, perf, fmt, progress)
+        return read_plain(path, perf or DEFAULT_PERF, fmt, progress,
+                          allow_partial=allow_partial, duplicates=duplicates)
     raise MetricsError(f"unknown log format {fmt!r} (one of {', '.join(FORMATS)})",
                        exit_code=EXIT_USAGE)

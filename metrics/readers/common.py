@@ -17,7 +17,7 @@ def read_failure(path: Path, exc: Exception) -> MetricsError:
     if isinstance(exc, (IsADirectoryError, PermissionError)):
         return MetricsError(f"cannot read: {exc.strerror}", str(path), exit_code=EXIT_USAGE)
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return MetricsError(f"cannot parse: {text}", str(path), exit_code=EXIT_USAGE)
+    return MetricsError(f"cannot parse: {text}", str(path))
 
 
 def check_perf(raw: pd.DataFrame, perf: str, file: str, rows: np.ndarray) -> np.ndarray:
@@ -29,8 +29,7 @@ def check_perf(raw: pd.DataFrame, perf: str, file: str, rows: np.ndarray) -> np.
     if perf not in raw.columns:
         have = ", ".join(map(str, raw.columns)) or "none"
         raise MetricsError(
-            f"no performance column {perf!r} (columns: {have}); choose one with --perf",
-            file, exit_code=EXIT_USAGE)
+            f"no performance column {perf!r} (columns: {have}); choose one with --perf", file)
     values, problem = perf_values(raw[perf])
     if problem is not None:
         i, what = problem
@@ -40,6 +39,9 @@ def check_perf(raw: pd.DataFrame, perf: str, file: str, rows: np.ndarray) -> np.
 
 def perf_values(column: pd.Series) -> tuple[np.ndarray, tuple[int, str] | None]:
     """Float64 values and, if any is bad, the position of the first and what is wrong with it."""
+    if column.dtype.kind == "b":
+        return column.to_numpy(dtype=np.float64), (0, f"is a boolean ({show(column.iloc[0])}), "
+                                                      "not a number")
     if column.dtype.kind in "fiu":
         values = column.to_numpy(dtype=np.float64, na_value=np.nan)
     else:
@@ -58,3 +60,76 @@ def perf_values(column: pd.Series) -> tuple[np.ndarray, tuple[int, str] | None]:
     else:
         what = f"is not finite: {original}"
     return values, (i, what)
+
+
+def show(value: object) -> str:
+    """A value as a person would write it (``10.5``, ``1e+20``, ``'abc'``), never a repr such
+    as ``np.float64(10.5)``."""
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, (bool, np.bool_)):
+        return "true" if value else "false"
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        number = float(value)
+        return str(int(number)) if number.is_integer() and abs(number) < 1e16 else f"{number:g}"
+    return repr(value)
+
+
+def check_types(raw: pd.DataFrame, columns: list[str], file: str, rows: np.ndarray, *,
+                strict_text: bool, perf: str) -> None:
+    """Refuse booleans where numbers are expected (``true`` is not a reward of 1), and, in typed
+    formats (JSON Lines, Parquet), numbers written as text (``"0.457"``)."""
+    for col in dict.fromkeys(c for c in columns if c in raw.columns and c not in ("worker", "run")):
+        series = raw[col]
+        if series.dtype.kind == "b":
+            raise MetricsError(f"{col} is a boolean ({show(series.iloc[0])}), not a number",
+                               file, int(rows[0]))
+        if series.dtype == object or pd.api.types.is_string_dtype(series.dtype):
+            is_bool = series.map(lambda v: isinstance(v, (bool, np.bool_))).to_numpy()
+            if is_bool.any():
+                i = int(np.argmax(is_bool))
+                raise MetricsError(f"{col} is a boolean ({show(series.iloc[i])}), not a number",
+                                   file, int(rows[i]))
+            if strict_text:
+                is_text = series.map(lambda v: isinstance(v, str)).to_numpy()
+                if is_text.any():
+                    i = int(np.argmax(is_text))
+                    raise MetricsError(f"{col} is text ({show(series.iloc[i])}), not a number",
+                                       file, int(rows[i]))
+
+
+def final_line(path: Path) -> int | None:
+    """The 1-based number of the last line if it lacks its newline (a cut file), else None."""
+    with open(path, "rb") as handle:
+        handle.seek(0, 2)
+        size = handle.tell()
+        if size == 0:
+            return None
+        handle.seek(size - 1)
+        if handle.read(1) == b"\n":
+            return None
+        handle.seek(0)
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b"")) + 1
+
+
+def locate_non_utf8(path: Path) -> None:
+    """Raise a located error if the file is not UTF-8 (a parser's UnicodeDecodeError names a
+    byte offset, not a row)."""
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    line = 1
+    offset = 0
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            try:
+                decoder.decode(chunk)
+            except UnicodeDecodeError as exc:
+                bad = chunk[exc.start]
+                line += chunk[: exc.start].count(b"\n")
+                raise MetricsError(f"not UTF-8 text: byte 0x{bad:02x} at byte "
+                                   f"{offset + exc.start}", str(path), line) from None
+            line += chunk.count(b"\n")
+            offset += len(chunk)

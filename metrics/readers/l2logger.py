@@ -9,8 +9,9 @@ count, as in l2metrics. Files are read with pyarrow's multi-threaded CSV reader,
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 import pandas as pd
@@ -40,7 +41,7 @@ def read_info(path: Path) -> dict:
         raise MetricsError("not an l2logger directory (no logger_info.json)", str(path),
                            exit_code=EXIT_USAGE) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise MetricsError(f"invalid JSON: {exc}", str(info_path), exit_code=EXIT_USAGE) from None
+        raise MetricsError(f"invalid JSON: {exc}", str(info_path)) from None
     if not isinstance(info, dict) or not isinstance(info.get("metrics_columns"), list):
         raise MetricsError("logger_info.json must have a 'metrics_columns' list", str(info_path))
     version = str(info.get("log_format_version", "1.0"))
@@ -58,11 +59,13 @@ def data_files(path: Path) -> list[Path]:
     return files
 
 
+BLOCK = 1 << 20  # bytes of input per parsed batch when a progress bar follows the reading
 THREADS = False  # single-threaded parsing keeps peak memory near the data kept
 STRINGS = ("worker_id", "block_type", "block_subtype", "task_name", "task_params", "exp_status")
 
 
-def _read_file(file: Path, perf: str, subtype: bool, as_text: bool = False) -> "pa.Table":
+def _read_file(file: Path, perf: str, subtype: bool, as_text: bool = False,
+               on_bytes: "Callable[[int], None] | None" = None) -> "pa.Table":
     """One data file as an Arrow table: numbers typed, strings dictionary-encoded (a block
     file repeats the same few strings on every row, so codes are all we keep)."""
     import pyarrow as pa
@@ -81,11 +84,25 @@ def _read_file(file: Path, perf: str, subtype: bool, as_text: bool = False) -> "
     if missing:
         raise MetricsError(f"missing column(s): {', '.join(missing)}", str(file))
     try:
-        table = pacsv.read_csv(
-            file, memory_pool=_pool(), read_options=pacsv.ReadOptions(use_threads=THREADS),
+        options = dict(
+            memory_pool=_pool(), read_options=pacsv.ReadOptions(use_threads=THREADS),
             parse_options=pacsv.ParseOptions(delimiter="\t"),
             convert_options=pacsv.ConvertOptions(include_columns=wanted, column_types=types,
                                                  strings_can_be_null=False))
+        if on_bytes is None:
+            table = pacsv.read_csv(file, **options)
+        else:  # batch by batch, so a progress bar moves inside a big file
+            options["read_options"] = pacsv.ReadOptions(use_threads=THREADS, block_size=BLOCK)
+            size = file.stat().st_size
+            with open(file, "rb") as handle:
+                reader = pacsv.open_csv(handle, **options)
+                batches = []
+                # each batch is one block of input (the file position runs ahead)
+                for k, batch in enumerate(reader, 1):
+                    batches.append(batch)
+                    on_bytes(min(k * BLOCK, size))
+                table = pa.Table.from_batches(batches, schema=reader.schema)
+                del batches
     except Exception as exc:  # noqa: BLE001
         if not as_text:
             _locate_bad_value(file, perf, subtype)
@@ -158,14 +175,20 @@ def _natural(path: Path) -> tuple:
     return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", str(path)))
 
 
-def read_l2logger(path: Path, perf: str = "reward", progress: bool | None = None) -> EpisodeLog:
+def read_l2logger(path: Path, perf: str | None = None, progress: bool | None = None, *,
+                  allow_partial: bool = False) -> EpisodeLog:
     """Read every data file, keep complete experiences, one row per (worker, exp_num)."""
     info = read_info(path)
+    if perf is None:
+        if not info["metrics_columns"]:
+            raise MetricsError("metrics_columns is empty; name the performance column with "
+                               "--perf", str(path / "logger_info.json"))
+        perf = str(info["metrics_columns"][0])
     if perf not in info["metrics_columns"]:
         raise MetricsError(
             f"performance column {perf!r} is not among metrics_columns "
             f"{info['metrics_columns']}; choose one with --perf",
-            str(path / "logger_info.json"), exit_code=EXIT_USAGE)
+            str(path / "logger_info.json"))
     subtype = str(info.get("log_format_version", "1.0")) == "1.1"
     files = sorted(data_files(path), key=_natural)
     sizes = [f.stat().st_size for f in files]
@@ -173,10 +196,15 @@ def read_l2logger(path: Path, perf: str = "reward", progress: bool | None = None
     cols: dict[str, list[np.ndarray]] = {c: [] for c in
                                          ("block_num", "exp", "perf", "row", "file", *STRINGS)}
     read = rows = 0
+    warnings: list[str] = []
+    _check_folders(files, path, allow_partial, warnings)
     with Progress(sum(sizes), f"reading {path.name}", progress) as bar:
         for index, (file, size) in enumerate(zip(files, sizes)):
-            table = _read_file(file, perf, subtype)
+            table = _read_file(file, perf, subtype,
+                               on_bytes=(lambda done, base=read: bar.advance(base + done))
+                               if bar.enabled else None)
             n = table.num_rows
+            _check_against_folder(table, file)
             cols["block_num"].append(_narrow(table.column("block_num").to_numpy()))
             cols["exp"].append(_narrow(table.column("exp_num").to_numpy()))
             cols["perf"].append(table.column(perf).to_numpy())
@@ -198,14 +226,135 @@ def read_l2logger(path: Path, perf: str = "reward", progress: bool | None = None
             if c in STRINGS:
                 arrays[c] = arrays[c].astype(_code_type(len(codes[c].index)))
         del parts
-    return _to_episodes(arrays, codes, perf, path, [str(f) for f in files], subtype)
+    log = _to_episodes(arrays, codes, perf, path, [str(f) for f in files], subtype,
+                       allow_partial, warnings)
+    log.warnings = warnings
+    return log
+
+
+FOLDER = re.compile(r"^(\d+)-(train|test)$")
+
+
+def _check_folders(files: list[Path], path: Path, allow_partial: bool,
+                   warnings: list[str]) -> None:
+    """Each worker's block folders are ``<n>-<train|test>`` numbered 0, 1, 2, ... without gaps:
+    a gap means a block folder was deleted."""
+    by_worker: dict[Path, list[int]] = {}
+    for file in files:
+        folder = FOLDER.match(file.parent.name)
+        if folder is None:
+            raise MetricsError("block folder name must be <block number>-<train|test>",
+                               str(file.parent))
+        by_worker.setdefault(file.parent.parent, []).append(int(folder.group(1)))
+    for worker, numbers in by_worker.items():
+        numbers = sorted(numbers)
+        expected = list(range(len(numbers)))
+        if numbers != expected:
+            missing = sorted(set(range(max(numbers) + 1)) - set(numbers))
+            message = (f"block folder(s) {', '.join(map(str, missing))} missing: the blocks "
+                       f"jump in {worker.name}")
+            if not allow_partial:
+                raise MetricsError(message + " (use --allow-partial to compute without them)",
+                                   str(worker))
+            warnings.append(f"{worker}: {message}; metrics use the blocks present")
+
+
+def _check_against_folder(table: "pa.Table", file: Path) -> None:
+    """The rows of ``<n>-<type>/data-log.tsv`` must say block ``n`` and type ``type``."""
+    import pyarrow.compute as pc
+
+    folder = FOLDER.match(file.parent.name)
+    assert folder is not None
+    number, kind = int(folder.group(1)), folder.group(2)
+    block = table.column("block_num")
+    bad = pc.not_equal(block, number)
+    if pc.any(bad).as_py():
+        i = int(pc.index(bad, True).as_py())
+        raise MetricsError(f"block_num is {block[i].as_py()} inside folder {file.parent.name}",
+                           str(file), i + 2)
+    types = table.column("block_type").cast("string")
+    bad = pc.not_equal(types, kind)
+    if pc.any(bad).as_py():
+        i = int(pc.index(bad, True).as_py())
+        raise MetricsError(f"block_type is {types[i].as_py()!r} inside folder "
+                           f"{file.parent.name}", str(file), i + 2)
+
+
+def _check_experiences(a: dict[str, np.ndarray], codes: dict[str, "_Codes"], files: list[str],
+                       fail, allow_partial: bool, warnings: list[str]) -> None:  # noqa: ANN001
+    """Experience numbers: one block and task each, rows of one experience together, no
+    numbers missing; a block's tasks each in one stretch (a task that comes back inside a
+    block means rows were moved or files spliced)."""
+    exp, block, task = a["exp"], a["block_num"], a["task_name"]
+    worker = a["worker_id"]
+    single = len(codes["worker_id"].categories) == 1
+    # the usual log: one worker, experiences in file order; no sort is needed then
+    ordered = single and bool(np.all(exp[1:] >= exp[:-1]))
+    order = (np.arange(exp.size) if ordered
+             else np.lexsort((np.arange(exp.size), exp, worker)))
+    e, b, t, w = ((exp, block, task, worker) if ordered
+                  else (exp[order], block[order], task[order], worker[order]))
+    same = (e[1:] == e[:-1]) & (w[1:] == w[:-1])
+    clash = same & ((b[1:] != b[:-1]) | (t[1:] != t[:-1]))
+    if clash.any():
+        j = int(order[int(np.argmax(clash)) + 1])
+        fail(np.arange(exp.size) == j, f"exp_num {int(exp[j])} is logged again in another "
+                                       "block or task")
+    # the records of one experience are written together; one that comes back after other
+    # experiences is a second copy (a restarted or appended run), not another record of it
+    apart = np.zeros(0, bool) if ordered else same & (order[1:] != order[:-1] + 1)
+    if apart.any():
+        k = int(np.argmax(apart))
+        j = int(order[k + 1])
+        first = int(order[k])
+        fail(np.arange(exp.size) == j, f"exp_num {int(exp[j])} is logged again after other "
+                                       f"experiences (earlier at {files[int(a['file'][first])]}:"
+                                       f"{int(a['row'][first])}): a restarted or appended run?")
+    # gaps: the experience numbers of all workers together run from 0 without holes
+    if ordered:
+        holes = bool(exp.size) and (exp[0] != 0 or bool(np.any(np.diff(exp) > 1)))
+        present = e[np.r_[True, e[1:] != e[:-1]]] if holes else exp[:0]
+    else:
+        present = np.unique(exp)
+        holes = bool(present.size) and (present[0] != 0 or present[-1] != present.size - 1)
+    if holes:
+        full = np.arange(int(present[-1]) + 1)
+        missing = np.setdiff1d(full, present, assume_unique=True)
+        first = int(missing[0])
+        message = (f"{missing.size} experience(s) missing from the log (exp_num {first}"
+                   + (f"-{int(missing[-1])}" if missing.size > 1 else "") + ")")
+        after = exp > first
+        if not allow_partial:
+            if after.any():
+                nxt = int(np.min(exp[after]))
+                fail(exp == nxt, message + f"; the log jumps from {first - 1} to {nxt} here "
+                                 "(use --allow-partial to compute without them)")
+            raise MetricsError(message, None)
+        warnings.append(message + "; metrics use the experiences present")
+    # a task returning inside a block (A, B, A)
+    if codes["task_name"].categories and len(codes["task_name"].categories) > 1:
+        if ordered and bool(np.all(block[1:] >= block[:-1])):
+            order = np.arange(exp.size)
+            b, t, w = block, task, worker
+        else:
+            order = np.lexsort((exp, block, worker))
+            b, t, w = block[order], task[order], worker[order]
+        change = np.r_[True, (b[1:] != b[:-1]) | (t[1:] != t[:-1]) | (w[1:] != w[:-1])]
+        keys = pd.DataFrame({"w": w[change], "b": b[change], "t": t[change]})
+        again = keys.duplicated().to_numpy()
+        if again.any():
+            j = int(order[int(np.flatnonzero(change)[int(np.argmax(again))])])
+            fail(np.arange(exp.size) == j, f"task {codes['task_name'].categories[int(task[j])]!r}"
+                                           f" comes back in the middle of block "
+                                           f"{int(block[j])} after another task")
 
 
 def _to_episodes(a: dict[str, np.ndarray], codes: dict[str, _Codes], perf: str, path: Path,
-                 files: list[str], subtype: bool) -> EpisodeLog:
+                 files: list[str], subtype: bool, allow_partial: bool = False,
+                 warnings: list[str] | None = None) -> EpisodeLog:
     def fail(mask: np.ndarray, message: str) -> None:
         i = int(np.argmax(mask))
-        raise MetricsError(message.format(i=i), files[int(a["file"][i])], int(a["row"][i]))
+        raise MetricsError(message, files[int(a["file"][i])], int(a["row"][i]))
 
     status = codes["exp_status"].categories
     bad_status = [s for s in status if s not in ("complete", "incomplete")]
@@ -218,6 +367,8 @@ def _to_episodes(a: dict[str, np.ndarray], codes: dict[str, _Codes], perf: str, 
     if bad_kind:
         fail(a["block_type"] == kinds.index(bad_kind[0]),
              f"block_type must be train or test, got {bad_kind[0]!r}")
+    _check_experiences(a, codes, files, fail, allow_partial,
+                       warnings if warnings is not None else [])
     if "complete" not in status:
         raise MetricsError("no complete experiences in the log", str(path))
     keep = a["exp_status"] == status.index("complete")
@@ -250,15 +401,36 @@ def _to_episodes(a: dict[str, np.ndarray], codes: dict[str, _Codes], perf: str, 
                         if subtype else pd.Categorical.from_codes(
                             np.zeros(len(frame), dtype=np.int8), ["wake"]))
     exp = frame["exp"].to_numpy()
+    row_perf = None
     single_worker = len(codes["worker_id"].categories) == 1
-    if not (single_worker and bool(np.all(exp[1:] > exp[:-1]))) and frame.duplicated(
-            ["worker", "exp"]).any():
+    sorted_single = single_worker and bool(np.all(exp[1:] >= exp[:-1]))
+    repeated = (bool(np.any(exp[1:] == exp[:-1])) if sorted_single
+                else bool(frame.duplicated(["worker", "exp"]).any()))
+    if repeated:
         keys = ["worker", "exp"]
-        frame["perf"] = frame.groupby(keys, sort=False, observed=True)["perf"].transform("mean")
-        frame = frame.drop_duplicates(keys, keep="first", ignore_index=True)
+        values = frame["perf"].to_numpy()
+        if sorted_single:
+            # rows of an experience are adjacent: reduce by run boundaries, no hashing
+            starts = np.flatnonzero(np.r_[True, exp[1:] != exp[:-1]])
+            row_perf = values
+            nrows = np.diff(np.r_[starts, exp.size])
+            means = np.add.reduceat(values, starts) / nrows
+            frame = frame.iloc[starts].reset_index(drop=True)
+            frame["perf"] = means
+        else:
+            ids = frame.groupby(keys, sort=False, observed=True).ngroup().to_numpy()
+            order = np.argsort(ids, kind="stable")
+            row_perf = values[order]
+            nrows = np.bincount(ids)
+            frame["perf"] = frame.groupby(keys, sort=False, observed=True)["perf"].transform(
+                "mean")
+            frame = frame.drop_duplicates(keys, keep="first", ignore_index=True)
+        frame["nrows"] = nrows.astype(np.int32)
+        frame["row_start"] = (np.cumsum(nrows) - nrows).astype(np.int64)
     frame["run"] = pd.Categorical.from_codes(np.zeros(len(frame), dtype=np.int8), [path.name])
     if single_worker:
         frame["episode"] = np.arange(len(frame))
     else:
         frame["episode"] = frame.groupby("worker", sort=False, observed=True).cumcount().to_numpy()
-    return EpisodeLog(frame=frame, path=str(path), format="l2logger", files=files)
+    return EpisodeLog(frame=frame, path=str(path), format="l2logger", files=files, perf=perf,
+                      row_perf=row_perf)

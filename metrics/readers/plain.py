@@ -17,7 +17,7 @@ import pandas as pd
 from ..data import EpisodeLog
 from ..errors import EXIT_USAGE, MetricsError
 from ..progress import Progress
-from .common import check_perf, read_failure
+from .common import check_perf, check_types, final_line, locate_non_utf8, read_failure, show
 
 SUFFIXES = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl",
             ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet"}
@@ -33,7 +33,7 @@ def _load(path: Path, kind: str, progress: bool | None = None) -> tuple[pd.DataF
     try:
         size = path.stat().st_size
         if size == 0:
-            raise MetricsError("the file is empty", str(path), exit_code=EXIT_USAGE)
+            raise MetricsError("the file is empty", str(path))
         if kind == "parquet":
             return pd.read_parquet(path), 1
         with Progress(size, f"reading {path.name}", progress) as bar:
@@ -48,7 +48,12 @@ def _load(path: Path, kind: str, progress: bool | None = None) -> tuple[pd.DataF
     except MetricsError:
         raise
     except Exception as exc:  # noqa: BLE001 - every parser error becomes a message
+        if kind != "parquet":
+            locate_non_utf8(path)
         raise read_failure(path, exc) from None
+
+
+BLOCK = 1 << 20  # bytes of input per parsed batch
 
 
 def _read_delimited(path: Path, sep: str, bar: Progress) -> pd.DataFrame:
@@ -58,23 +63,23 @@ def _read_delimited(path: Path, sep: str, bar: Progress) -> pd.DataFrame:
     import pyarrow.csv as pacsv
 
     batches = []
-    rows = 0
     with open(path, "rb") as handle:
-        reader = pacsv.open_csv(handle, parse_options=pacsv.ParseOptions(delimiter=sep))
-        for batch in reader:
+        reader = pacsv.open_csv(handle, parse_options=pacsv.ParseOptions(delimiter=sep),
+                                read_options=pacsv.ReadOptions(block_size=BLOCK))
+        # each batch is one block of input; the file position runs ahead (read-ahead)
+        for k, batch in enumerate(reader, 1):
             batches.append(batch)
-            rows += batch.num_rows
-            done = handle.tell()
-            bar.estimate(rows, done)
-            bar.advance(done)
+            bar.advance(min(k * BLOCK, bar.total))
         schema = reader.schema
+    if any(pa.types.is_binary(f.type) or pa.types.is_large_binary(f.type) for f in schema):
+        locate_non_utf8(path)  # pyarrow keeps undecodable text as bytes
     return pa.Table.from_batches(batches, schema=schema).to_pandas()
 
 
 def _read_jsonl(path: Path, bar: Progress) -> pd.DataFrame:
     records = []
     done = 0
-    with open(path, encoding="utf-8") as handle:
+    with open(path, encoding="utf-8", errors="strict") as handle:
         for number, line in enumerate(handle, 1):
             done += len(line)
             if number % 65536 == 0:
@@ -91,18 +96,34 @@ def _read_jsonl(path: Path, bar: Progress) -> pd.DataFrame:
             value["__line"] = number
             records.append(value)
     if not records:
-        raise MetricsError("the file has no records", str(path), exit_code=EXIT_USAGE)
+        raise MetricsError("the file has no records", str(path))
     return pd.DataFrame.from_records(records)
 
 
 def read_plain(path: Path, perf: str = "reward", kind: str | None = None,
-               progress: bool | None = None) -> EpisodeLog:
+               progress: bool | None = None, *, allow_partial: bool = False,
+               duplicates: str = "warn") -> EpisodeLog:
     """Read one plain log into an `EpisodeLog` (one row per run, worker and episode)."""
     kind = kind or kind_of(path) or "csv"
     raw, offset = _load(path, kind, progress)
     if raw.empty:
-        raise MetricsError("the file has a header but no rows", str(path), exit_code=EXIT_USAGE)
+        raise MetricsError("the file has a header but no rows", str(path))
     rows = raw.pop("__line").to_numpy() if "__line" in raw.columns else np.arange(len(raw)) + offset
+    warnings: list[str] = []
+    if kind != "parquet":
+        cut = final_line(path)
+        if cut is not None:
+            message = (f"the last line ({cut}) has no final newline: the file may have been cut "
+                       "while it was written")
+            if not allow_partial:
+                raise MetricsError(message + " (use --allow-partial to drop that line)",
+                                   str(path), int(rows[-1]))
+            warnings.append(f"{path}:{int(rows[-1])}: {message}; that line was dropped")
+            raw, rows = raw.iloc[:-1].reset_index(drop=True), rows[:-1]
+            if raw.empty:
+                raise MetricsError("the file has no complete rows", str(path))
+    check_types(raw, [perf, "episode", "worker", "run", "block"], str(path), rows,
+                strict_text=kind in ("jsonl", "parquet"), perf=perf)
     values = check_perf(raw, perf, str(path), rows)
     frame = pd.DataFrame({"perf": values, "row": rows})
     frame["run"] = raw["run"].astype(str).to_numpy() if "run" in raw.columns else path.stem
@@ -113,20 +134,93 @@ def read_plain(path: Path, perf: str = "reward", kind: str | None = None,
     if "block" in raw.columns:
         frame["block_num"] = pd.to_numeric(raw["block"], errors="coerce").fillna(-1).to_numpy()
     if "episode" in raw.columns:
-        episode = pd.to_numeric(raw["episode"], errors="coerce").to_numpy()
-        bad = ~np.isfinite(episode) | (episode < 0) | (episode != np.floor(episode))
-        if bad.any():
-            i = int(np.argmax(bad))
-            raise MetricsError(
-                f"episode must be a non-negative integer, got {raw['episode'].iloc[i]!r}",
-                str(path), int(rows[i]))
-        frame["episode"] = episode.astype(np.int64)
+        frame["episode"] = episode_numbers(raw["episode"], str(path), rows)
     else:
         frame["episode"] = frame.groupby(["run", "worker"], sort=False).cumcount().to_numpy()
-    frame = _average_episodes(frame)
+    step = next((c for c in ("step", "sub_task") if c in raw.columns), None)
+    if step is not None:
+        frame["__step"] = raw[step].astype(str).to_numpy()
+    warnings += _check_repeats(frame, str(path), duplicates, step)
+    frame = _average_episodes(frame.drop(columns=["__step"], errors="ignore"))
     if "block_type" in frame.columns:
         frame = frame.rename(columns={"block_type": "kind"})
-    return EpisodeLog(frame=frame, path=str(path), format=kind, files=[str(path)])
+    return EpisodeLog(frame=frame, path=str(path), format=kind, files=[str(path)], perf=perf,
+                      warnings=warnings)
+
+
+#: the largest episode number taken as a number (beyond it float64 loses integers)
+MAX_EPISODE = 2**53
+
+
+def episode_numbers(column: pd.Series, file: str, rows: np.ndarray) -> np.ndarray:
+    """Episode numbers as int64, or an error that shows the bad value as a person wrote it."""
+    episode = pd.to_numeric(column, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+    with np.errstate(invalid="ignore"):
+        bad = (~np.isfinite(episode) | (episode < 0) | (episode != np.floor(episode))
+               | (episode > MAX_EPISODE))
+    if bad.any():
+        i = int(np.argmax(bad))
+        value = episode[i]
+        why = ("it is too large to be an episode number" if np.isfinite(value) and value > MAX_EPISODE
+               else "it is not a whole number" if np.isfinite(value) and value >= 0
+               else "it is negative" if np.isfinite(value) else "it is not a number")
+        raise MetricsError(f"episode must be a non-negative whole number, got "
+                           f"{show(column.iloc[i])} ({why})", file, int(rows[i]))
+    return episode.astype(np.int64)
+
+
+def _check_repeats(frame: pd.DataFrame, file: str, duplicates: str,
+                   step: str | None) -> list[str]:
+    """Rows that share an episode: per-step rows (a ``step``/``sub_task`` column tells them
+    apart) are averaged silently; an episode whose rows disagree on the task, or that comes
+    back after other episodes (a restarted run appended to the log), is an error; other repeats
+    are a warning (or an error with ``--duplicates error``) and are averaged."""
+    keys = ["run", "worker", "episode"]
+    if not frame.duplicated(keys).any():
+        return []
+    warnings: list[str] = []
+    ep = frame["episode"].to_numpy()
+    for (run, worker), part in frame.groupby(["run", "worker"], sort=False):
+        e = part["episode"].to_numpy()
+        r = part["row"].to_numpy()
+        starts = np.r_[True, e[1:] != e[:-1]]
+        first_rows = e[starts]
+        seen_again = pd.Series(first_rows).duplicated().to_numpy()
+        if seen_again.any():
+            j = int(np.flatnonzero(starts)[int(np.argmax(seen_again))])
+            first = int(r[int(np.argmax(e == e[j]))])
+            raise MetricsError(
+                f"episode {e[j]} appears again after episode {e[j - 1]} (first logged at row "
+                f"{first}): a restarted run appended to the log? Remove one of the copies",
+                file, int(r[j]))
+        if "task" in part.columns:
+            n_tasks = part.groupby("episode", sort=False)["task"].nunique()
+            if (n_tasks > 1).any():
+                bad = int(n_tasks.index[int(np.argmax(n_tasks.to_numpy() > 1))])
+                rows = part[part.episode == bad]
+                other = rows[rows.task != rows.task.iloc[0]].iloc[0]
+                raise MetricsError(f"episode {bad} is logged with task {rows.task.iloc[0]!r} "
+                                   f"and task {other.task!r}", file, int(other.row))
+        if step is not None:
+            dup = part.duplicated(["episode", "__step"])
+            if not dup.any():
+                continue
+            i = int(np.argmax(dup.to_numpy()))
+        else:
+            spread = part.groupby("episode", sort=False)["perf"].agg(["min", "max"])
+            differ = spread[spread["min"] != spread["max"]]
+            if differ.empty:
+                continue
+            bad_ep = int(differ.index[0])
+            i = int(np.flatnonzero(e == bad_ep)[1])
+        message = (f"{file}:{int(r[i])}: episode {e[i]} is logged more than once with different "
+                   f"values; its rows are averaged")
+        if duplicates == "error":
+            raise MetricsError(f"episode {e[i]} is logged more than once with different values "
+                               "(--duplicates error)", file, int(r[i]))
+        warnings.append(message + " (use --duplicates error to refuse such logs)")
+    del ep
+    return warnings
 
 
 def _average_episodes(frame: pd.DataFrame) -> pd.DataFrame:

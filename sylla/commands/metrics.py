@@ -11,39 +11,64 @@ import sys
 from pathlib import Path
 
 
+EXIT_CODES = (
+    (0, "metrics computed (warnings, if any, are printed on stderr)"),
+    (1, "the data cannot be turned into metrics: a bad or unreadable row, NaN/inf/text "
+        "performance, a missing or uninterpretable column, a log that disagrees with its "
+        "syllabus, an invalid syllabus, a duplicate episode with --duplicates error"),
+    (2, "usage: unknown or invalid option or -P value, a file or directory that does not "
+        "exist or cannot be opened, a directory of no known log format"),
+)
+
+
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     p = subparsers.add_parser(
         "metrics", help="compute lifelong-learning metrics from a log",
         description="Map a syllabus onto logged performance and compute the reference, "
-                    "l2metrics-compatible and GEM metrics.")
-    p.add_argument("--syllabus", "-s", metavar="S", help="the syllabus that produced the log")
+                    "l2metrics-compatible and GEM metrics (formulas and sources: "
+                    "docs/metrics.md).")
+    p.add_argument("--syllabus", "-s", metavar="S", help="the syllabus that produced the log "
+                   "(default: none; structured logs are then split by their own blocks)")
     p.add_argument("--log", "-l", metavar="L", help="a reward log (CSV/TSV/JSONL/Parquet), an "
                    "l2logger directory, a learnkit directory, or continual-imitation "
                    "training_log.log files (a file, an experiment folder or a root; "
-                   "-P iscil_filter=SUBSTR)")
+                   "-P iscil_filter=SUBSTR) (required unless --list)")
     p.add_argument("--log-format", default="auto", metavar="FMT",
                    choices=("auto", "csv", "tsv", "jsonl", "parquet", "l2logger", "learnkit",
                             "iscil"),
-                   help="override format detection")
+                   help="override format detection: auto, csv, tsv, jsonl, parquet, l2logger, "
+                        "learnkit, iscil (default: auto)")
     p.add_argument("--ste", action="append", default=[], metavar="PATH",
-                   help="single-task-expert run or directory of runs (repeatable)")
-    p.add_argument("--ste-store", metavar="DIR", help="store the STE data given with --ste here")
+                   help="single-task-expert run, or a directory of runs such as l2logger "
+                        "STE runs side by side (repeatable; default: none)")
+    p.add_argument("--ste-store", metavar="DIR", help="store the STE data given with --ste "
+                   "here (default: not stored)")
     p.add_argument("--ste-store-format", default="parquet", choices=("parquet", "csv"),
-                   help="file format of the stored STE data")
-    p.add_argument("--perf", default="reward", metavar="COLUMN", help="performance column")
+                   help="file format for --ste-store (default: parquet)")
+    p.add_argument("--perf", default=None, metavar="COLUMN",
+                   help="performance column (default: the first of an l2logger log's "
+                        "metrics_columns, else reward)")
     p.add_argument("--format", "-f", default="text", choices=("text", "json", "csv", "parquet"),
-                   help="text: a table for people; json, csv or parquet: the tidy metric rows for tools")
-    p.add_argument("--out", "-o", metavar="DIR", help="write outputs (and plots) into DIR")
+                   help="output format (default: text)")
+    p.add_argument("--out", "-o", metavar="DIR", help="write outputs (and plots) into DIR "
+                   "(default: standard output)")
     p.add_argument("--plots", action="store_true", help="write PNG learning curves and the "
                    "transfer matrix (into --out DIR, default ./metrics-plots)")
     p.add_argument("--param", "-P", action="append", default=[], metavar="NAME=VALUE",
-                   help="set a metric parameter (see --list), e.g. -P s=0.2 -P aggregation=median")
+                   help="set a metric parameter (see --list for names and defaults), e.g. "
+                        "-P s=0.2 -P aggregation=median (repeatable)")
     p.add_argument("--metric", "-m", action="append", default=[], metavar="NAME",
-                   help="run only these metric plugins (repeatable)")
+                   help="run only these metric plugins (repeatable; default: all)")
     p.add_argument("--allow-partial", action="store_true",
-                   help="accept a log that ends early and mark the metrics it affects")
+                   help="accept a log that ends early or has suspect rows that can still be "
+                        "read unambiguously, mark the metrics it affects and warn "
+                        "(default: such logs are errors)")
+    p.add_argument("--duplicates", default="warn", choices=("warn", "error"),
+                   help="an episode logged twice with different values in a plain log: warn "
+                        "and average, or stop with an error (default: warn)")
     p.add_argument("--list", action="store_true", help="list metric plugins and parameters")
-    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    p.add_argument("--no-progress", action="store_true", help="never show a progress bar "
+                   "(default: shown on a terminal for runs that take over about a second)")
     p.set_defaults(run=run)
 
 
@@ -100,7 +125,8 @@ def _run(args: argparse.Namespace) -> int:
         args.log, args.syllabus, ste=args.ste, ste_store=args.ste_store,
         ste_store_format=args.ste_store_format, perf=args.perf, log_format=args.log_format,
         params=params, allow_partial=args.allow_partial, plugins=plugins,
-        only=args.metric or None, progress=False if args.no_progress else None)
+        only=args.metric or None, progress=False if args.no_progress else None,
+        duplicates=args.duplicates)
     out = Path(args.out) if args.out else None
     write_outputs(result, args.format, out, sys.stdout)
     if args.plots:

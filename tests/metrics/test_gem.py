@@ -49,3 +49,19 @@ def test_gem_on_fixture_without_baseline():
     assert value(r, "gem_bwt_code") == pytest.approx(-0.5)
     assert r.rows[r.rows.metric == "gem_fwt_paper"].value.isna().all()
     assert any("baseline" in w for w in r.warnings)
+
+
+def test_revisits_use_each_tasks_last_training():
+    """A, B, then A again: relearning A must not count as backward transfer. Tasks are ordered
+    by their last training (B, A); R[B] is the test after B, R[A] the final test."""
+    t = lambda a, b: [("A", "test", [a]), ("B", "test", [b])]  # noqa: E731
+    run = make_run([("A", "train", [5])] + t(10, 1) + [("B", "train", [5])] + t(4, 9)
+                   + [("A", "train", [5])] + t(11, 8))
+    order, R, _base, _labels = performance_matrix(run)
+    assert order == ["B", "A"]
+    assert R.tolist() == [[9, 4], [8, 11]]
+    ctx = Context(run, {}, {})
+    rows = {r["metric"]: r["value"] for r in Gem().compute(ctx) if r["task"] is None}
+    # BWT: B forgot 1 (8 - 9); the first-training definition would give (11 - 10) / 1 = +1
+    assert rows["gem_bwt_paper"] == pytest.approx(-1.0)
+    assert any("more than once" in w for w in ctx.warnings)

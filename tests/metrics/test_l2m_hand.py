@@ -113,3 +113,37 @@ def test_perf_recovery_hand_made():
     assert got[("l2m_recovery_time", "A", 2)] == 3
     assert got[("l2m_recovery_time", "A", 6)] == 0
     assert got[("perf_recovery", "A", None)] == pytest.approx(1.5)
+
+
+def test_window_shapes_by_hand():
+    import numpy as np
+
+    from sylla.metrics.preprocess import l2m_smooth, window_weights
+
+    # np.bartlett(5) = [0, .5, 1, .5, 0] -> weights [0, .25, .5, .25, 0]
+    assert window_weights("bartlett", 5).tolist() == [0.0, 0.25, 0.5, 0.25, 0.0]
+    assert window_weights("flat", 4).tolist() == [0.25] * 4
+    x = np.array([0.0] * 12 + [8.0] + [0.0] * 12)  # one spike, 25 episodes -> window 5
+    y = l2m_smooth(x, None, "bartlett")
+    assert y.size == x.size
+    # the spike spread by .25/.5/.25; l2metrics keeps y[floor(w/2-1) : -ceil(w/2)] of the
+    # convolution, which for odd w centres y[i] on x[i-1]: the peak lands on 13, not 12
+    assert y[12:15].tolist() == [2.0, 4.0, 2.0]
+
+
+@pytest.mark.parametrize("content, words", [
+    ('{"alpha_v0": {"min": 0, "max": 1}}', "no range for task(s) beta_v0"),
+    ('{"alpha_v0": {"min": 2, "max": 1}, "beta_v0": {"min": 0, "max": 1}}', "a <= b"),
+    ('{"alpha_v0": {"min": true, "max": 1}, "beta_v0": {"min": 0, "max": 1}}', "finite numbers"),
+    ("[1, 2]", "maps task names"),
+    ("{oops", "cannot read the data-range file"),
+])
+def test_data_range_file_is_validated(tmp_path, content, words):
+    from sylla.metrics import MetricsError
+    from sylla.metrics.plugins.l2m import load_data_range
+
+    path = tmp_path / "data_range.json"
+    path.write_text(content)
+    with pytest.raises(MetricsError) as info:
+        load_data_range(str(path), ["alpha_v0", "beta_v0"])
+    assert words in info.value.message and info.value.exit_code == 2

@@ -19,7 +19,8 @@ from sylla.metrics import compute_metrics
 from sylla.metrics.synth import alternating_plan, write_l2logger
 
 ROOT = Path(__file__).resolve().parents[2]
-L2M_PY = ROOT / ".venv-l2m" / "bin" / "python"
+# SYLLA_L2M_PYTHON points at another l2metrics 3.1.0 interpreter (e.g. a venv made elsewhere)
+L2M_PY = Path(os.environ.get("SYLLA_L2M_PYTHON", ROOT / ".venv-l2m" / "bin" / "python"))
 DRIVER = Path(__file__).with_name("l2m_driver.py")
 TASKS = ["alpha_v0", "beta_v0", "gamma_v0"]
 
@@ -41,7 +42,18 @@ CONFIGS = {
             {"normalization_method": "none", "smoothing_method": "none",
              "transfer_method": "contrast"}),
     "ste-time": ({"ste_averaging": "time"}, {"ste_averaging_method": "time"}),
+    "hanning-eval": ({"smoothing": "hanning", "smooth_eval": "true"},
+                     {"smoothing_method": "hanning", "do_smooth_eval_data": True}),
+    "hamming": ({"smoothing": "hamming", "window_length": "9"},
+                {"smoothing_method": "hamming", "window_length": 9}),
+    "bartlett": ({"smoothing": "bartlett"}, {"smoothing_method": "bartlett"}),
+    "blackman-clamped": ({"smoothing": "blackman", "clamp_outliers": "true"},
+                         {"smoothing_method": "blackman", "clamp_outliers": True}),
+    "agnostic": ({"variant_mode": "agnostic"}, {"variant_mode": "agnostic"}),
 }
+# l2metrics' --data-range file, the same ranges for both tools
+DATA_RANGE = {"alpha_v0": {"min": -5.0, "max": 20.0}, "beta_v0": {"min": -4.0, "max": 25.0},
+              "gamma_v0": {"min": -6.0, "max": 30.0}}
 
 
 @pytest.fixture(scope="module")
@@ -53,6 +65,18 @@ def logs(tmp_path_factory):
     old = write_l2logger(base / "ll10", alternating_plan(TASKS[:2], 80, 20, cycles=3), seed=8,
                          version="1.0")
     return log, stes, old
+
+
+@pytest.fixture(scope="module")
+def multirow(tmp_path_factory):
+    """Logs with 1-3 records per experience (log and STE runs): l2metrics computes over rows."""
+    base = tmp_path_factory.mktemp("parity-rows")
+    log = write_l2logger(base / "ll", alternating_plan(TASKS, 120, 25, cycles=3), seed=17,
+                         rows_per_exp=3)
+    stes = [write_l2logger(base / "ste" / f"{t}-{k}", [("train", [(t, 150 + 10 * k)])],
+                           seed=30 + 10 * i + k, rows_per_exp=3)
+            for i, t in enumerate(TASKS) for k in range(2)]
+    return log, stes
 
 
 def l2metrics(log: Path, stes: list[Path], options: dict, tmp: Path) -> dict:
@@ -128,3 +152,45 @@ def test_parity_format_10(logs, tmp_path):
     ours = compute_metrics(old, ste=stes[:4], params={"maintenance_method": "both"})
     compared = compare(theirs, ours)
     assert "lifetime:perf_maintenance_mrtlp" in compared
+
+
+@pytest.mark.parametrize("config", ["defaults", "ste-time", "run-normalised"])
+def test_parity_several_rows_per_experience(config, multirow, tmp_path):
+    log, stes = multirow
+    params, options = CONFIGS[config]
+    theirs = l2metrics(log, stes, options, tmp_path)
+    ours = compute_metrics(log, ste=stes, params=params)
+    assert ours.runs[0].rows is not None  # the log really has several rows per experience
+    compared = compare(theirs, ours)
+    assert {"lifetime:avg_train_perf", "lifetime:ste_rel_perf"} <= set(compared)
+
+
+@pytest.mark.parametrize("normalization", ["task", "run"])
+def test_parity_data_range(normalization, logs, tmp_path):
+    log, stes, _ = logs
+    path = tmp_path / "data_range.json"
+    path.write_text(json.dumps(DATA_RANGE))
+    theirs = l2metrics(log, stes, {"data_range": DATA_RANGE,
+                                   "normalization_method": normalization}, tmp_path)
+    ours = compute_metrics(log, ste=stes, params={"data_range": str(path),
+                                                  "normalization": normalization})
+    compared = compare(theirs, ours)
+    assert "lifetime:ste_rel_perf" in compared
+
+
+def test_parity_variant_agnostic_with_two_variants(tmp_path):
+    """Two variants of alpha in the log, STE runs of one variant: agnostic mode merges them."""
+    plan = [("test", [("alpha_v0", 10), ("alpha_v1", 10), ("beta_v0", 10)]),
+            ("train", [("alpha_v0", 90)]), ("test", [("alpha_v1", 10), ("beta_v0", 10)]),
+            ("train", [("beta_v0", 90)]), ("test", [("alpha_v0", 10), ("beta_v0", 10)]),
+            ("train", [("alpha_v1", 90)]), ("test", [("alpha_v0", 10), ("beta_v0", 10)]),
+            ("train", [("alpha_v0", 90)]), ("test", [("alpha_v1", 10), ("beta_v0", 10)])]
+    log = write_l2logger(tmp_path / "ll", plan, seed=5, rows_per_exp=2)
+    stes = [write_l2logger(tmp_path / "ste" / f"{t}-{k}", [("train", [(t, 100 + 10 * k)])],
+                           seed=40 + k) for t in ("alpha_v0", "beta_v0") for k in range(2)]
+    options = {"variant_mode": "agnostic"}
+    theirs = l2metrics(log, stes, options, tmp_path)
+    ours = compute_metrics(log, ste=stes, params={"variant_mode": "agnostic"})
+    assert set(theirs["tasks"]) == {"alpha", "beta"}
+    compared = compare(theirs, ours)
+    assert {"lifetime:ste_rel_perf", "lifetime:avg_train_perf"} <= set(compared)

@@ -1,5 +1,6 @@
-"""The progress bar: drawn on stderr for logs over a million rows when stderr is a terminal,
-never when it is a pipe or the log is small. Run end to end through a pseudo-terminal."""
+"""The progress bar: drawn on stderr when stderr is a terminal and the command has run for about
+a second, never on a pipe or a quick run; it moves through reading and computing instead of
+jumping from 0 to 100 %. Run end to end through a pseudo-terminal."""
 
 from __future__ import annotations
 
@@ -22,9 +23,13 @@ def big_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_l2logger(tmp_path_factory.mktemp("big") / "run", plan, seed=3)
 
 
-def _stderr_through_pty(args: list[str]) -> tuple[int, str]:
+def _stderr_through_pty(args: list[str], delay: str | None = None) -> tuple[int, str]:
     master, slave = pty.openpty()
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=slave, stdin=subprocess.DEVNULL)
+    env = dict(os.environ)
+    if delay is not None:
+        env["SYLLA_PROGRESS_DELAY"] = delay
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=slave, stdin=subprocess.DEVNULL,
+                            env=env)
     os.close(slave)
     chunks: list[bytes] = []
     while True:
@@ -48,9 +53,21 @@ def _command(log: Path) -> list[str]:
 
 
 def test_big_log_on_a_terminal_shows_the_bar(big_log: Path) -> None:
-    code, err = _stderr_through_pty(_command(big_log))
+    # reading and computing 1.2M rows takes longer than 0.3 s on any machine; with the delay at
+    # 0.3 s some bar must appear (the 1 s default keeps quick runs quiet: see the small log)
+    code, err = _stderr_through_pty(_command(big_log), delay="0.3")
     assert code == 0, err
-    assert "reading run" in err  # the bar's description, drawn by rich
+    assert "reading run" in err or "computing metrics" in err  # the bars' descriptions
+
+
+def test_bar_moves_through_reading_and_computing(big_log: Path) -> None:
+    import re
+
+    code, err = _stderr_through_pty(_command(big_log) + ["-m", "l2m_block"], delay="0")
+    assert code == 0, err
+    assert "reading run" in err and "computing metrics" in err
+    reading = [int(p) for p in re.findall(r"reading run.*?(\d+)%", err)]
+    assert any(0 < p < 100 for p in reading), reading  # not a jump from 0 to 100
 
 
 def test_big_log_on_a_pipe_stays_quiet(big_log: Path) -> None:
@@ -77,7 +94,7 @@ def test_big_plain_csv_on_a_terminal_shows_the_bar(tmp_path: Path) -> None:
     n = 1_200_000
     log.write_text("episode,reward\n" + "".join(f"{i},{i % 7}.5\n" for i in range(n)))
     code, err = _stderr_through_pty([sys.executable, "-m", "sylla", "metrics", "--log", str(log),
-                                     "--format", "json", "--metric", "avg_perf"])
+                                     "--format", "json", "--metric", "avg_perf"], delay="0")
     assert "reading rewards.csv" in err
     # the whole file was read before the reader asked for the syllabus this log needs
     assert code == 1
