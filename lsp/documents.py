@@ -13,6 +13,7 @@ analysis of the version it was asked about instead of parsing again.
 
 from __future__ import annotations
 
+import os
 import threading
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -225,8 +226,41 @@ def _parse(language: Language, text: str, path: str | None) -> Any:
     if language == "birds":
         from sylla.grammar.birds.parse import parse as parse_birds
 
+        saved = _as_saved(text, path)
+        if saved is not None:
+            result = parse_birds(saved, path)
+            if result.text == text.lstrip("\ufeff"):
+                return result
         return parse_birds(text, path)
     return parse(text, path)
+
+
+def _as_saved(text: str, path: str | None) -> bytes | None:
+    """The buffer as its file would be saved: in the encoding (and with the BOM) the file on
+    disk has now; None for a buffer without a readable file.
+
+    A Science Birds config's encoding problem (``encoding="utf-16"`` declared on ASCII bytes,
+    B803) is a fact about bytes, which an editor buffer no longer has. Editors save a file in
+    the encoding they opened it in, so parsing these bytes (they decode to the buffer's text,
+    every span stays the same) lets the editor report what ``sylla lint`` reports for the file,
+    before and after unsaved edits alike."""
+    if path is None:
+        return None
+    from sylla.grammar.birds.decode import MAX_BYTES, decode, encode_like
+
+    try:
+        if os.path.getsize(path) > MAX_BYTES:
+            return None
+        with open(path, "rb") as fh:
+            decoded = decode(fh.read())
+    except OSError:
+        return None
+    if decoded.text is None:
+        return None
+    try:
+        return encode_like(decoded, text.lstrip("\ufeff"))
+    except UnicodeError:
+        return None
 
 
 def _path_of(uri: str) -> str | None:
