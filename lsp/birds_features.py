@@ -150,11 +150,7 @@ def _kind(text: str, where: _Where) -> Kind | None:
     return kind
 
 
-def _doc(markdown: str) -> types.MarkupContent:
-    return types.MarkupContent(kind=types.MarkupKind.Markdown, value=markdown)
-
-
-def complete(text: str, position: types.Position, encoding: str, snippets: bool) -> types.CompletionList:
+def complete(text: str, position: types.Position, encoding: str, snippets: bool, markdown: bool = True) -> types.CompletionList:
     """Element names, attribute names and enumerated values allowed where the cursor is."""
     positions = PositionMap(text, encoding)
     offset = positions.offset(position)
@@ -172,14 +168,15 @@ def complete(text: str, position: types.Position, encoding: str, snippets: bool)
             label=label,
             kind=kind_,
             detail=detail,
-            documentation=_doc(doc) if doc else None,
+            documentation=(types.MarkupContent(kind=types.MarkupKind.Markdown, value=doc) if markdown else doc) if doc else None,
             text_edit=types.TextEdit(range=replace, new_text=new_text),
             insert_text_format=types.InsertTextFormat.Snippet if snippet else types.InsertTextFormat.PlainText,
             sort_text=f"{len(items):03d}",
         )
 
     # the rest of the name or value after the cursor is replaced too
-    end = (_VALUE_AFTER if where.what == "value" else _WORD_AFTER).match(text, offset).end()
+    after = (_VALUE_AFTER if where.what == "value" else _WORD_AFTER).match(text, offset)
+    end = after.end() if after else offset
     replace = positions.range(Span(where.start, end))
     if where.what == "element":
         names = vocab[where.parent].children if where.parent in vocab else ()

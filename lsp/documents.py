@@ -160,16 +160,9 @@ class Documents:
             return None
         return found
 
-    def is_syllabus(self, uri: str, text: str, config: Any) -> bool:
-        """Whether to treat this document as a syllabus (see ``language``)."""
-        return self.language(uri, text, config) == "syllabus"
-
     def linted_as(self, uri: str, language: Language) -> None:
         """Remember that ``uri`` was linted in ``language`` (see ``language``)."""
         self._languages[uri] = language
-
-    def linted_as_syllabus(self, uri: str) -> None:
-        self.linted_as(uri, "syllabus")
 
     def analyse(self, uri: str, version: int | None, text: str, encoding: str, language: Language = "syllabus") -> Analysis:
         """The analysis of exactly this text (thread-safe).

@@ -115,10 +115,11 @@ class SyllaServer(LanguageServer):
         doc = self.open_document(uri)
         return None if doc is None else Snapshot(uri, doc.version, doc.source)
 
-    def language(self, snap: Snapshot, config: Any = ...) -> Language | None:
+    def language(self, snap: Snapshot, config: Any = None, *, have_config: bool = False) -> Language | None:
         """The shared "is this a syllabus / a Science Birds config" decision for an open
-        document (sticky once linted); ``config`` when the caller has already loaded it."""
-        if config is ...:
+        document (sticky once linted); ``config`` when the caller has already loaded it
+        (``have_config``: None then means the config could not be read)."""
+        if not have_config:
             config, _ = self.config_for(to_fs_path(snap.uri))
         doc = self.workspace.text_documents.get(snap.uri)
         xml = looks_like_xml(snap.uri, doc.language_id if doc is not None else None)
@@ -136,9 +137,6 @@ class SyllaServer(LanguageServer):
         found = self.served_snapshot(uri)
         return found[0] if found is not None and found[1] == "syllabus" else None
 
-    def is_syllabus(self, snap: Snapshot) -> bool:
-        return self.language(snap) == "syllabus"
-
     def config_for(self, path: str | None) -> tuple[Any, str | None]:
         """The linter config for a file, and the problem that made us fall back, if any."""
         try:
@@ -154,7 +152,7 @@ class SyllaServer(LanguageServer):
         """Lint one snapshot (in the worker thread)."""
         path = to_fs_path(snap.uri)
         config, problem = self.config_for(path)
-        language = self.language(snap, config)
+        language = self.language(snap, config, have_config=True)
         if language is None:
             return empty_outcome(snap.uri, snap.version, snap.text, self.encoding)
         self.documents.linted_as(snap.uri, language)
@@ -259,6 +257,13 @@ def snippets(server: SyllaServer) -> bool:
     caps = server.client_capabilities.text_document
     item_caps = caps.completion.completion_item if caps and caps.completion else None
     return bool(item_caps and item_caps.snippet_support)
+
+
+def markdown(server: SyllaServer) -> bool:
+    """Whether the client renders markdown in completion documentation."""
+    caps = server.client_capabilities.text_document
+    item_caps = caps.completion.completion_item if caps and caps.completion else None
+    return bool(item_caps and types.MarkupKind.Markdown in (item_caps.documentation_format or ()))
 
 
 def create_server() -> SyllaServer:
@@ -385,19 +390,19 @@ def create_server() -> SyllaServer:
             return None
         snap, language = found
         if language == "birds":
-            return await server.off_loop(birds_features.complete, snap.text, params.position, server.encoding, snippets(server))
+            return await server.off_loop(
+                birds_features.complete, snap.text, params.position, server.encoding, snippets(server), markdown(server)
+            )
         await server.settings_loaded()
         snap = server.syllabus_snapshot(uri) or snap
         registry = await server.off_loop(server.registry_params, to_fs_path(uri))
         positions = PositionMap(snap.text, server.encoding)
-        caps = server.client_capabilities.text_document
-        item_caps = caps.completion.completion_item if caps and caps.completion else None
         ctx = CompletionContext(
             text=snap.text,
             offset=positions.offset(params.position),
             positions=positions,
             snippets=snippets(server),
-            markdown=bool(item_caps and types.MarkupKind.Markdown in (item_caps.documentation_format or ())),
+            markdown=markdown(server),
             registry=registry,
         )
         return complete(ctx)

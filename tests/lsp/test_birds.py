@@ -238,3 +238,22 @@ async def test_pull_diagnostics_for_xml(bare: RecordingClient) -> None:
         types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri))
     )
     assert [str(d.code) for d in report.items] == ["B810", "B810"]
+
+
+async def test_completion_edits_replace_the_whole_value_and_insert_attribute_snippets(client: RecordingClient) -> None:
+    uri, text = _open(client, "worked-example.xml")
+    await client.diagnostics_for(uri, 1)
+    doc = types.TextDocumentIdentifier(uri=uri)
+    # the cursor right after the opening quote of notify_novelty="both": picking a value
+    # replaces "both", not only what is left of the cursor
+    at = pos(text, 'notify_novelty="', len('notify_novelty="'))
+    result = await client.text_document_completion_async(types.CompletionParams(text_document=doc, position=at))
+    both = next(i for i in result.items if i.label == "false")
+    assert both.text_edit.range == types.Range(start=at, end=pos(text, 'notify_novelty="both', len('notify_novelty="both')))
+    assert both.text_edit.new_text == "false"
+    # an attribute with enumerated values is a snippet offering them as a choice
+    at = pos(text, 'amount="2" ', len('amount="2" '))
+    result = await client.text_document_completion_async(types.CompletionParams(text_document=doc, position=at))
+    selection = next(i for i in result.items if i.label == "allow_level_selection")
+    assert selection.insert_text_format == types.InsertTextFormat.Snippet
+    assert selection.text_edit.new_text == 'allow_level_selection="${1|true,false|}"'
