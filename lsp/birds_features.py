@@ -108,23 +108,23 @@ def _open_elements(text: str, end: int) -> list[str]:
 
 
 def context_at(text: str, offset: int) -> _Where:
+    """What is being typed at ``offset``. Only element names need the open elements (a scan of
+    the text before the cursor: 0.3 s at the end of a 10 MB config.xml); attribute names and
+    values are read from the start tag alone."""
     lt = text.rfind("<", 0, offset)
     gt = text.rfind(">", 0, offset)
     if lt <= gt:  # in character data between tags
-        word = _WORD_BEFORE.search(text, 0, offset)
-        start = word.start() if word else offset
-        stack = _open_elements(text, offset)
-        return _Where("none", start, parent=stack[-1] if stack else None, root=stack[0] if stack else None)
+        return _Where("none", offset)
     inside = text[lt + 1 : offset]
-    stack = _open_elements(text, lt)
-    parent = stack[-1] if stack else None
-    root = stack[0] if stack else None
-    if inside.startswith("/"):
-        return _Where("close", lt + 2, parent=parent, root=root)
     if inside.startswith(("!", "?")):
         return _Where("none", offset)
     name = _NAME.match(inside)
-    if name is None or name.end() == len(inside):
+    if inside.startswith("/") or name is None or name.end() == len(inside):
+        stack = _open_elements(text, lt)
+        parent = stack[-1] if stack else None
+        root = stack[0] if stack else None
+        if inside.startswith("/"):
+            return _Where("close", lt + 2, parent=parent, root=root)
         return _Where("element", lt + 1, parent=parent, root=root)
     tag = name.group(0)
     rest = inside[name.end():]
@@ -133,20 +133,26 @@ def context_at(text: str, offset: int) -> _Where:
     present = tuple(m.group(1) for m in _ATTRS.finditer(whole))
     value = _VALUE.search(rest)
     if value is not None:
-        return _Where("value", offset - len(value.group(3)), tag=tag, parent=parent, attr=value.group(1), root=root or tag)
+        return _Where("value", offset - len(value.group(3)), tag=tag, attr=value.group(1))
     if rest.count('"') % 2 or rest.count("'") % 2:
         return _Where("none", offset)
     if not rest[:1].isspace():
         return _Where("none", offset)
     word = _WORD_BEFORE.search(rest)
     typed = word.group(0) if word else ""
-    return _Where("attribute", offset - len(typed), tag=tag, parent=parent, present=present, root=root or tag)
+    return _Where("attribute", offset - len(typed), tag=tag, present=present)
 
 
 def _kind(text: str, where: _Where) -> Kind | None:
+    """configMeta.xml or config.xml: by the root element, or (while the root's start tag is
+    being edited) by the outermost open element."""
     kind = birds_kind(text)
-    if kind is None and where.root is not None:
-        kind = ROOTS.get(where.root)
+    if kind is None:
+        root = where.root
+        if root is None:
+            stack = _open_elements(text, where.start)
+            root = stack[0] if stack else where.tag
+        kind = ROOTS.get(root or "")
     return kind
 
 
