@@ -97,11 +97,14 @@ def find_sibling_meta(path: str) -> MetaConfig | None:
     return result.model if isinstance(result.model, MetaConfig) else None
 
 
-def lint_birds(data: str | bytes, path: str | None = None, config: Config | None = None) -> LintResult:
+def lint_birds(
+    data: str | bytes, path: str | None = None, config: Config | None = None, *, parsed: BirdsParse | None = None
+) -> LintResult:
     """Lint one Science Birds config; the result has the shape of a syllabus ``LintResult``
-    (``findings``, ``parse.lines``, ``text``), so every reporter and the language server take it."""
+    (``findings``, ``parse.lines``, ``text``), so every reporter and the language server take it.
+    ``parsed`` is ``parse(data, path)`` when the caller already has it."""
     config = config or Config()
-    result = parse(data, path)
+    result = parsed if parsed is not None else parse(data, path)
     rules = [r for r in all_rules() if r.code.startswith("B8") and config.enabled(r.code, path)]
     findings: list[Finding] = []
     for diag in result.diagnostics:

@@ -42,15 +42,28 @@ def language_of(path: str | None, data: bytes | str, config: "Config | None" = N
     return "syllabus" if (config or Config()).is_syllabus(path, data) else None
 
 
-def lint_text(data: bytes | str, path: str | None = None, config: "Config | None" = None) -> "LintResult":
-    """Lint ``data`` as a Science Birds config when its root element says so, else as a syllabus."""
-    if is_birds(data):
+def lint_text(
+    data: bytes | str, path: str | None = None, config: "Config | None" = None, *, parsed: object | None = None
+) -> "LintResult":
+    """Lint ``data`` as a Science Birds config when its root element says so, else as a syllabus.
+
+    ``parsed`` is the text's parse in its language (a ``BirdsParse`` or a syllabus
+    ``ParseResult``) when the caller already has it: the language server shares one parse per
+    version between the lint and hover. Its type, not the content, then says the language, so
+    an open config whose root element is being retyped keeps being linted as XML."""
+    if parsed is not None:
+        from sylla.grammar.birds.parse import BirdsParse
+
+        birds = isinstance(parsed, BirdsParse)
+    else:
+        birds = is_birds(data)
+    if birds:
         from .birds import lint_birds
 
-        return lint_birds(data, path, config)
+        return lint_birds(data, path, config, parsed=parsed)
     from .engine import lint
 
-    return lint(data, path, config)
+    return lint(data, path, config, parsed=parsed)  # type: ignore[arg-type]
 
 
 def encode_fixed(original: bytes, text: str) -> bytes:

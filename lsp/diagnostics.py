@@ -58,11 +58,12 @@ def doc_url(code: str) -> str | None:
 
 
 def lint_text(text: str, path: str | None, config: Any, parsed: Any = None) -> tuple[list[Any], PositionMap | None]:
-    """Run the linter (on ``parsed``, the text's parse, when the caller has it); returns its
-    findings and the line index of the text it parsed."""
-    from sylla.linter import lint
+    """Run the linter in the text's language (on ``parsed``, the text's parse, when the caller
+    has it: a syllabus ``ParseResult`` or a ``BirdsParse``); returns its findings and the line
+    index of the text it parsed."""
+    from sylla.linter.languages import lint_text as lint_any
 
-    result = lint(text, path, config, parsed=parsed) if parsed is not None else lint(text, path, config)
+    result = lint_any(text, path, config, parsed=parsed)
     lines = result.parse.lines if result.parse is not None else None
     return list(result.findings), (PositionMap(lines) if lines is not None else None)
 
@@ -110,5 +111,5 @@ def outcome_for(
 
 
 def empty_outcome(uri: str, version: int | None, text: str, encoding: str) -> LintOutcome:
-    """What a non-syllabus JSON document gets: nothing."""
+    """What a document sylla does not serve (JSON that is no syllabus, other XML) gets: nothing."""
     return LintOutcome(uri, version, text, [], [], PositionMap(text, encoding), syllabus=False)

@@ -1,21 +1,24 @@
-"""Which open documents are syllabi, and their parsed analysis per version.
+"""Which open documents sylla serves, in which language, and their parsed analysis per version.
 
-Editors send every JSON file they open; only syllabi get diagnostics and features, so that a
-``package.json`` or an assistant config never gets a lint. The decision is the project's one
-(``Config.is_syllabus``, the same the CLI and the pre-commit hook use), made sticky per open
-document: once a document has been linted as a syllabus it stays one until it is closed, so an
-edit that breaks it for a moment (deleting ``"instructions"``) gets findings, not silence.
-Parsing a large syllabus takes a while, so each request reuses the analysis of the version it
-was asked about instead of parsing again.
+Editors send every JSON and XML file they open; only syllabi (JSON) and Science Birds trial
+configs (XML whose root is ``<config_generation>`` or ``<evaluation>``) get diagnostics and
+features, so that a ``package.json``, an assistant config or a ``pom.xml`` never gets a lint.
+The decision is the project's one (``sylla.linter.languages.language_of``, which asks
+``Config.is_syllabus`` for JSON: the same the CLI and the pre-commit hook use), made sticky per
+open document: once a document has been linted in a language it stays in it until it is closed,
+so an edit that breaks it for a moment (deleting ``"instructions"``, retyping the root element)
+gets findings, not silence. Parsing a large file takes a while, so each request reuses the
+analysis of the version it was asked about instead of parsing again.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Literal, TypeVar
 
 from sylla.grammar.model import Block, Instruction, PhaseMark, Syllabus
 from sylla.grammar.parse import ParseResult, parse
@@ -23,27 +26,53 @@ from sylla.grammar.schedule import Schedule, ScheduledBlock, schedule
 
 from .positions import PositionMap
 
+if TYPE_CHECKING:
+    from sylla.grammar.birds.parse import BirdsParse
+
 V = TypeVar("V")
+Language = Literal["syllabus", "birds"]
 
 JSON_LANGUAGES = frozenset({"json", "jsonc", "json5"})
 JSON_SUFFIXES = (".json", ".jsonc", ".json5")
+XML_LANGUAGES = frozenset({"xml"})
+XML_SUFFIXES = (".xml",)
+
+
+def _suffix(uri: str) -> str:
+    return uri.lower().split("?", 1)[0]
 
 
 def looks_like_json(uri: str, language_id: str | None) -> bool:
     if language_id and language_id.lower() in JSON_LANGUAGES:
         return True
-    return uri.lower().split("?", 1)[0].endswith(JSON_SUFFIXES)
+    return _suffix(uri).endswith(JSON_SUFFIXES)
+
+
+def looks_like_xml(uri: str, language_id: str | None) -> bool:
+    if language_id and language_id.lower() in XML_LANGUAGES:
+        return True
+    return _suffix(uri).endswith(XML_SUFFIXES)
+
+
+def served(uri: str, language_id: str | None) -> bool:
+    """Whether the server looks at this document at all (its content then decides)."""
+    return looks_like_json(uri, language_id) or looks_like_xml(uri, language_id)
 
 
 @dataclass
 class Analysis:
-    """One version of one document: the parse, its schedule and a position map."""
+    """One version of one document: the parse, its schedule and a position map.
+
+    ``result`` is a syllabus ``ParseResult`` or, when ``language`` is ``"birds"``, a
+    ``BirdsParse``; ``model`` and everything built on it are the syllabus model only, so a
+    syllabus feature handed a Science Birds analysis finds nothing rather than the wrong thing."""
 
     uri: str
     version: int | None
     text: str
     encoding: str
-    result: ParseResult
+    result: "ParseResult | BirdsParse"
+    language: Language = "syllabus"
     _views: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
     _views_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False, compare=False)
 
@@ -57,7 +86,12 @@ class Analysis:
 
     @property
     def model(self) -> Syllabus | None:
-        return self.result.model
+        return self.result.model if self.language == "syllabus" else None  # type: ignore[return-value]
+
+    @property
+    def birds(self) -> "BirdsParse | None":
+        """The Science Birds parse, for a Science Birds config."""
+        return self.result if self.language == "birds" else None  # type: ignore[return-value]
 
     @cached_property
     def positions(self) -> PositionMap:
@@ -103,31 +137,34 @@ class Analysis:
 
 
 class Documents:
-    """The analysis cache of open syllabi, keyed by URI and version."""
+    """The analysis cache of open syllabi and Science Birds configs, keyed by URI and version."""
 
     def __init__(self) -> None:
         self._cache: dict[str, Analysis] = {}
         self._lock = threading.Lock()
-        self._syllabi: set[str] = set()
-        self._pending: dict[str, tuple[int | None, str, Future[Analysis]]] = {}
+        self._languages: dict[str, Language] = {}
+        self._pending: dict[str, tuple[int | None, str, Future[Analysis], Language]] = {}
 
-    def is_syllabus(self, uri: str, text: str, config: Any) -> bool:
-        """Whether to treat this document as a syllabus: once linted as one, always (until
-        closed); otherwise the shared decision of the file's config, or of its content alone
-        when the config cannot be read."""
-        if uri in self._syllabi:
-            return True
-        if config is not None:
-            return bool(config.is_syllabus(_path_of(uri), text))
-        from sylla.grammar.detect import is_syllabus
+    def language(self, uri: str, text: str, config: Any, *, xml: bool = False) -> Language | None:
+        """The language to serve this document in, or None to leave it alone: once linted in
+        one, that one (until closed); otherwise ``language_of`` with the file's config (the
+        defaults when the config cannot be read). An XML document is only ever a Science Birds
+        config, whatever its text looks like to the syllabus sniffer."""
+        known = self._languages.get(uri)
+        if known is not None:
+            return known
+        from sylla.linter.languages import language_of
 
-        return is_syllabus(text)
+        found = language_of(_path_of(uri), text, config)
+        if xml and found != "birds":
+            return None
+        return found
 
-    def linted_as_syllabus(self, uri: str) -> None:
-        """Remember that ``uri`` was linted as a syllabus (see ``is_syllabus``)."""
-        self._syllabi.add(uri)
+    def linted_as(self, uri: str, language: Language) -> None:
+        """Remember that ``uri`` was linted in ``language`` (see ``language``)."""
+        self._languages[uri] = language
 
-    def analyse(self, uri: str, version: int | None, text: str, encoding: str) -> Analysis:
+    def analyse(self, uri: str, version: int | None, text: str, encoding: str, language: Language = "syllabus") -> Analysis:
         """The analysis of exactly this text (thread-safe).
 
         Parses at most once per version: the lint and every feature request for the same
@@ -137,29 +174,35 @@ class Documents:
         """
         with self._lock:
             cached = self._cache.get(uri)
-            if cached is not None and cached.version == version and (cached.text is text or cached.text == text):
+            if (
+                cached is not None and cached.version == version and cached.language == language
+                and (cached.text is text or cached.text == text)
+            ):
                 if cached.encoding == encoding:
                     return cached
-                return Analysis(uri, version, text, encoding, cached.result)
+                return Analysis(uri, version, text, encoding, cached.result, language)
             pending = self._pending.get(uri)
-            if pending is not None and pending[0] == version and (pending[1] is text or pending[1] == text):
+            if (
+                pending is not None and pending[0] == version and pending[3] == language
+                and (pending[1] is text or pending[1] == text)
+            ):
                 future, owner = pending[2], False
             else:
                 future, owner = Future(), True
-                self._pending[uri] = (version, text, future)
+                self._pending[uri] = (version, text, future, language)
         if not owner:
             shared: Analysis = future.result()
-            return shared if shared.encoding == encoding else Analysis(uri, version, text, encoding, shared.result)
+            return shared if shared.encoding == encoding else Analysis(uri, version, text, encoding, shared.result, language)
         try:
-            analysis = Analysis(uri, version, text, encoding, parse(text, _path_of(uri)))
+            analysis = Analysis(uri, version, text, encoding, _parse(language, text, _path_of(uri)), language)
         except BaseException as exc:
             with self._lock:
-                if self._pending.get(uri, (None, None, None))[2] is future:
+                if self._pending.get(uri, (None, None, None, None))[2] is future:
                     del self._pending[uri]
             future.set_exception(exc)
             raise
         with self._lock:
-            if self._pending.get(uri, (None, None, None))[2] is future:
+            if self._pending.get(uri, (None, None, None, None))[2] is future:
                 del self._pending[uri]
                 self._cache[uri] = analysis  # else a newer version is being parsed: keep out of its way
         future.set_result(analysis)
@@ -169,7 +212,48 @@ class Documents:
         with self._lock:
             self._cache.pop(uri, None)
             self._pending.pop(uri, None)
-        self._syllabi.discard(uri)
+        self._languages.pop(uri, None)
+
+
+def _parse(language: Language, text: str, path: str | None) -> Any:
+    if language == "birds":
+        from sylla.grammar.birds.parse import parse as parse_birds
+
+        saved = _as_saved(text, path)
+        if saved is not None:
+            result = parse_birds(saved, path)
+            if result.text == text.lstrip("\ufeff"):
+                return result
+        return parse_birds(text, path)
+    return parse(text, path)
+
+
+def _as_saved(text: str, path: str | None) -> bytes | None:
+    """The buffer as its file would be saved: in the encoding (and with the BOM) the file on
+    disk has now; None for a buffer without a readable file.
+
+    A Science Birds config's encoding problem (``encoding="utf-16"`` declared on ASCII bytes,
+    B803) is a fact about bytes, which an editor buffer no longer has. Editors save a file in
+    the encoding they opened it in, so parsing these bytes (they decode to the buffer's text,
+    every span stays the same) lets the editor report what ``sylla lint`` reports for the file,
+    before and after unsaved edits alike."""
+    if path is None:
+        return None
+    from sylla.grammar.birds.decode import MAX_BYTES, decode, encode_like
+
+    try:
+        if os.path.getsize(path) > MAX_BYTES:
+            return None
+        with open(path, "rb") as fh:
+            decoded = decode(fh.read())
+    except OSError:
+        return None
+    if decoded.text is None:
+        return None
+    try:
+        return encode_like(decoded, text.lstrip("\ufeff"))
+    except UnicodeError:
+        return None
 
 
 def _path_of(uri: str) -> str | None:

@@ -1,8 +1,10 @@
 """Server wiring: which LSP messages exist and which module answers each.
 
-This module owns the pygls ``LanguageServer`` and the per-session state (open syllabi,
-client settings, the lint scheduler); every feature's logic lives in its own module and is
-handed plain values (text, offsets, analysis) so it can be read without knowing pygls.
+This module owns the pygls ``LanguageServer`` and the per-session state (open syllabi and
+Science Birds configs, client settings, the lint scheduler); every feature's logic lives in its
+own module and is handed plain values (text, offsets, analysis) so it can be read without
+knowing pygls. Each request goes to the module of the document's language: the syllabus
+modules, or ``birds_features`` for configMeta.xml / config.xml.
 """
 
 from __future__ import annotations
@@ -20,13 +22,13 @@ from pygls.uris import to_fs_path
 
 from sylla import __version__
 
-from . import guard, transport
+from . import birds_features, guard, transport
 from .code_actions import FIX_ALL, code_actions
 from .completion import Context as CompletionContext
 from .completion import complete
 from .debounce import LintScheduler, Snapshot
 from .diagnostics import LintOutcome, empty_outcome, outcome_for
-from .documents import Analysis, Documents, looks_like_json
+from .documents import Analysis, Documents, Language, looks_like_xml, served
 from .formatting import format_document
 from .hover import hover
 from .idle_gc import IdleCollector
@@ -103,9 +105,9 @@ class SyllaServer(LanguageServer):
         return encoding_name(self.workspace.position_encoding)
 
     def open_document(self, uri: str):  # noqa: ANN201 - TextDocument | None
-        """The open document at ``uri`` if it is JSON (``get_text_document`` would invent one)."""
+        """The open document at ``uri`` if it is JSON or XML (``get_text_document`` would invent one)."""
         doc = self.workspace.text_documents.get(uri)
-        if doc is None or not looks_like_json(uri, doc.language_id):
+        if doc is None or not served(uri, doc.language_id):
             return None
         return doc
 
@@ -113,14 +115,27 @@ class SyllaServer(LanguageServer):
         doc = self.open_document(uri)
         return None if doc is None else Snapshot(uri, doc.version, doc.source)
 
-    def syllabus_snapshot(self, uri: str) -> Snapshot | None:
-        snap = self.snapshot(uri)
-        return snap if snap is not None and self.is_syllabus(snap) else None
+    def language(self, snap: Snapshot, config: Any = None, *, have_config: bool = False) -> Language | None:
+        """The shared "is this a syllabus / a Science Birds config" decision for an open
+        document (sticky once linted); ``config`` when the caller has already loaded it
+        (``have_config``: None then means the config could not be read)."""
+        if not have_config:
+            config, _ = self.config_for(to_fs_path(snap.uri))
+        doc = self.workspace.text_documents.get(snap.uri)
+        xml = looks_like_xml(snap.uri, doc.language_id if doc is not None else None)
+        return self.documents.language(snap.uri, snap.text, config, xml=xml)
 
-    def is_syllabus(self, snap: Snapshot) -> bool:
-        """The shared "is this a syllabus" decision for an open document (sticky once linted)."""
-        config, _ = self.config_for(to_fs_path(snap.uri))
-        return self.documents.is_syllabus(snap.uri, snap.text, config)
+    def served_snapshot(self, uri: str) -> tuple[Snapshot, Language] | None:
+        """The current text of an open document sylla serves, and its language."""
+        snap = self.snapshot(uri)
+        if snap is None:
+            return None
+        language = self.language(snap)
+        return None if language is None else (snap, language)
+
+    def syllabus_snapshot(self, uri: str) -> Snapshot | None:
+        found = self.served_snapshot(uri)
+        return found[0] if found is not None and found[1] == "syllabus" else None
 
     def config_for(self, path: str | None) -> tuple[Any, str | None]:
         """The linter config for a file, and the problem that made us fall back, if any."""
@@ -137,10 +152,11 @@ class SyllaServer(LanguageServer):
         """Lint one snapshot (in the worker thread)."""
         path = to_fs_path(snap.uri)
         config, problem = self.config_for(path)
-        if not self.documents.is_syllabus(snap.uri, snap.text, config):
+        language = self.language(snap, config, have_config=True)
+        if language is None:
             return empty_outcome(snap.uri, snap.version, snap.text, self.encoding)
-        self.documents.linted_as_syllabus(snap.uri)
-        analysis = self.documents.analyse(snap.uri, snap.version, snap.text, self.encoding)
+        self.documents.linted_as(snap.uri, language)
+        analysis = self.documents.analyse(snap.uri, snap.version, snap.text, self.encoding, language)
         outcome = outcome_for(
             snap.uri, snap.version, snap.text, path, config, self.encoding, analysis.result, analysis.positions
         )
@@ -165,11 +181,13 @@ class SyllaServer(LanguageServer):
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     async def analysis(self, uri: str) -> Analysis | None:
-        """The parsed current version of an open syllabus (parsed off the event loop)."""
-        snap = self.syllabus_snapshot(uri)
-        if snap is None:
+        """The parsed current version of an open syllabus or Science Birds config (parsed off
+        the event loop); ``Analysis.language`` says which."""
+        found = self.served_snapshot(uri)
+        if found is None:
             return None
-        return await self.off_loop(self.documents.analyse, uri, snap.version, snap.text, self.encoding)
+        snap, language = found
+        return await self.off_loop(self.documents.analyse, uri, snap.version, snap.text, self.encoding, language)
 
     async def off_loop(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._analysis_pool, fn, *args)
@@ -232,6 +250,20 @@ class SyllaServer(LanguageServer):
             log.warning("task registry unavailable: %s", exc)
             return {}
         return {name: tuple(spec.params or ()) for name, spec in registry.tasks.items()}
+
+
+def snippets(server: SyllaServer) -> bool:
+    """Whether the client takes snippet completions."""
+    caps = server.client_capabilities.text_document
+    item_caps = caps.completion.completion_item if caps and caps.completion else None
+    return bool(item_caps and item_caps.snippet_support)
+
+
+def markdown(server: SyllaServer) -> bool:
+    """Whether the client renders markdown in completion documentation."""
+    caps = server.client_capabilities.text_document
+    item_caps = caps.completion.completion_item if caps and caps.completion else None
+    return bool(item_caps and types.MarkupKind.Markdown in (item_caps.documentation_format or ()))
 
 
 def create_server() -> SyllaServer:
@@ -301,7 +333,7 @@ def create_server() -> SyllaServer:
         uri = params.text_document.uri
         server.scheduler.cancel(uri)
         server.documents.forget(uri)
-        if looks_like_json(uri, None):
+        if served(uri, None):
             server.clear(uri)
 
     @server.feature(
@@ -327,7 +359,7 @@ def create_server() -> SyllaServer:
     @guard.request
     async def code_action(params: types.CodeActionParams) -> list[types.CodeAction] | None:
         uri = params.text_document.uri
-        if server.syllabus_snapshot(uri) is None:
+        if server.served_snapshot(uri) is None:
             return None
         outcome = await server.scheduler.current(uri)
         if outcome is None or not outcome.syllabus:
@@ -343,28 +375,34 @@ def create_server() -> SyllaServer:
         analysis = await server.analysis(params.text_document.uri)
         if analysis is None:
             return None
+        offset = analysis.positions.offset(params.position)
+        if analysis.language == "birds":
+            return await server.off_loop(birds_features.hover, analysis, offset)
         # off the loop: the first hover of a version may build its schedule (0.1 s at 500 KB)
-        return await server.off_loop(hover, analysis, analysis.positions.offset(params.position))
+        return await server.off_loop(hover, analysis, offset)
 
-    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=['"', "$"]))
+    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=['"', "$", "<"]))
     @guard.request
     async def on_completion(params: types.CompletionParams) -> types.CompletionList | None:
         uri = params.text_document.uri
-        snap = server.syllabus_snapshot(uri)
-        if snap is None:
+        found = server.served_snapshot(uri)
+        if found is None:
             return None
+        snap, language = found
+        if language == "birds":
+            return await server.off_loop(
+                birds_features.complete, snap.text, params.position, server.encoding, snippets(server), markdown(server)
+            )
         await server.settings_loaded()
         snap = server.syllabus_snapshot(uri) or snap
         registry = await server.off_loop(server.registry_params, to_fs_path(uri))
         positions = PositionMap(snap.text, server.encoding)
-        caps = server.client_capabilities.text_document
-        item_caps = caps.completion.completion_item if caps and caps.completion else None
         ctx = CompletionContext(
             text=snap.text,
             offset=positions.offset(params.position),
             positions=positions,
-            snippets=bool(item_caps and item_caps.snippet_support),
-            markdown=bool(item_caps and types.MarkupKind.Markdown in (item_caps.documentation_format or ())),
+            snippets=snippets(server),
+            markdown=markdown(server),
             registry=registry,
         )
         return complete(ctx)
@@ -373,7 +411,7 @@ def create_server() -> SyllaServer:
     @guard.request
     async def on_symbols(params: types.DocumentSymbolParams) -> list[types.DocumentSymbol] | None:
         analysis = await server.analysis(params.text_document.uri)
-        if analysis is None:
+        if analysis is None or analysis.language != "syllabus":
             return None
         return Wire(await server.off_loop(analysis.view, "symbols", document_symbols))  # type: ignore[return-value]
 
@@ -383,13 +421,15 @@ def create_server() -> SyllaServer:
         analysis = await server.analysis(params.text_document.uri)
         if analysis is None:
             return None
+        if analysis.language == "birds":
+            return await server.off_loop(analysis.view, "folding", birds_features.folding_ranges)
         return Wire(await server.off_loop(analysis.view, "folding", folding_ranges))  # type: ignore[return-value]
 
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT)
     @guard.request
     async def on_inlay_hints(params: types.InlayHintParams) -> list[types.InlayHint] | None:
         analysis = await server.analysis(params.text_document.uri)
-        if analysis is None:
+        if analysis is None or analysis.language != "syllabus":
             return None
         return await server.off_loop(inlay_hints, analysis, analysis.positions.span(params.range))
 

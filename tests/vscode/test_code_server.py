@@ -105,6 +105,8 @@ def test_code_server_shows_problems_hover_and_applies_a_quick_fix(vsix: Path, tm
     shutil.copy(FIXTURES / "lsp" / "bad.json", syllabus)
     # A bare instruction list with a misspelt directive, named as real syllabi are: VS Code's
     # JSON validation applies the shipped schema by name (*syllabus*.json).
+    # A Science Birds configMeta.xml (XML, found by its root element) with two lower-case-boolean findings.
+    shutil.copy(FIXTURES / "birds" / "rules" / "B810_bad.xml", workspace / "configMeta.xml")
     (workspace / "ste_syllabus.json").write_text(
         '[\n  {"$phase": "1.train"},\n  {"$repaet": {"$episode": "Pong"}, "count": 5}\n]\n'
     )
@@ -149,6 +151,8 @@ def test_code_server_shows_problems_hover_and_applies_a_quick_fix(vsix: Path, tm
             SYLLA_FIX_TITLE="$info",
             SYLLA_SCHEMA_FILE="ste_syllabus.json",
             SYLLA_SCHEMA_WAIT_FOR='Unknown directive: did you mean "$repeat"?',
+            SYLLA_XML_FILE="configMeta.xml",
+            SYLLA_XML_CODE="B810",
         )
         drive = subprocess.run(
             [str(NODE24), str(DRIVER), f"http://127.0.0.1:{port}/?folder={workspace}", syllabus.name, str(out)],
@@ -186,6 +190,12 @@ def test_code_server_shows_problems_hover_and_applies_a_quick_fix(vsix: Path, tm
     assert any(row.startswith('Unknown directive: did you mean "$repeat"?') for row in schema_rows), schema_rows
     assert any("N603" in row for row in schema_rows), schema_rows
     assert not any("Missing property" in row or "Incorrect type" in row for row in schema_rows), schema_rows
+
+    # The XML config's findings reach the Problems panel with sylla's B8 code: `TRUE` on line 17
+    # and `True` on line 24 (VS Code shows 1-based [Ln 17, Col 47]).
+    xml_rows = [row for row in seen["xmlProblems"] if "B810" in row]
+    assert len(xml_rows) == 2, seen["xmlProblems"]
+    assert any("Ln 17, Col 47" in row for row in xml_rows) and any("Ln 24, Col 22" in row for row in xml_rows), xml_rows
 
 
 def _strip_trailing_commas(text: str) -> str:

@@ -49,7 +49,8 @@ def test_packaged_extension_shows_the_servers_diagnostics(packaged_extension: Pa
     report = run_packaged(packaged_extension, workspace, workspace / "syllabus_ANT.json")
     assert report.get("crash") is None, report
     assert report["arrived"], f"no diagnostics reached the editor; output:\n{report['output']}\nerrors: {report['errors']}"
-    # bad.json's findings, as the CLI reports them for that file (tests/lsp/test_neovim.py sees the same).
+    # bad.json's findings, as the CLI reports them for that file (tests/lsp/test_neovim.py sees the same;
+    # one task and nothing varies: an STE syllabus, so T401 says so and no T403, as in 98554ca).
     codes = [(d["code"], d["line"]) for d in report["diagnostics"]]
     assert codes == [("T401", 2), ("P303", 5), ("P306", 5), ("H501", 7), ("P302", 7), ("N602", 8)]
     assert report["errors"] == []
@@ -80,6 +81,33 @@ def test_a_new_sylla_toml_relints_the_open_syllabus(packaged_extension: Path, wo
     assert {"H501", "T401"} <= set(before)
     assert report["after"] is not None, "no new diagnostics after sylla.toml was written"
     assert sorted(d["code"] for d in report["after"]) == [c for c in before if c not in ("H501", "T401")]
+
+
+def test_packaged_extension_shows_diagnostics_for_a_science_birds_config(packaged_extension: Path, workspace: Path) -> None:
+    """configMeta.xml (language xml) starts the server through the real client, and its findings
+    are the ones `sylla lint` prints for the file: B810 for `TRUE` (line 17) and `True` (line 24)."""
+    meta = workspace / "configMeta.xml"
+    shutil.copy(FIXTURES / "birds" / "rules" / "B810_bad.xml", meta)
+    report = run_packaged(packaged_extension, workspace, meta)
+    assert report.get("crash") is None, report
+    assert report["arrived"], f"no diagnostics reached the editor; output:\n{report['output']}\nerrors: {report['errors']}"
+    assert [(d["code"], d["line"]) for d in report["diagnostics"]] == [("B810", 16), ("B810", 23)]
+    cli = subprocess.run(
+        [sys.executable, "-m", "sylla", "lint", "--format", "json", "configMeta.xml"],
+        capture_output=True, text=True, timeout=60, cwd=workspace, check=False,
+    )
+    assert [(f["code"], f["line"] - 1) for f in json.loads(cli.stdout)] == [(d["code"], d["line"]) for d in report["diagnostics"]]
+    assert report["errors"] == []
+
+
+def test_xml_that_is_no_science_birds_config_does_not_start_the_server(packaged_extension: Path, workspace: Path) -> None:
+    pom = workspace / "pom.xml"
+    pom.write_text('<?xml version="1.0"?>\n<project><modelVersion>4.0.0</modelVersion></project>\n')
+    report = run_packaged(packaged_extension, workspace, pom, python=str(workspace / "no-python"), timeout_ms=3000)
+    assert report.get("crash") is None, report
+    assert report["errors"] == []
+    assert "interpreter:" not in report["output"]
+    assert report["diagnostics"] is None
 
 
 def test_json_without_a_syllabus_neither_probes_python_nor_starts_the_server(

@@ -53,3 +53,48 @@ def test_extension_and_server_agree_on_what_is_a_syllabus(node_modules: None, tm
     disagreements = [text[:80] for text, a, b in zip(texts, extension_says, server_says) if a != b]
     assert disagreements == []
     assert True in server_says and False in server_says
+
+
+BIRDS_CASES = [
+    '<?xml version="1.0" encoding="utf-16"?>\n<config_generation>\n</config_generation>',
+    "<!-- generated -->\r\n<evaluation><trials/></evaluation>",
+    '<?xml version="1.0"?>\n<!DOCTYPE evaluation [<!ELEMENT evaluation ANY>]>\n<evaluation/>',
+    '<?xml version="1.0"?>\n<project><modelVersion>4.0.0</modelVersion></project>',
+    "<configuration><config_generation/></configuration>",
+    "   \n<config_generation",
+    "",
+]
+
+BIRDS_CHECK = CHECK.replace("looksLikeSyllabus", "looksLikeBirdsConfig")
+
+
+def test_extension_and_server_agree_on_what_is_a_science_birds_config(node_modules: None, tmp_path: Path) -> None:
+    """The extension's XML check (src/birdsSniff.ts) against ``birds_kind``, the server's decision,
+    on every XML fixture (configMeta.xml, config.xml, the hostile and broken ones)."""
+    from sylla.grammar.birds.detect import birds_kind
+
+    module = tmp_path / "birdsSniff.js"
+    built = subprocess.run(
+        [str(EXTENSION / "node_modules" / ".bin" / "esbuild"), str(EXTENSION / "src" / "birdsSniff.ts"),
+         "--format=cjs", "--platform=node", f"--outfile={module}", "--log-level=error"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert built.returncode == 0, built.stderr
+    files = sorted((ROOT / "tests" / "fixtures").rglob("*.xml"))
+    texts = []
+    for path in files:
+        try:
+            texts.append(path.read_bytes().decode("utf-8"))
+        except UnicodeDecodeError:
+            continue  # binary garbage and UTF-16 files: an editor decodes those itself
+    texts += BIRDS_CASES
+    assert len(texts) > 25
+    answer = subprocess.run(
+        ["node", "-e", BIRDS_CHECK, str(module)], input=json.dumps(texts), capture_output=True, text=True, timeout=60, check=False
+    )
+    assert answer.returncode == 0, answer.stderr
+    extension_says = json.loads(answer.stdout)
+    server_says = [birds_kind(text) is not None for text in texts]
+    disagreements = [text[:80] for text, a, b in zip(texts, extension_says, server_says) if a != b]
+    assert disagreements == []
+    assert True in server_says and False in server_says

@@ -14,6 +14,7 @@ import { activeInterpreter, pythonEnvironmentsApi, type DisposableLike } from ".
 import { explicitReader, SETTINGS_SECTION, toServerSettings, type ConfigurationItem, type ServerSettings } from "./settings";
 import { withSchemaPatterns } from "./schemaAssociation";
 import { statusView, type StatusFacts } from "./status";
+import { isXmlDocument, looksLikeBirdsConfig } from "./birdsSniff";
 import { isJsonDocument, looksLikeSyllabus } from "./syllabusSniff";
 import { probeSylla, runProcess } from "./syllaProbe";
 
@@ -52,8 +53,11 @@ function enabled(): boolean {
   return vscode.workspace.getConfiguration(SETTINGS_SECTION).get<boolean>("enable", true) !== false;
 }
 
+/** A document the server would lint: a syllabus (JSON) or a Science Birds trial config (XML). */
 function isOpenSyllabus(document: vscode.TextDocument): boolean {
-  return isJsonDocument(document.languageId, document.uri.scheme) && looksLikeSyllabus(document.getText());
+  const { languageId, uri } = document;
+  if (isJsonDocument(languageId, uri.scheme)) return looksLikeSyllabus(document.getText());
+  return isXmlDocument(languageId, uri.scheme) && looksLikeBirdsConfig(document.getText());
 }
 
 /** Keep the `json.schemas` entry that carries `sylla.schemaPatterns` in step with the setting. */
@@ -79,7 +83,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   /** Whether the server was asked for: a syllabus was opened (or a restart asked) while enabled. */
   let wanted = false;
 
-  const status = vscode.languages.createLanguageStatusItem("sylla.server", [{ language: "json" }, { language: "jsonc" }]);
+  const status = vscode.languages.createLanguageStatusItem("sylla.server", [
+    { language: "json" },
+    { language: "jsonc" },
+    { language: "xml" },
+  ]);
   status.name = "sylla language server";
   status.command = { title: "Show Output", command: SHOW_OUTPUT_COMMAND };
   const report = (facts: StatusFacts): void => {
@@ -134,7 +142,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       void vscode.window.showErrorMessage(`The sylla language server failed to start: ${String(error)}. See the "sylla" output.`);
     }
   };
-  /** Start the server the first time a syllabus is open; JSON without syllabi never probes Python. */
+  /** Start the server the first time a syllabus or a Science Birds config is open; other JSON
+   * and XML never probes Python. */
   const startIfSyllabus = (documents: readonly vscode.TextDocument[]): void => {
     if (!wanted && enabled() && documents.some(isOpenSyllabus)) {
       void start();

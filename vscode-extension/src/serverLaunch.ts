@@ -16,10 +16,15 @@ export const CONFIG_FILES_GLOB = "**/{sylla.toml,pyproject.toml}";
 export const CLIENT_ID = "sylla";
 export const CLIENT_NAME = "sylla";
 
-/** Every JSON and JSONC document; the server itself ignores JSON that is not a syllabus. */
+/**
+ * Every JSON, JSONC and XML document; the server itself ignores JSON that is not a syllabus and
+ * XML that is not a Science Birds trial config (root `<config_generation>` or `<evaluation>`).
+ */
 export const DOCUMENT_SELECTOR: ReadonlyArray<{ readonly scheme: string; readonly language: string }> = [
   { scheme: "file", language: "json" },
   { scheme: "file", language: "jsonc" },
+  { scheme: "file", language: "xml" },
   { scheme: "untitled", language: "json" },
   { scheme: "untitled", language: "jsonc" },
+  { scheme: "untitled", language: "xml" },
 ];

@@ -65,7 +65,7 @@ describe("the extension, activated with the VS Code API stubbed", () => {
     await extension.activate(context as never);
   }
 
-  it("starts `<sylla.interpreter> -m sylla lsp` over stdio for JSON and JSONC documents", async () => {
+  it("starts `<sylla.interpreter> -m sylla lsp` over stdio for JSON, JSONC and XML documents", async () => {
     stub.config["sylla.interpreter"] = withSylla;
     stub.config["sylla.profile"] = "pretest";
     stub.config["sylla.select"] = ["SY1"];
@@ -77,7 +77,7 @@ describe("the extension, activated with the VS Code API stubbed", () => {
     assert.deepEqual(client.serverOptions, { command: withSylla, args: ["-m", "sylla", "lsp"], transport: 0 });
     assert.deepEqual(
       client.clientOptions.documentSelector.map((filter) => filter.language),
-      ["json", "jsonc", "json", "jsonc"],
+      ["json", "jsonc", "xml", "json", "jsonc", "xml"],
     );
     assert.deepEqual(client.clientOptions.initializationOptions, { settings: { sylla: { profile: "pretest", select: ["SY1"] } } });
     assert.deepEqual(client.events, ["start"]);
@@ -209,6 +209,15 @@ describe("the extension, activated with the VS Code API stubbed", () => {
     stub.open(syllabusDocument("/ws/ste_syllabus.json"));
     await eventually(() => stub.clients.length === 1);
     assert.deepEqual(stub.clients[0]!.events, ["start"]);
+  });
+
+  it("starts for a Science Birds configMeta.xml but not for other XML", async () => {
+    stub.documents = [jsonDocument("/ws/pom.xml", "<project><modelVersion>4.0.0</modelVersion></project>", "xml")];
+    stub.config["sylla.interpreter"] = withSylla;
+    await activate();
+    assert.equal(stub.clients.length, 0);
+    stub.open(jsonDocument("/ws/configMeta.xml", '<?xml version="1.0" encoding="utf-16"?>\n<config_generation>\n</config_generation>\n', "xml"));
+    await eventually(() => stub.clients.length === 1);
   });
 
   it("starts for a bare instruction list and a misspelt instructions key, as the server's detection does", async () => {

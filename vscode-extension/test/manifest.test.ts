@@ -28,10 +28,11 @@ const manifest = JSON.parse(readFileSync(join(__dirname, "..", "..", "package.js
 const properties = manifest.contributes.configuration.properties;
 
 describe("package.json contributions", () => {
-  it("activates on JSON, JSONC and workspaces that hold syllabi or a sylla.toml, and loads the bundle", () => {
+  it("activates on JSON, JSONC, XML and workspaces that hold syllabi or a sylla.toml, and loads the bundle", () => {
     assert.deepEqual(manifest.activationEvents, [
       "onLanguage:json",
       "onLanguage:jsonc",
+      "onLanguage:xml",
       "workspaceContains:**/*syllabus*.json",
       "workspaceContains:**/sylla.toml",
     ]);

@@ -16,7 +16,7 @@ describe("serverLaunch", () => {
   it("selects JSON and JSONC documents, saved and untitled", () => {
     assert.deepEqual(
       DOCUMENT_SELECTOR.map((filter) => `${filter.scheme}:${filter.language}`),
-      ["file:json", "file:jsonc", "untitled:json", "untitled:jsonc"],
+      ["file:json", "file:jsonc", "file:xml", "untitled:json", "untitled:jsonc", "untitled:xml"],
     );
   });
 

@@ -39,7 +39,8 @@ function report(extra) {
 async function main() {
   host.config["sylla.interpreter"] = python;
   host.folders.push({ uri: Uri.file(workspace), name: path.basename(workspace), index: 0 });
-  openDocument(file, file.endsWith(".jsonc") ? "jsonc" : "json", fs.readFileSync(file, "utf8"));
+  const languageId = file.endsWith(".jsonc") ? "jsonc" : file.endsWith(".xml") ? "xml" : "json";
+  openDocument(file, languageId, fs.readFileSync(file, "utf8"));
 
   const extension = require(path.resolve(bundle));
   const context = {

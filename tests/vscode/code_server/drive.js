@@ -4,7 +4,9 @@
 //
 // usage: node drive.js URL FILE_NAME OUT_DIR
 // env:   SYLLA_CHROMIUM (default /usr/bin/chromium), SYLLA_HOVER_LINE, SYLLA_HOVER_COLUMN, SYLLA_FIX_LINE,
-//        SYLLA_FIX_TITLE, SYLLA_CODES (comma-separated codes to wait for)
+//        SYLLA_FIX_TITLE, SYLLA_CODES (comma-separated codes to wait for), SYLLA_SCHEMA_FILE and
+//        SYLLA_SCHEMA_WAIT_FOR, SYLLA_XML_FILE and SYLLA_XML_CODE (a Science Birds config and the
+//        code its Problems rows must show)
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
@@ -130,6 +132,27 @@ async function main() {
       await page.waitForTimeout(1000); // both sources (json and sylla) have reported
       result.schemaProblems = (await problems.locator(".monaco-list-row").allTextContents()).map((t) => t.replace(/\u00a0/g, " "));
       await page.screenshot({ path: path.join(outDir, "schema.png") });
+    }
+    // A Science Birds config (XML): its sylla findings in the Problems panel.
+    if (process.env.SYLLA_XML_FILE) {
+      await page.keyboard.press("Control+P");
+      await quickOpen.waitFor({ state: "visible" });
+      await quickOpen.fill(process.env.SYLLA_XML_FILE);
+      await page.locator(".quick-input-widget .monaco-list-row", { hasText: process.env.SYLLA_XML_FILE }).first().waitFor();
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(() => (document.querySelector(".monaco-editor .view-lines")?.textContent || "").includes("config_generation"));
+      await palette(page, "View: Focus Problems");
+      const filter = page.locator(".markers-panel-container input, .viewpane-filter input").first();
+      await filter.fill(`**/${process.env.SYLLA_XML_FILE}`);
+      await page.waitForFunction(
+        (wanted) => (document.querySelector(".markers-panel")?.textContent || "").includes(wanted),
+        process.env.SYLLA_XML_CODE,
+        { timeout: 60_000 },
+      );
+      await page.waitForTimeout(500);
+      result.xmlProblems = (await problems.locator(".monaco-list-row").allTextContents()).map((t) => t.replace(/\u00a0/g, " "));
+      await page.screenshot({ path: path.join(outDir, "xml.png") });
+      step("xml problems");
     }
     step("done");
   } catch (error) {
