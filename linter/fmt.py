@@ -196,9 +196,8 @@ def format_text(text: str) -> str | None:
     result = parse(text)
     if not result.syntax_ok or result.model is None:
         return None
-    source = result.text
-    bom = source.startswith("\ufeff")
-    body = source[1:] if bom else source
+    bom = text.startswith("\ufeff")  # the parser drops it from result.text; the file keeps it
+    body = result.text
     newline = "\r\n" if "\r\n" in body else "\n"
     try:
         out = _format(body, result.model.form)
