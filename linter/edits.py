@@ -88,13 +88,12 @@ def insert_after(text: str, span: Span, instruction: str, next_span: Span | None
     pos = skip_trivia(text, span.end)
     if pos < len(text) and text[pos] == ",":
         after = pos + 1
-        is_last = skip_trivia(text, after) >= len(text) or text[skip_trivia(text, after)] in "]}"
+        # the new instruction takes the comma along: a trailing comma stays a trailing comma
         eol = skip_trivia(text, after, same_line=True)
-        sep = "" if is_last else ","
         if eol < len(text) and text[eol] in "\r\n" and indent is not None:
             start = text.index("\n", eol) + 1
-            return Edit(Span(start, start), f"{indent}{instruction}{sep}{nl}")
-        return Edit(Span(after, after), f" {instruction}{sep}")
+            return Edit(Span(start, start), f"{indent}{instruction},{nl}")
+        return Edit(Span(after, after), f" {instruction},")
     if indent is not None:
         eol = skip_trivia(text, span.end, same_line=True)
         if eol < len(text) and text[eol] in "\r\n":
