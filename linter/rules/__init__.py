@@ -15,6 +15,7 @@ from .ant_c_test_task import AntCTestSameTask
 from .ant_c_variation import AntCNoVariation
 from .ant_no_test import AntNoTestPhase
 from .ant_single_task import AntSingleTask
+from .bad_suppression import BadSuppression
 from .block_before_phase import BlockBeforePhase
 from .cl_no_test import ClNoTestPhase
 from .cl_no_variation import ClNoVariation
@@ -48,6 +49,6 @@ RULE_CLASSES: tuple[type[Rule], ...] = (
     SyllabusTypeInferred, ClMultipleTasks, ClNoVariation, ClNoTestPhase, AntNoTestPhase, AntSingleTask,
     AntAbParameterVariation, AntCNoVariation, AntCTestSameTask, AntBTransferMatrix,
     TestPhaseLearningOn, InfoDisableNotReset, LearningDisabledInTrain, ZeroShotTest, DuplicateAdjacentBlocks,
-    NonJsonSyntax, TrailingComma, UnknownDirective, UnknownTopLevelKey, ContainsMismatch,
+    NonJsonSyntax, TrailingComma, UnknownDirective, UnknownTopLevelKey, ContainsMismatch, BadSuppression,
     UnknownTask, UnknownParameter, BadParameterValue,
 )
