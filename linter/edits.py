@@ -87,13 +87,15 @@ def insert_after(text: str, span: Span, instruction: str, next_span: Span | None
     indent = indent_at(text, span.start) if starts_line(text, span.start) else None
     pos = skip_trivia(text, span.end)
     if pos < len(text) and text[pos] == ",":
+        # the edit spans the comma it relies on, so a fix that deletes that comma (a trailing
+        # comma) conflicts with it instead of leaving the new instruction without a separator;
+        # the new instruction takes a comma along: a trailing comma stays a trailing comma
         after = pos + 1
-        # the new instruction takes the comma along: a trailing comma stays a trailing comma
         eol = skip_trivia(text, after, same_line=True)
         if eol < len(text) and text[eol] in "\r\n" and indent is not None:
             start = text.index("\n", eol) + 1
-            return Edit(Span(start, start), f"{indent}{instruction},{nl}")
-        return Edit(Span(after, after), f" {instruction},")
+            return Edit(Span(pos, start), f"{text[pos:start]}{indent}{instruction},{nl}")
+        return Edit(Span(pos, after), f", {instruction},")
     if indent is not None:
         eol = skip_trivia(text, span.end, same_line=True)
         if eol < len(text) and text[eol] in "\r\n":

@@ -218,8 +218,67 @@ def _inline(node: Node) -> str:
     return "[" + ", ".join(_inline(e.value) for e in node.items) + "]"
 
 
+def _is_directive(comment: str) -> bool:
+    from .suppress import _DIRECTIVE
+
+    return _DIRECTIVE.search(comment) is not None
+
+
 def _has_directive(e: Element) -> bool:
-    return any("sylla:" in c for c in e.trailing + e.before)
+    return any(_is_directive(c) for c in e.trailing + e.before)
+
+
+def _ends_line(comment: str) -> bool:
+    return comment.startswith(("//", "<--"))
+
+
+def _hoist_directives(e: Element) -> None:
+    """Move ``sylla: ignore`` comments from inside an instruction to its first line.
+
+    An instruction's findings start on its first line. A directive between its keys would
+    force it over several lines and name a line inside it; hoisted, it goes to the end of
+    the instruction's line (written on one line when nothing else is inside), else right
+    after its opening brace."""
+    found: list[tuple[list[str], str]] = []
+    others = False
+
+    def visit(lst: list[str]) -> None:
+        nonlocal others
+        for c in lst:
+            if _is_directive(c):
+                found.append((lst, c))
+            elif lst is not e.value.open_comments:
+                others = True
+
+    def walk(node: Node) -> None:  # in document order: the first directive is the one on the first line
+        visit(node.open_comments)
+        for item in node.items:
+            visit(item.leading)
+            visit(item.before)
+            visit(item.mid)
+            walk(item.value)
+            visit(item.trailing)
+        visit(node.end_comments)
+
+    walk(e.value)
+    found = [(lst, c) for lst, c in found if lst is not e.value.open_comments]  # already there
+    if not found:
+        return
+    line_directives = sum(1 for _, c in found if _ends_line(c))
+    trailing_taken = bool(e.trailing) and _ends_line(e.trailing[-1])
+    inline = not others and not e.value.open_comments and (line_directives == 0 or (line_directives == 1 and not trailing_taken))
+    target = e.trailing if inline else e.value.open_comments
+    line_taken = bool(target) and _ends_line(target[-1])
+    for lst, c in found:
+        if _ends_line(c):
+            if line_taken:
+                continue  # a second // would become text of the first: it stays where it is
+            lst.remove(c)
+            target.append(c)
+            line_taken = True
+        else:
+            lst.remove(c)
+            target.insert(len(target) - 1 if line_taken else len(target), c)
 
 
 def _render(node: Node, indent: int, mode: str = "normal") -> str:
@@ -243,6 +302,8 @@ def _render(node: Node, indent: int, mode: str = "normal") -> str:
         out.append(" ".join([open_, *node.open_comments]))
     last = len(node.items) - 1
     for n, e in enumerate(node.items):
+        if mode == "instructions":
+            _hoist_directives(e)
         if mode == "instructions" and n > 0 and _is_phase(e):
             out.append("")
         for c in e.leading:

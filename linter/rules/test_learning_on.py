@@ -47,6 +47,9 @@ class TestPhaseLearningOn(Rule):
     def _fix(self, ctx: Context, run, states: set, uses_flag: bool) -> Fix | None:  # noqa: ANN001
         phase = run.phase
         text = ctx.text
+        written = text[phase.span.start : phase.span.end].count('"enable_updates"')
+        if written > 1 or (written == 1 and phase.enable_updates is None):
+            return None  # a duplicated or non-boolean key: the schema finding (S111, S201) comes first
         if phase.enable_updates is True:
             span = phase.enable_updates_span
             return Fix('Set "enable_updates" to false', (Edit(span, "false"),)) if span else None

@@ -138,3 +138,31 @@ def test_h505_merges_when_the_extra_keys_are_the_same() -> None:
     assert apply_fixes(text, [h505]) == (
         '{"instructions": [\n  {"$phase": "1.train"},\n  {"$repeat": {"$episode": "Pong"}, "count": 75, "x_seed": 7}\n]}\n'
     )
+
+
+@pytest.mark.parametrize("phase", [
+    '{"$phase": "1.test", "enable_updates": 1.5}',
+    '{"$phase": "1.test", "enable_updates": null}',
+    '{"$phase": "1.test", "enable_updates": true, "enable_updates": true}',
+])
+def test_h501_no_fix_on_a_non_boolean_or_duplicated_flag(phase: str) -> None:
+    """Found by fuzzing: the fix added `"enable_updates": false` next to the bad key on every
+    run (a duplicate key the engine ignores), so the file grew and H501 stayed."""
+    text = (FIX / "H501_flag_bad.json").read_text().replace('{"$phase": "1.test"}', phase)
+    assert phase in text
+    assert [f.fix for f in lint(text, "x.json").findings if f.code == "H501"] == [None]
+
+
+def test_insertion_and_trailing_comma_removal_do_not_drop_the_separator() -> None:
+    """Found by fuzzing: H501 inserted `{"$info": {}},` after the last block's trailing comma
+    while N602 deleted that comma in the same round."""
+    text = (
+        '{\n  "instructions": [\n    {"$phase": "1.train"},\n    {"$repeat": {"$episode": "Pong"}, "count": 100},\n'
+        '    {"$phase": "1.test"},\n    {"$repeat": {"$episode": "Pong"}, "count": 10},\n  ]\n}\n'
+    )
+    fixed = _fix_all(text, "x.json")
+    assert fixed == (
+        '{\n  "instructions": [\n    {"$phase": "1.train"},\n    {"$repeat": {"$episode": "Pong"}, "count": 100},\n'
+        '    {"$phase": "1.test"},\n    {"$info": {"disable_updates": true}},\n'
+        '    {"$repeat": {"$episode": "Pong"}, "count": 10},\n    {"$info": {}}\n  ]\n}\n'
+    )

@@ -119,3 +119,23 @@ def test_suppression_directives_stay_on_the_line_they_name() -> None:
     text = '{"default_params": {' + params + '}, // sylla: ignore[R702]\n "x_extra": 1, "instructions": []}'
     out = _stable(text)
     assert '  "default_params": {' + params + "}, // sylla: ignore[R702]\n" in out
+
+
+def test_directive_inside_an_instruction_moves_to_its_first_line() -> None:
+    """Found by fuzzing: a directive between an instruction's keys made fmt write the
+    instruction over several lines, and the directive then named a line inside it."""
+    from sylla.linter import lint
+
+    text = (
+        '{"instructions": [\n  {"$phase": "1.train"},\n  {"$repeat": {"$episode": "Pong"}, "count": 5},\n'
+        '  {"$phase": // sylla: ignore[H501]\n  "1.test"},\n  {"$repeat": {"$episode": "Pong"}, "count": 5}\n]}\n'
+    )
+    assert not [f for f in lint(text, "x.jsonc").findings if f.code == "H501"]
+    out = _stable(text)
+    assert '    {"$phase": "1.test"}, // sylla: ignore[H501]\n' in out
+    assert not [f for f in lint(out, "x.jsonc").findings if f.code == "H501"]
+    # with another comment inside, the instruction keeps several lines: the directive goes after `{`
+    text = text.replace('  "1.test"}', '  "1.test" /* why */}')
+    out = _stable(text)
+    assert '    { // sylla: ignore[H501]\n      "$phase": "1.test" /* why */\n    },\n' in out
+    assert not [f for f in lint(out, "x.jsonc").findings if f.code == "H501"]
