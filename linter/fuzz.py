@@ -245,6 +245,12 @@ def _lint_props(text: str, config: Config, path: str) -> list[Violation]:
     for f in result.findings:
         if not (0 <= f.span.start <= f.span.end <= len(result.text)):
             out.append(Violation("finding span outside the text", f"{f.code} {f.span}"))
+    # the same file as bytes, after a line holding an invalid UTF-8 byte (a line of its own,
+    # so no `sylla: ignore` on it), and saved as UTF-16
+    data = text.encode("utf-8", errors="surrogatepass")
+    for variant in (b"\xff\n" + data, text.encode("utf-16")):
+        if not lint(variant, path, config).findings:
+            out.append(Violation("an undecodable file linted clean", repr(variant[:200])))
     return out
 
 
