@@ -233,52 +233,64 @@ def _ends_line(comment: str) -> bool:
 
 
 def _hoist_directives(e: Element) -> None:
-    """Move ``sylla: ignore`` comments from inside an instruction to its first line.
+    """Move ``sylla: ignore`` comments of an instruction to its first line.
 
     An instruction's findings start on its first line. A directive between its keys would
-    force it over several lines and name a line inside it; hoisted, it goes to the end of
-    the instruction's line (written on one line when nothing else is inside), else right
-    after its opening brace."""
-    found: list[tuple[list[str], str]] = []
-    others = False
+    force it over several lines and name a line inside it, and one after it would name its
+    last line. Written on one line (nothing else inside), the instruction takes its
+    directives at the end of that line; written over several lines, right after its ``{``.
+    Block directives go first, so a multi-line ``/* */`` there cannot push them down a line;
+    a ``//`` directive goes last, and stays where it is when that line already ends in one.
+    """
+    value = e.value
+    if value.kind == "scalar":
+        return
+    inner: list[tuple[list[str], str]] = []
+    others = bool(value.open_comments)
 
     def visit(lst: list[str]) -> None:
         nonlocal others
         for c in lst:
             if _is_directive(c):
-                found.append((lst, c))
-            elif lst is not e.value.open_comments:
+                inner.append((lst, c))
+            else:
                 others = True
 
-    def walk(node: Node) -> None:  # in document order: the first directive is the one on the first line
-        visit(node.open_comments)
+    def walk(node: Node, top: bool) -> None:  # in document order
+        if not top:
+            visit(node.open_comments)
         for item in node.items:
             visit(item.leading)
             visit(item.before)
             visit(item.mid)
-            walk(item.value)
+            walk(item.value, False)
             visit(item.trailing)
         visit(node.end_comments)
 
-    walk(e.value)
-    found = [(lst, c) for lst, c in found if lst is not e.value.open_comments]  # already there
-    if not found:
+    walk(value, True)
+    lines = [c for _, c in inner if _ends_line(c)]
+    tail_blocked = any(_ends_line(c) or "\n" in c for c in e.trailing)
+    inline = not others and (not lines or (len(lines) == 1 and not tail_blocked))
+    if inline:
+        target, moving = e.trailing, inner
+    else:
+        target = value.open_comments
+        moving = inner + [(e.trailing, c) for c in e.trailing if _is_directive(c)]
+    if not moving:
         return
-    line_directives = sum(1 for _, c in found if _ends_line(c))
-    trailing_taken = bool(e.trailing) and _ends_line(e.trailing[-1])
-    inline = not others and not e.value.open_comments and (line_directives == 0 or (line_directives == 1 and not trailing_taken))
-    target = e.trailing if inline else e.value.open_comments
-    line_taken = bool(target) and _ends_line(target[-1])
-    for lst, c in found:
+    blocked = any(_ends_line(c) or "\n" in c for c in target)
+    first = 0
+    for lst, c in moving:
         if _ends_line(c):
-            if line_taken:
+            if blocked:
                 continue  # a second // would become text of the first: it stays where it is
             lst.remove(c)
             target.append(c)
-            line_taken = True
+            blocked = True
         else:
             lst.remove(c)
-            target.insert(len(target) - 1 if line_taken else len(target), c)
+            target.insert(first, c)
+            first += 1
 
 
 def _render(node: Node, indent: int, mode: str = "normal") -> str:

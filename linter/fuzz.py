@@ -323,15 +323,16 @@ def _fmt_props(text: str, config: Config, path: str) -> list[Violation]:
     after = Counter(f.code for f in lint(neutral(formatted), path, config).findings if f.code != "N602")
     if before != after:
         out.append(Violation("fmt changed the findings", f"before-only {dict(before - after)}, after-only {dict(after - before)}"))
-    moved = _directive_places(text) - _directive_places(formatted)
+    moved = _directive_places(text) - _directive_places(formatted, strict=False)
     if moved:
         out.append(Violation("fmt moved a directive off its instruction's line", f"{dict(moved)} {formatted[:2000]!r}"))
     return out
 
 
-def _directive_places(text: str) -> Counter:
-    """(directive text, instruction index) for each ``sylla: ignore`` comment on lines where
-    exactly one instruction starts: the instruction whose findings it names."""
+def _directive_places(text: str, strict: bool = True) -> Counter:
+    """(directive text, instruction index) for each ``sylla: ignore`` comment that names one
+    instruction: its lines meet that instruction only, and the instruction starts on them.
+    ``strict=False`` pairs every directive with every instruction starting on its lines."""
     from .suppress import directives
 
     result = parse(text)
@@ -339,13 +340,16 @@ def _directive_places(text: str) -> Counter:
     if model is None:
         return Counter()
     lines = result.lines
-    starts: dict[int, list[int]] = {}
-    for n, ins in enumerate(model.instructions):
-        starts.setdefault(lines.line_col(ins.span.start)[0], []).append(n)
+    ranges = [
+        (lines.line_col(ins.span.start)[0], lines.line_col(max(ins.span.start, ins.span.end - 1))[0])
+        for ins in model.instructions
+    ]
     out: Counter = Counter()
     for d in directives(model):
         first, last = lines.line_col(d.span.start)[0], lines.line_col(max(d.span.start, d.span.end - 1))[0]
-        named = [i for line in range(first, last + 1) for i in starts.get(line, [])]
-        if len(named) == 1:
-            out[(model.text[d.span.start : d.span.end].replace("\r\n", "\n"), named[0])] += 1
+        starting = [i for i, (a, _) in enumerate(ranges) if first <= a <= last]
+        meeting = [i for i, (a, b) in enumerate(ranges) if a <= last and first <= b]
+        named = starting if not strict else (starting if len(meeting) == 1 and starting == meeting else [])
+        for i in named:
+            out[(model.text[d.span.start : d.span.end].replace("\r\n", "\n"), i)] += 1
     return out

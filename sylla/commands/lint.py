@@ -63,7 +63,6 @@ def run(args: argparse.Namespace) -> int:
     from sylla.linter import ConfigError, lint, load_config
     from sylla.linter.fixes import fix_until_stable
     from sylla.linter.reporters import FileReport, get
-
     from sylla.linter.write import encode_like, write_text
 
     from .common import read_source

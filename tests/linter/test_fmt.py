@@ -139,3 +139,26 @@ def test_directive_inside_an_instruction_moves_to_its_first_line() -> None:
     out = _stable(text)
     assert '    { // sylla: ignore[H501]\n      "$phase": "1.test" /* why */\n    },\n' in out
     assert not [f for f in lint(out, "x.jsonc").findings if f.code == "H501"]
+
+
+def test_directive_after_an_instruction_written_over_several_lines() -> None:
+    """Found by the campaign: with a comment inside, the instruction is written over several
+    lines and a trailing directive would name its last line; it goes after the `{`."""
+    text = '{"instructions": [{"$phase": /**/ "1.train"},  // sylla: ignore[H50\n{"$episode": "Pong"}]}\n'
+    out = _stable(text)
+    assert out == (
+        '{\n  "instructions": [\n    { // sylla: ignore[H50\n      "$phase": /**/ "1.train"\n    },\n'
+        '    {"$episode": "Pong"}\n  ]\n}\n'
+    )
+
+
+def test_hoisted_directive_goes_before_a_multiline_comment() -> None:
+    """Found by the campaign: appended after `/* multi\\n line */`, the directive landed on
+    the comment's second line."""
+    text = (
+        '{"instructions": [\n  {"$phase": "1.train"},\n'
+        '  {"$repeat": {"$episode" /* sylla: ignore[H505] */ : "Pong"}, "count": 10} /* multi\n   line */,\n'
+        '  {"$repeat": {"$episode": "Pong"}, "count": 10}\n]}\n'
+    )
+    out = _stable(text)
+    assert '    {"$repeat": {"$episode": "Pong"}, "count": 10}, /* sylla: ignore[H505] */ /* multi\n   line */\n' in out
