@@ -331,7 +331,8 @@ def _fmt_props(text: str, config: Config, path: str) -> list[Violation]:
 
 def _directive_places(text: str, strict: bool = True) -> Counter:
     """(directive text, instruction index) for each ``sylla: ignore`` comment that names one
-    instruction: its lines meet that instruction only, and the instruction starts on them.
+    instruction: its lines meet that instruction only, the instruction starts on them, and the
+    directive is inside or after it (one before it on line 1 also names the top object).
     ``strict=False`` pairs every directive with every instruction starting on its lines."""
     from .suppress import directives
 
@@ -349,7 +350,9 @@ def _directive_places(text: str, strict: bool = True) -> Counter:
         first, last = lines.line_col(d.span.start)[0], lines.line_col(max(d.span.start, d.span.end - 1))[0]
         starting = [i for i, (a, _) in enumerate(ranges) if first <= a <= last]
         meeting = [i for i, (a, b) in enumerate(ranges) if a <= last and first <= b]
-        named = starting if not strict else (starting if len(meeting) == 1 and starting == meeting else [])
+        named = starting
+        if strict:  # one instruction on its lines, and the directive inside or after it
+            named = [i for i in starting if meeting == [i] and d.span.start >= model.instructions[i].span.start]
         for i in named:
-            out[(model.text[d.span.start : d.span.end].replace("\r\n", "\n"), i)] += 1
+            out[(model.text[d.span.start : d.span.end].replace("\r\n", "\n").rstrip(), i)] += 1
     return out
