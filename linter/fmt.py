@@ -14,6 +14,10 @@ one on an output line. Comments therefore keep their relation to the line they w
 - after an opening bracket on its line: stays after the bracket;
 - on lines of their own: stay on lines of their own, before the next element (or the close).
 
+A directive inside an instruction, or after one written over several lines, moves to the
+instruction's first line. One after the closing ``]`` of the list stays with the bracket,
+which gets a line of its own.
+
 Multi-line ``/* */`` comments keep their inner lines exactly; line ends are the file's own
 (decided by its first line end), also inside comments, so a CRLF file stays CRLF.
 """

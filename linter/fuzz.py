@@ -329,6 +329,20 @@ def _fmt_props(text: str, config: Config, path: str) -> list[Violation]:
     return out
 
 
+def _list_end(model: Any, i: int) -> int:
+    """Where what follows instruction ``i`` stops being about it: the next instruction, or
+    the ``]`` closing the list (a directive after ``]}`` on that line names the brackets)."""
+    from .edits import skip_trivia
+
+    if i + 1 < len(model.instructions):
+        return model.instructions[i + 1].span.start
+    text = model.text
+    pos = skip_trivia(text, model.instructions[i].span.end)
+    if pos < len(text) and text[pos] == ",":
+        pos = skip_trivia(text, pos + 1)
+    return pos if pos < len(text) and text[pos] == "]" else len(text)
+
+
 def _directive_places(text: str, strict: bool = True) -> Counter:
     """(directive text, instruction index) for each ``sylla: ignore`` comment that names one
     instruction: its lines meet that instruction only, the instruction starts on them, and the
@@ -352,7 +366,8 @@ def _directive_places(text: str, strict: bool = True) -> Counter:
         meeting = [i for i, (a, b) in enumerate(ranges) if a <= last and first <= b]
         named = starting
         if strict:  # one instruction on its lines, and the directive inside or after it
-            named = [i for i in starting if meeting == [i] and d.span.start >= model.instructions[i].span.start]
+            named = [i for i in starting if meeting == [i] and d.span.start >= model.instructions[i].span.start
+                     and d.span.start < _list_end(model, i)]
         for i in named:
             out[(model.text[d.span.start : d.span.end].replace("\r\n", "\n").rstrip(), i)] += 1
     return out
