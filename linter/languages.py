@@ -67,14 +67,10 @@ def lint_text(
 
 
 def encode_fixed(original: bytes, text: str) -> bytes:
-    """``text`` encoded as ``original`` was: a Science Birds file keeps its detected encoding and
-    BOM (UTF-16 stays UTF-16, ASCII stays ASCII), a syllabus stays UTF-8 with its BOM if it had one."""
-    if is_birds(original):
-        from sylla.grammar.birds.decode import decode, encode_like
+    """``text`` encoded as ``original`` was (see ``sylla.linter.write.encode_like``)."""
+    from .write import encode_like
 
-        return encode_like(decode(original), text)
-    bom = b"\xef\xbb\xbf" if original.startswith(b"\xef\xbb\xbf") else b""
-    return bom + text.encode("utf-8")
+    return encode_like(original, text)
 
 
 def wants_file(name: str) -> bool:

@@ -3,17 +3,54 @@
 A comment suppresses findings that start on its line (``# noqa`` style); without codes it
 suppresses all of them. ``"sylla_ignore": ["CODE", ...]`` works in strict JSON files, which
 cannot hold comments. Codes may be prefixes (``"H5"``), as in ``select``.
+
+A directive that opens ``[`` and never closes it, or closes it on an empty list, suppresses
+nothing: read leniently it would hide every finding on its line, which is the opposite of
+what its author meant. Rule N607 reports it.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Iterator
 
-from sylla.grammar.model import LineIndex, NonJsonKind, Syllabus
+from sylla.grammar.model import LineIndex, NonJsonKind, Span, Syllabus
 
-_DIRECTIVE = re.compile(r"sylla:\s*ignore(?:\[([^\]]*)\])?")
+_DIRECTIVE = re.compile(r"sylla:\s*ignore\b(\s*\[)?")
 _COMMENTS = (NonJsonKind.LINE_COMMENT, NonJsonKind.BLOCK_COMMENT)
+
+
+@dataclass(frozen=True)
+class Directive:
+    """One ``sylla: ignore`` in a comment: its span (the comment), its codes (empty: every
+    code), and what is wrong with it (None when it is well formed)."""
+
+    span: Span
+    codes: tuple[str, ...]
+    problem: str | None = None
+
+
+def directives(model: Syllabus) -> Iterator[Directive]:
+    for item in model.non_json:
+        if item.kind not in _COMMENTS:
+            continue
+        comment = item.text(model.text)
+        m = _DIRECTIVE.search(comment)
+        if not m:
+            continue
+        if m.group(1) is None:
+            yield Directive(item.span, ())
+            continue
+        close = comment.find("]", m.end())
+        if close < 0:
+            yield Directive(item.span, (), "has no closing `]`, so it suppresses nothing")
+            continue
+        codes = tuple(c.strip() for c in comment[m.end() : close].split(",") if c.strip())
+        if not codes:
+            yield Directive(item.span, (), "lists no code (write `sylla: ignore` to ignore every rule on the line)")
+            continue
+        yield Directive(item.span, codes)
 
 
 @dataclass
@@ -23,11 +60,11 @@ class Suppressions:
     lines: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
     def suppressed(self, code: str, line: int) -> bool:
-        if any(code.startswith(c) for c in self.file_codes):
+        if any(c == "ALL" or code.startswith(c) for c in self.file_codes):
             return True
         if line in self.lines:
             codes = self.lines[line]
-            return not codes or any(code.startswith(c) for c in codes)
+            return not codes or any(c == "ALL" or code.startswith(c) for c in codes)
         return False
 
 
@@ -39,15 +76,12 @@ def suppressions(model: Syllabus | None, lines: LineIndex) -> Suppressions:
     listed = value.get("sylla_ignore")
     if isinstance(listed, list):
         out.file_codes = tuple(c.strip() for c in listed if isinstance(c, str) and c.strip())
-    for item in model.non_json:
-        if item.kind not in _COMMENTS:
+    for d in directives(model):
+        if d.problem is not None:
             continue
-        m = _DIRECTIVE.search(item.text(model.text))
-        if not m:
-            continue
-        codes = tuple(c.strip() for c in (m.group(1) or "").split(",") if c.strip())
-        first, _ = lines.line_col(item.span.start)
-        last, _ = lines.line_col(max(item.span.start, item.span.end - 1))
+        first, _ = lines.line_col(d.span.start)
+        last, _ = lines.line_col(max(d.span.start, d.span.end - 1))
         for line in range(first, last + 1):
-            out.lines[line] = () if not codes or () == out.lines.get(line, None) else out.lines.get(line, ()) + codes
+            known = out.lines.get(line)
+            out.lines[line] = () if not d.codes or known == () else (known or ()) + d.codes
     return out

@@ -16,6 +16,7 @@ from .ant_c_test_task import AntCTestSameTask
 from .ant_c_variation import AntCNoVariation
 from .ant_no_test import AntNoTestPhase
 from .ant_single_task import AntSingleTask
+from .bad_suppression import BadSuppression
 from .birds_checkpoints_off import CheckpointsOff
 from .birds_generated_boolean import GeneratedBooleanCase
 from .birds_level_paths import WindowsLevelPath
@@ -66,7 +67,7 @@ RULE_CLASSES: tuple[type[Rule], ...] = (
     AntAbParameterVariation, AntCNoVariation, AntCTestSameTask, AntBTransferMatrix,
     SteMultipleTasks, SteParameterVariation,
     TestPhaseLearningOn, InfoDisableNotReset, LearningDisabledInTrain, ZeroShotTest, DuplicateAdjacentBlocks,
-    NonJsonSyntax, TrailingComma, UnknownDirective, UnknownTopLevelKey, ContainsMismatch, UnknownInfoKey,
+    NonJsonSyntax, TrailingComma, UnknownDirective, UnknownTopLevelKey, ContainsMismatch, UnknownInfoKey, BadSuppression,
     UnknownTask, UnknownParameter, BadParameterValue,
     *birds_core.RULES,
     MetaBooleanCase, MeasurementContradiction, TrialDisabled, CheckpointsOff, TrainingNeverEnds,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator
 
 from sylla.grammar.model import Block, Severity, Span
 from sylla.grammar.syllabus_type import canonical
@@ -22,13 +22,25 @@ def _same(a: Block, b: Block) -> bool:
     )
 
 
+def _value_at(value: Any, path: tuple) -> Any:
+    for step in path:
+        value = value[step]
+    return value
+
+
+def _without_count(instruction: Any) -> Any:
+    if not isinstance(instruction, dict):
+        return instruction
+    return canonical({k: v for k, v in instruction.items() if k != "count"})
+
+
 class DuplicateAdjacentBlocks(Rule):
     __doc__ = rule_doc(
         "Two adjacent blocks are identical.",
         "Consecutive `$repeat` (or bare) instructions with the same task and parameters.",
         '{"$repeat": {"$episode": "Pong"}, "count": 100},\n{"$repeat": {"$episode": "Pong"}, "count": 100},',
         '{"$repeat": {"$episode": "Pong"}, "count": 200},',
-        "Merges two `$repeat` blocks into one and sums the counts (offered only when nothing but a comma separates them, so no comment is lost).",
+        "Merges two `$repeat` blocks into one and sums the counts (offered only when nothing but a comma separates them, the second holds no comment and no key the first lacks, so nothing is lost).",
         why="**Why it matters.** The metrics treat each block as a unit (block-level saturation, "
         "recovery per block): an accidental split halves the block and doubles the bookkeeping.",
     )
@@ -45,5 +57,13 @@ class DuplicateAdjacentBlocks(Rule):
             return None
         if ctx.text[a.span.end : b.span.start].strip() != ",":
             return None
+        if any(b.span.start <= n.span.start < b.span.end for n in ctx.model.non_json):
+            return None  # a comment or note inside the second block would be deleted with it
+        try:
+            same = _without_count(_value_at(ctx.model.value, a.path)) == _without_count(_value_at(ctx.model.value, b.path))
+        except (KeyError, IndexError, TypeError):
+            same = False
+        if not same:
+            return None  # keys beside "$repeat" differ ("x_seed"): merging would drop the second's
         total = a.count + b.count
         return Fix(f"Merge into one block of {total}", (Edit(a.count_span, str(total)), Edit(Span(a.span.end, b.span.end), "")))

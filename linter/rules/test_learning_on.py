@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from sylla.grammar.model import Severity, Span
+from sylla.grammar.model import Info, PhaseMark, Severity, Span
 
 from ..context import Context
-from ..edits import insert_after
+from ..edits import insert_after, insert_before
 from ..finding import Edit, Finding, Fix
 from ..rule import Rule
-from ._phases import next_instruction_span
 from ..rule import rule_doc
 
 DISABLE = '{"$info": {"disable_updates": true}}'
@@ -48,22 +47,39 @@ class TestPhaseLearningOn(Rule):
     def _fix(self, ctx: Context, run, states: set, uses_flag: bool) -> Fix | None:  # noqa: ANN001
         phase = run.phase
         text = ctx.text
+        written = text[phase.span.start : phase.span.end].count('"enable_updates"')
+        if written > 1 or (written == 1 and phase.enable_updates is None):
+            return None  # a duplicated or non-boolean key: the schema finding (S111, S201) comes first
         if phase.enable_updates is True:
             span = phase.enable_updates_span
             return Fix('Set "enable_updates" to false', (Edit(span, "false"),)) if span else None
-        if False in states or True in states:
-            return None
         if uses_flag:
             at = phase.label_span.end
             return Fix('Add "enable_updates": false', (Edit(Span(at, at), ', "enable_updates": false'),))
+        return self._info_pair(ctx, run)
+
+    def _info_pair(self, ctx: Context, run) -> Fix | None:  # noqa: ANN001
+        """``disable_updates`` right before the phase's first block and ``{}`` after its last,
+        unless an ``$info`` that sets learning sits between them (a pair around the blocks
+        would not turn learning off for all of them, and fixing again would add another pair).
+        ``{}`` is left out when the phase already sets learning again after its last block."""
+        text = ctx.text
         instructions = ctx.model.instructions
-        last = phase.index
-        for ins in instructions[phase.index + 1 :]:
-            if ins.__class__.__name__ == "PhaseMark":
-                break
-            last = ins.index
-        first = insert_after(text, phase.span, DISABLE, next_instruction_span(ctx.model, phase.index))
-        second = insert_after(text, instructions[last].span, RESET, next_instruction_span(ctx.model, last))
-        if first.span.start == second.span.start:
+        first, last = run.blocks[0].block.index, run.blocks[-1].block.index
+        if any(_sets_learning(ins) for ins in instructions[first:last]):
             return None
-        return Fix("Turn learning off for the phase with an $info pair", (first, second))
+        edits = [insert_before(text, instructions[first].span, DISABLE)]
+        following = []
+        for ins in instructions[last + 1 :]:
+            if isinstance(ins, PhaseMark):
+                break
+            following.append(ins)
+        if not any(_sets_learning(ins) for ins in following):
+            edits.append(insert_after(text, instructions[last].span, RESET))
+        if len({e.span.start for e in edits}) < len(edits):
+            return None
+        return Fix("Turn learning off for the phase with an $info pair", tuple(edits))
+
+
+def _sets_learning(ins) -> bool:  # noqa: ANN001
+    return isinstance(ins, Info) and (ins.resets or ins.disable_updates is not None)

@@ -20,9 +20,10 @@ def register(sub: "argparse._SubParsersAction") -> None:
 
 def run(args: argparse.Namespace) -> int:
     from sylla.linter import format_text
+    from sylla.linter.write import write_text
 
     from .common import read_source
-    from .lint import _print_diff, _write_atomic, discover
+    from .lint import _print_diff, discover
 
     status = 0
     for path in discover(args.paths):
@@ -37,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"sylla: {name}: Science Birds XML is not formatted by sylla; left as is", file=sys.stderr)
             continue
         try:
-            text = data.decode("utf-8")
+            text = data.decode("utf-8")  # not utf-8-sig: a BOM is kept, and compared, as text
         except UnicodeDecodeError:
             print(f"sylla: {name}: not UTF-8; not formatted", file=sys.stderr)
             status = 2
@@ -47,9 +48,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"sylla: {name}: has syntax errors (see sylla lint); not formatted", file=sys.stderr)
             status = 2
             continue
+        if path == "-" and not (args.check or args.diff):
+            _stdout(formatted.encode("utf-8"))
+            continue
         if formatted == text:
-            if path == "-" and not (args.check or args.diff):
-                sys.stdout.write(text)
             continue
         if args.diff:
             _print_diff(name, text, formatted)
@@ -57,9 +59,18 @@ def run(args: argparse.Namespace) -> int:
         elif args.check:
             print(f"would reformat {name}")
             status = max(status, 1)
-        elif path == "-":
-            sys.stdout.write(formatted)
         else:
-            _write_atomic(path, data, formatted)
+            try:
+                write_text(path, data, formatted)
+            except OSError as exc:
+                print(f"sylla: cannot write {name}: {exc.strerror or exc}", file=sys.stderr)
+                status = 2
+                continue
             print(f"reformatted {name}", file=sys.stderr)
     return status
+
+
+def _stdout(data: bytes) -> None:
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.flush()

@@ -159,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
     from sylla.linter.languages import lint_text as lint  # syllabi and Science Birds configs
     from sylla.linter.fixes import fix_until_stable
     from sylla.linter.reporters import FileReport, get
+    from sylla.linter.write import encode_like, write_text
 
     from .common import read_source
 
@@ -188,13 +189,14 @@ def run(args: argparse.Namespace) -> int:
                 text = result.text
                 relint = lambda t: lint(t, name, config).findings  # type: ignore[arg-type]  # noqa: E731
                 fixed = fix_until_stable(text, relint) if result.parse.syntax_ok else text
+                if path == "-" and args.fix and not args.diff:
+                    sys.stdout.buffer.write(data if fixed == text else encode_like(data, fixed))  # always, as ruff
+                    sys.stdout.flush()
                 if fixed != text:
                     if args.diff:
                         _print_diff(name, text, fixed)
-                    elif path == "-":
-                        sys.stdout.write(fixed)
-                    else:
-                        _write_atomic(path, data, fixed)
+                    elif path != "-":
+                        write_text(path, data, fixed)
                     result = lint(fixed, name, config)  # type: ignore[arg-type]
         except ConfigError as exc:
             print(f"sylla: {exc}", file=sys.stderr)
@@ -207,7 +209,7 @@ def run(args: argparse.Namespace) -> int:
     unread_and_clean = status == 2 and not any(r.result.findings for r in reports)
     if args.format == "text" and unread_and_clean:
         pass  # "All checks passed" would be false: a file could not be read (said on stderr)
-    elif not (args.diff or (args.fix and args.paths == ["-"])) or args.format != "text":
+    elif not args.diff or args.format != "text":
         out = get(args.format)(reports)
         if args.output_file:
             try:
@@ -216,7 +218,8 @@ def run(args: argparse.Namespace) -> int:
                 print(f"sylla: cannot write {args.output_file}: {exc.strerror or exc}", file=sys.stderr)
                 return 2
         else:
-            (sys.stderr if args.fix and args.paths == ["-"] else sys.stdout).write(out)
+            # with the fixed text on stdout (as ruff does), what is left to fix goes to stderr
+            (sys.stderr if args.fix and "-" in args.paths else sys.stdout).write(out)
     if status:
         return status
     failing = any(SEVERITY_RANK[f.severity.value] >= threshold for r in reports for f in r.result.findings)
@@ -229,30 +232,3 @@ def _print_diff(name: str, before: str, after: str) -> None:
     sys.stdout.writelines(
         difflib.unified_diff(before.splitlines(True), after.splitlines(True), f"a/{name}", f"b/{name}")
     )
-
-
-def _write_atomic(path: str, original: bytes, text: str) -> None:
-    """Write through a temp file in the same folder and rename over the original, keeping its
-    UTF-8 encoding, its byte-order mark if it had one (the parser drops it from ``text``) and
-    its permissions; a crash leaves the old file intact."""
-    import tempfile
-
-    from sylla.linter.languages import encode_fixed
-
-    data = encode_fixed(original, text)  # a Science Birds config keeps its own encoding
-    folder = os.path.dirname(os.path.abspath(path))
-    mode = os.stat(path).st_mode & 0o7777
-    fd, tmp = tempfile.mkstemp(prefix=".sylla-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise

@@ -63,3 +63,106 @@ def test_unsafe_fix_not_applied_by_default() -> None:
     findings = lint(text, "x.json").findings
     assert apply_fixes(text, findings) == text
     assert '"1.train"' in apply_fixes(text, findings, safe_only=False)
+
+
+def _fix_all(text: str, name: str = "x.jsonc") -> str:
+    from sylla.linter.fixes import fix_until_stable
+
+    return fix_until_stable(text, lambda t: lint(t, name).findings)
+
+
+def test_h501_pair_goes_around_the_blocks_after_an_existing_reset() -> None:
+    """The `{"$info": {}}` right after the test phase used to cancel the inserted disable:
+    every --fix added two lines and H501 stayed."""
+    text = (FIX / "H501_reset_before_blocks_bad.json").read_text()
+    fixed = _fix_all(text)
+    assert fixed == text.replace(
+        '    {"$info": {}},\n    {"$repeat": {"$episode": "Pong"}, "count": 5}\n',
+        '    {"$info": {}},\n    {"$info": {"disable_updates": true}},\n'
+        '    {"$repeat": {"$episode": "Pong"}, "count": 5},\n    {"$info": {}}\n',
+    )
+    assert [f.code for f in lint(fixed, "x.json").findings if f.code.startswith("H")] == []
+    assert _fix_all(fixed) == fixed
+
+
+def test_h501_no_fix_when_an_info_between_the_blocks_sets_learning() -> None:
+    text = (
+        '{"instructions": [\n  {"$phase": "1.train"},\n  {"$repeat": {"$episode": "Pong"}, "count": 10},\n'
+        '  {"$phase": "1.test"},\n  {"$repeat": {"$episode": "Pong"}, "count": 5},\n  {"$info": {}},\n'
+        '  {"$repeat": {"$episode": "Pong"}, "count": 5}\n]}\n'
+    )
+    (h501,) = [f for f in lint(text, "x.json").findings if f.code == "H501"]
+    assert h501.fix is None
+
+
+def test_h501_insertion_after_a_comment_before_the_comma() -> None:
+    text = (FIX / "H501_comment_before_comma_bad.jsonc").read_text()
+    fixed = _fix_all(text)
+    assert fixed == text.replace(
+        '    , {"$repeat": {"$episode": "Pong"}, "count": 5} /* last */\n',
+        '    , {"$info": {"disable_updates": true}}, {"$repeat": {"$episode": "Pong"}, "count": 5}, {"$info": {}} /* last */\n',
+    )
+    again = lint(fixed, "x.jsonc")
+    assert again.parse.syntax_ok and not [f for f in again.findings if f.code == "H501"]
+
+
+def test_h502_insertion_after_a_comment_before_the_comma() -> None:
+    text = (FIX / "H502_comment_before_comma_bad.jsonc").read_text()
+    fixed = _fix_all(text)
+    assert fixed == text.replace('    , {"$phase": "2.train"},\n', '    , {"$info": {}}, {"$phase": "2.train"},\n')
+    again = lint(fixed, "x.jsonc")
+    assert again.parse.syntax_ok and not [f for f in again.findings if f.code == "H502"]
+
+
+@pytest.mark.parametrize("line", [
+    '    {"$repeat": {"$episode": "Pong"}, "count": 25 /* seed 2 */, "x_seed": 7},\n',
+    '    {"$repeat": {"$episode": "Pong"}, "count": 25 /* seed 2 */},\n',
+    '    {"$repeat": {"$episode": "Pong"}, "count": 25, "x_seed": 7},\n',
+])
+def test_h505_offers_no_merge_that_would_lose_the_second_block(line: str) -> None:
+    base = (FIX / "H505_keeps_second_block_bad.jsonc").read_text()
+    text = base.replace('    {"$repeat": {"$episode": "Pong"}, "count": 25 /* seed 2 */, "x_seed": 7},\n', line)
+    assert line in text
+    (h505,) = [f for f in lint(text, "x.jsonc").findings if f.code == "H505"]
+    assert h505.fix is None
+    assert apply_fixes(text, [h505]) == text
+
+
+def test_h505_merges_when_the_extra_keys_are_the_same() -> None:
+    text = (
+        '{"instructions": [\n  {"$phase": "1.train"},\n'
+        '  {"$repeat": {"$episode": "Pong"}, "count": 50, "x_seed": 7},\n'
+        '  {"$repeat": {"$episode": "Pong"}, "count": 25, "x_seed": 7}\n]}\n'
+    )
+    (h505,) = [f for f in lint(text, "x.json").findings if f.code == "H505"]
+    assert apply_fixes(text, [h505]) == (
+        '{"instructions": [\n  {"$phase": "1.train"},\n  {"$repeat": {"$episode": "Pong"}, "count": 75, "x_seed": 7}\n]}\n'
+    )
+
+
+@pytest.mark.parametrize("phase", [
+    '{"$phase": "1.test", "enable_updates": 1.5}',
+    '{"$phase": "1.test", "enable_updates": null}',
+    '{"$phase": "1.test", "enable_updates": true, "enable_updates": true}',
+])
+def test_h501_no_fix_on_a_non_boolean_or_duplicated_flag(phase: str) -> None:
+    """Found by fuzzing: the fix added `"enable_updates": false` next to the bad key on every
+    run (a duplicate key the engine ignores), so the file grew and H501 stayed."""
+    text = (FIX / "H501_flag_bad.json").read_text().replace('{"$phase": "1.test"}', phase)
+    assert phase in text
+    assert [f.fix for f in lint(text, "x.json").findings if f.code == "H501"] == [None]
+
+
+def test_insertion_and_trailing_comma_removal_do_not_drop_the_separator() -> None:
+    """Found by fuzzing: H501 inserted `{"$info": {}},` after the last block's trailing comma
+    while N602 deleted that comma in the same round."""
+    text = (
+        '{\n  "instructions": [\n    {"$phase": "1.train"},\n    {"$repeat": {"$episode": "Pong"}, "count": 100},\n'
+        '    {"$phase": "1.test"},\n    {"$repeat": {"$episode": "Pong"}, "count": 10},\n  ]\n}\n'
+    )
+    fixed = _fix_all(text, "x.json")
+    assert fixed == (
+        '{\n  "instructions": [\n    {"$phase": "1.train"},\n    {"$repeat": {"$episode": "Pong"}, "count": 100},\n'
+        '    {"$phase": "1.test"},\n    {"$info": {"disable_updates": true}},\n'
+        '    {"$repeat": {"$episode": "Pong"}, "count": 10},\n    {"$info": {}}\n  ]\n}\n'
+    )

@@ -1,0 +1,53 @@
+"""The reliability target, bounded for the suite: structure-aware mutants of every fixture
+and example go through parse, lint (every profile and type), --fix and fmt, and every
+property of ``sylla.linter.fuzz.check`` holds (no exception; fix and fmt idempotent; fmt keeps
+the JSON value, comments, notes and the line each directive names; re-linting after --fix
+does not report the fixed findings). ``bench/fuzz.py`` runs the long campaign."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from sylla.linter.fuzz import check, configs, mutate
+
+REPO = Path(__file__).resolve().parents[2]
+SEEDS = sorted(REPO.glob("tests/fixtures/**/*.json*")) + sorted(REPO.glob("examples/**/*.json*"))
+TEXTS = {str(p.relative_to(REPO)): p.read_bytes().decode("utf-8", errors="replace") for p in SEEDS}
+CONFIGS = configs()
+
+
+def test_the_corpus_is_the_real_files() -> None:
+    names = set(TEXTS)
+    assert {"tests/fixtures/linter/reference-ant-b.jsonc", "tests/fixtures/linter/reference-cl.json", "examples/ant-b.jsonc"} <= names
+    assert len(names) >= 40
+    assert {(c.profile, c.type) for c in CONFIGS} >= {("l2m", None), ("pretest", "ANT-C"), ("l2m", "CL")}
+
+
+@pytest.mark.parametrize("name", sorted(TEXTS))
+def test_every_seed_file_holds_the_properties(name: str) -> None:
+    for config in CONFIGS:
+        assert check(TEXTS[name], config, name) == []
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(st.sampled_from(sorted(TEXTS)), st.integers(0, 2**32 - 1), st.integers(1, 4), st.sampled_from(CONFIGS),
+       st.sampled_from(["s.json", "s.jsonc"]))
+def test_mutants_hold_the_properties(name: str, seed: int, steps: int, config, path: str) -> None:
+    mutant = mutate(TEXTS[name], random.Random(seed), steps)
+    violations = check(mutant, config, path)
+    assert violations == [], f"{name} seed={seed} steps={steps} {config.profile}/{config.type}:\n{mutant!r}"
+
+
+def test_the_mutations_reach_what_they_are_for() -> None:
+    """The mutator makes the shapes the issue found bugs in (a check that it can fail)."""
+    rng = random.Random(7)
+    text = TEXTS["tests/fixtures/linter/reference-cl.json"]
+    mutants = [mutate(text, rng, 3) for _ in range(400)]
+    assert any("\r\n" in m for m in mutants) and any(m.startswith("\ufeff") for m in mutants)
+    assert any("// sylla: ignore[H50\n" in m for m in mutants) and any("<--" in m for m in mutants)
+    assert any("\n  ,"in m for m in mutants)  # a comment before a leading comma
+    assert any(m.lstrip("\ufeff").startswith('"instructions"') for m in mutants)  # fragments
