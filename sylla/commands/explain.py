@@ -48,7 +48,10 @@ def run(args: argparse.Namespace) -> int:
     from sylla.commands.birds_cli import explain_birds, explain_folder, is_folder
 
     if is_folder(args.file):
-        return explain_folder(args.file, args.format)
+        from sylla.commands.trials_cli import explain_trials_folder
+
+        handled = explain_trials_folder(args.file, args.format)  # None: no wave-3 trial files
+        return handled if handled is not None else explain_folder(args.file, args.format)
     source = read_source(args.file)
     if source is None:
         return 2
