@@ -9,7 +9,7 @@ W9xx wave-3 online trials (trial files: ``linter/trials.py``; deliveries: ``lint
 from __future__ import annotations
 
 from ..rule import Rule
-from . import birds_core, core_schema, core_syntax, trials_file
+from . import birds_core, core_schema, core_syntax, trials_delivery, trials_file
 from .alternation import PhaseAlternation
 from .ant_ab_variation import AntAbParameterVariation
 from .ant_b_matrix import AntBTransferMatrix
@@ -75,4 +75,5 @@ RULE_CLASSES: tuple[type[Rule], ...] = (
     GeneratedBooleanCase, DuplicateTrialId, NoExecutions, MissingTrainingLevels, ExtraTrainingSet,
     WindowsLevelPath, TimeLimitMismatch,
     *trials_file.RULES,
+    *trials_delivery.RULES,
 )

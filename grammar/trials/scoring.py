@@ -1,0 +1,116 @@
+"""Programs of a delivery against the trial files: parse, type, evaluate, prior, likelihood,
+each computed once per distinct program (and once per program and ordering for the outputs),
+since deliveries repeat the same programs across rows, runs and trials."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sylla.grammar.listdsl import DslError, parse_program
+from sylla.grammar.listdsl.evaluate import EvalError, run, show_value
+from sylla.grammar.listdsl.prior import LOG_HIT, LOG_MISS, nlp
+from sylla.grammar.listdsl.types import check_program
+
+from .model import value_max
+
+Examples = list[tuple[tuple[int, ...], tuple[int, ...]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Outputs:
+    """A program on the 11 examples of one ordering: its outputs (``EvalError`` where it
+    failed) as the deliverables write them (``None`` for a failure), and the running hit count."""
+
+    shown: tuple[str | None, ...]
+    errors: tuple[EvalError | None, ...]
+    hits_before: tuple[int, ...]  # hits_before[k]: correct among examples 1..k
+
+
+class Scorer:
+    def __init__(self, trials: dict[tuple[int, int], Examples]) -> None:
+        self.trials = trials
+        self._programs: dict[tuple[str, int], Any] = {}
+        self._outputs: dict[tuple[str, int, int], Outputs | DslError] = {}
+        self._prior: dict[tuple[str, int], float | DslError] = {}
+        self.shown_examples = {key: [(show_value(i), show_value(o)) for i, o in ex] for key, ex in trials.items()}
+
+    def program(self, text: str, problem: int) -> Any:
+        """The checked syntax tree, or the ``DslError`` (syntax, range or type) it raised."""
+        top = value_max(problem)
+        key = (text, top)
+        got = self._programs.get(key)
+        if got is None:
+            try:
+                got = parse_program(text.strip(), top)
+                check_program(got)
+            except DslError as exc:
+                got = exc
+            self._programs[key] = got
+        return got
+
+    def outputs(self, text: str, problem: int, order: int) -> Outputs | DslError | None:
+        """None when there is no trial file for (problem, order)."""
+        key = (text, problem, order)
+        got = self._outputs.get(key)
+        if got is not None:
+            return got
+        examples = self.trials.get((problem, order))
+        if examples is None:
+            return None
+        expr = self.program(text, problem)
+        if isinstance(expr, DslError):
+            self._outputs[key] = expr
+            return expr
+        top = value_max(problem)
+        shown: list[str | None] = []
+        errors: list[EvalError | None] = []
+        hits = [0]
+        for i, o in examples:
+            out = run(expr, i, top)
+            if isinstance(out, EvalError):
+                shown.append(None)
+                errors.append(out)
+                hits.append(hits[-1])
+            else:
+                shown.append(show_value(out))
+                errors.append(None)
+                hits.append(hits[-1] + (out == o))
+        got = Outputs(tuple(shown), tuple(errors), tuple(hits))
+        self._outputs[key] = got
+        return got
+
+    def nlp(self, text: str, problem: int) -> float | DslError:
+        top = value_max(problem)
+        key = (text, top)
+        got = self._prior.get(key)
+        if got is None:
+            expr = self.program(text, problem)
+            if isinstance(expr, DslError):
+                got = expr
+            else:
+                try:
+                    got = nlp(expr, top)
+                except DslError as exc:
+                    got = exc
+            self._prior[key] = got
+        return got
+
+    @staticmethod
+    def nll(outputs: Outputs, trial: int) -> float:
+        """nll of the training examples of trial ``trial`` (examples 1..trial-1)."""
+        n = trial - 1
+        hits = outputs.hits_before[n]
+        return -(hits * LOG_HIT + (n - hits) * LOG_MISS)
+
+
+def load_trials(folder: str) -> tuple[dict[tuple[int, int], Examples], list[str]]:
+    """(problem, ordering) -> its examples, from a ``json/`` folder, and the problems found."""
+    from .schedule import load_folder
+
+    orderings, errors = load_folder(folder)
+    out: dict[tuple[int, int], Examples] = {}
+    for o in orderings:
+        pairs = [ex.pair for ex in o.model.data]
+        out[(o.problem, o.order)] = [p for p in pairs if p is not None]
+    return out, errors
