@@ -54,3 +54,44 @@ def lint_deliveries(args) -> int:  # noqa: ANN001 - the lint command's namespace
         sys.stdout.write(out)
     threshold = SEVERITY_RANK[args.fail_on]
     return 1 if any(SEVERITY_RANK[f.severity.value] >= threshold for r in reports for f in r.result.findings) else 0
+
+
+def metrics_trials(args) -> int:  # noqa: ANN001 - the metrics command's namespace
+    """``sylla metrics --log DELIVERY_DIR --trials json/``: learning curves of a wave-3 delivery."""
+    from pathlib import Path
+
+    from sylla.metrics.learning_curves import compute, render_text, tidy, write_plots
+    from sylla.metrics.readers.deliveries import read_trials
+
+    data = read_trials(args.log, args.trials)
+    tables = compute(data)
+    long = tidy(tables)
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+    if args.format == "text":
+        text = render_text(data, tables)
+        print(text)
+        if out is not None:
+            (out / "learning_curves.txt").write_text(text + "\n", encoding="utf-8")
+    elif args.format == "json":
+        doc = {"derived_predictions": data.derived, "notes": data.notes, "bad_rows": data.bad,
+               "rows": json.loads(long.to_json(orient="records"))}
+        text = json.dumps(doc, indent=2)
+        (out / "learning_curves.json").write_text(text + "\n") if out else print(text)
+    elif args.format == "csv":
+        (long.to_csv(out / "learning_curves.csv", index=False) if out else sys.stdout.write(long.to_csv(index=False)))
+    else:
+        target = (out or Path(".")) / "learning_curves.parquet"
+        long.to_parquet(target, index=False)
+        print(f"sylla: wrote {target}", file=sys.stderr)
+    if args.format != "text":
+        for note in data.notes:
+            print(f"sylla: note: {note}", file=sys.stderr)
+        for name, reasons in data.bad.items():
+            for reason, rows in reasons.items():
+                print(f"sylla: bad rows: {name}: {len(rows)} {reason}: rows {', '.join(map(str, rows[:8]))}", file=sys.stderr)
+    if args.plots:
+        written = write_plots(tables, (out or Path("metrics-plots")) / "plots")
+        print(f"sylla: wrote {len(written)} plot(s) to {written[0].parent}", file=sys.stderr)
+    return 0
