@@ -17,6 +17,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from sylla.grammar.listdsl import DslError
+from sylla.grammar.listdsl.prior import LOG_HIT, LOG_MISS
 from sylla.grammar.model import LineIndex, Severity, Span
 from sylla.grammar.trials.delivery import COLUMNS, Delivery, Note, Table, paragraphs, read_delivery
 from sylla.grammar.trials.scoring import Scorer, load_trials
@@ -195,6 +196,10 @@ def _close(given: float, want: float) -> bool:
 _SPACE = re.compile(r"\s+")
 
 
+def _norm(s: str) -> str:
+    return _SPACE.sub("", s) if (" " in s or "\t" in s) else s
+
+
 def _semantics(table: Table, f: _File, scorer: Scorer, have_trials: bool) -> None:
     """Per-row checks, reported as one finding per check."""
     if not table.lines or not table.has("program"):
@@ -213,50 +218,62 @@ def _semantics(table: Table, f: _File, scorer: Scorer, have_trials: bool) -> Non
         fails[kind].append(line)
         first_detail.setdefault(kind, detail)
 
+    exprs: dict[tuple[str, int], object] = {}
+    outs: dict[tuple[str, int, int], object] = {}
+    priors: dict[tuple[str, int], object] = {}
     for k in range(len(lines)):
         p, line, text = probs[k], lines[k], progs[k]
         if p is None:
             continue
-        expr = scorer.program(text, p)
+        ekey = (text, p)
+        expr = exprs.get(ekey)
+        if expr is None:
+            expr = exprs[ekey] = scorer.program(text, p)
         if isinstance(expr, DslError):
             kind = "ill-typed program" if expr.kind == "type" else "unparseable program"
             fail(kind, line, f"row {line}: {expr.message} at column {expr.start + 1} of the program")
             continue
         if full:
-            pred_norm = _SPACE.sub("", preds[k])
-            want_acc = int(pred_norm == _SPACE.sub("", corrects[k]))
+            pred_norm = _norm(preds[k])
+            want_acc = int(pred_norm == _norm(corrects[k]))
             if accs[k] != want_acc:
                 fail("accuracy", line, f"row {line}: accuracy {accs[k]} but predicted {preds[k]} {'=' if want_acc else '≠'} correct {corrects[k]}")
         if not have_trials:
             continue
-        t = trials[k]
-        out = scorer.outputs(text, p, orders[k])
-        if out is None or not 1 <= t <= TRIALS or t > len(out.shown):
-            continue
-        if isinstance(out, DslError):
+        t, o = trials[k], orders[k]
+        okey = (text, p, o)
+        out = outs.get(okey)
+        if out is None:
+            out = outs[okey] = scorer.outputs(text, p, o) or False
+        if not out or isinstance(out, DslError) or not 1 <= t <= len(out.shown):  # type: ignore[union-attr]
             continue
         if full:
-            test_in, test_out = scorer.shown_examples[(p, orders[k])][t - 1]
-            if _SPACE.sub("", inputs[k]) != test_in or _SPACE.sub("", corrects[k]) != test_out:
+            test_in, test_out = scorer.shown_examples[(p, o)][t - 1]
+            if _norm(inputs[k]) != test_in or _norm(corrects[k]) != test_out:
                 fail("test example", line, f"row {line}: input {inputs[k]} -> {corrects[k]}, but trial {t} of "
-                     f"c{p:03d}_{orders[k]}.json tests {test_in} -> {test_out}")
-            err = out.errors[t - 1]
+                     f"c{p:03d}_{o}.json tests {test_in} -> {test_out}")
+            err = out.errors[t - 1]  # type: ignore[union-attr]
             if err is not None and preds[k].strip() in ("", "[]") and not accs[k]:
                 fail("evaluation error", line, f"row {line}: the program fails on the test input ({err})")
             elif err is not None:
                 fail("predicted", line, f"row {line}: predicted {preds[k]}, but the program fails on the input ({err})")
-            elif _SPACE.sub("", preds[k]) != out.shown[t - 1]:
-                fail("predicted", line, f"row {line}: predicted {preds[k]}, but the program gives {out.shown[t - 1]}")
-        if nlls[k] is not None:
-            want = scorer.nll(out, t)
-            if not _close(nlls[k], want):
-                fail("nll", line, f"row {line}: nll {nlls[k]}, recomputed on trials 1..{t - 1}: {want:.6f}")
-        if nlps[k] is not None:
-            want_p = scorer.nlp(text, p)
+            elif pred_norm != out.shown[t - 1]:  # type: ignore[union-attr]
+                fail("predicted", line, f"row {line}: predicted {preds[k]}, but the program gives {out.shown[t - 1]}")  # type: ignore[union-attr]
+        given = nlls[k]
+        if given is not None:
+            hits = out.hits_before[t - 1]  # type: ignore[union-attr]
+            want = -(hits * LOG_HIT + (t - 1 - hits) * LOG_MISS)
+            if abs(given - want) > ABS_TOL + REL_TOL * abs(want):
+                fail("nll", line, f"row {line}: nll {given}, recomputed on trials 1..{t - 1}: {want:.6f}")
+        given = nlps[k]
+        if given is not None:
+            want_p = priors.get(ekey)
+            if want_p is None:
+                want_p = priors[ekey] = scorer.nlp(text, p)
             if isinstance(want_p, DslError):
                 fail("no prior", line, f"row {line}: {want_p.message}")
-            elif not _close(nlps[k], want_p):
-                fail("nlp", line, f"row {line}: nlp {nlps[k]}, the request's prior gives {want_p:.6f}")
+            elif abs(given - want_p) > ABS_TOL + REL_TOL * abs(want_p):  # type: ignore[operator]
+                fail("nlp", line, f"row {line}: nlp {given}, the request's prior gives {want_p:.6f}")
     base = os.path.basename(table.path)
     codes = {"unparseable program": "W915", "ill-typed program": "W915", "evaluation error": "W915", "no prior": "W915",
              "accuracy": "W917", "test example": "W916", "predicted": "W918", "nll": "W919", "nlp": "W920"}

@@ -81,7 +81,7 @@ def parse_table(text: str, path: str, names: tuple[str, ...] | None = None) -> T
     table = Table(path, text, ())
     base = os.path.basename(path)
     work = text
-    m = re.search(f"[{TYPOGRAPHIC}]", text)
+    m = None if text.isascii() else re.search(f"[{TYPOGRAPHIC}]", text)
     typo = m.start() if m else -1
     if typo >= 0:
         line = text.count("\n", 0, typo) + 1
@@ -89,6 +89,7 @@ def parse_table(text: str, path: str, names: tuple[str, ...] | None = None) -> T
         table.notes.append(Note("quoting", f"{base} quotes with typographic quotes ({text[typo]!r}); the request's CSV "
                                 f"quotes with ASCII '\"'. Read as '\"'.", line, col))
         work = re.sub(f"[{TYPOGRAPHIC}]", '"', text)
+    table.work = work  # type: ignore[attr-defined]
     physical = work.splitlines()
     if not physical:
         table.notes.append(Note("columns", f"{base} is empty; expected a header {','.join(COLUMNS)} and rows", 0, 1, "error"))
@@ -139,7 +140,7 @@ def _check_header(table: Table, cols: tuple[str, ...], base: str) -> None:
 
 
 def _pattern(columns: tuple[str, ...]) -> re.Pattern[str]:
-    parts = ['"[^"\\n]*"' if c in QUOTED else '[^",\\n]*' for c in columns]
+    parts = ['"[^"\\n]*+"' if c in QUOTED else '[^",\\n]*+' for c in columns]
     return re.compile("^" + ",".join(parts) + r"[ \t\r]*$", re.MULTILINE)
 
 
@@ -149,7 +150,7 @@ def _read_rows(table: Table, physical: list[str], start: int) -> None:
     cols = table.columns
     n = len(cols)
     body = physical[start:]
-    if _fast_rows(table, body, start):
+    if _fast_rows(table, body, start, getattr(table, "work", None)):
         _check_quoting(table, physical, body)
         return
     rows = list(csv.reader(body))
@@ -190,7 +191,7 @@ def _read_rows(table: Table, physical: list[str], start: int) -> None:
         table.bad_row("a number column that is not a number", line)
 
 
-def _fast_rows(table: Table, body: list[str], start: int) -> bool:
+def _fast_rows(table: Table, body: list[str], start: int, work: str | None = None) -> bool:
     """The well-formed case through pandas' C parser when pandas is installed (the metrics
     extra): True when every line is one row of the right width with numbers where numbers go."""
     try:
@@ -200,25 +201,33 @@ def _fast_rows(table: Table, body: list[str], start: int) -> bool:
     if not body or any(not line.strip() for line in body):
         return False
     cols = table.columns
+    source = work
+    if source is None or "\r" in source:
+        source = "\n".join(body)
+    elif start:
+        source = source[source.index("\n") + 1:]
     try:
-        df = pd.read_csv(io.StringIO("\n".join(body)), header=None, names=list(cols), dtype=object,
+        df = pd.read_csv(io.StringIO(source), header=None, names=list(cols),
+                         dtype={c: object for c in cols if c not in INTS and c not in FLOATS},
                          keep_default_na=False, engine="c", skip_blank_lines=False, quotechar='"')
     except Exception:  # noqa: BLE001 - any parser complaint: the row-by-row path says which row
         return False
     if len(df) != len(body) or df.shape[1] != len(cols):
         return False
     data: dict[str, list] = {}
-    try:
-        for c in cols:
-            col = df[c]
-            if c in INTS:
-                data[c] = col.astype("int64").tolist()
-            elif c in FLOATS:
-                data[c] = col.astype("float64").tolist()
-            else:
-                data[c] = col.tolist()
-    except (ValueError, TypeError):
-        return False
+    for c in cols:
+        col = df[c]
+        kind = col.dtype.kind
+        if c in INTS:
+            if kind != "i":
+                return False  # a value that is not an integer: found row by row
+            data[c] = col.tolist()
+        elif c in FLOATS:
+            if kind not in "if":
+                return False
+            data[c] = col.astype("float64").tolist()
+        else:
+            data[c] = col.tolist()
     table.data = data
     table.lines = list(range(start + 1, start + 1 + len(body)))
     return True
@@ -227,7 +236,9 @@ def _fast_rows(table: Table, body: list[str], start: int) -> bool:
 def _check_quoting(table: Table, physical: list[str], body: list[str]) -> None:
     cols = table.columns
     pattern = _pattern(cols)
-    quoted_ok = len(pattern.findall("\n".join(body) + "\n")) if body else 0
+    work = getattr(table, "work", None)
+    source = work if work is not None and "\r" not in work else "\n".join(body) + "\n"
+    quoted_ok = len(pattern.findall(source)) if body else 0
     unquoted: list[int] = []
     if quoted_ok < len(table.lines):
         unquoted = [k for k in table.lines if not pattern.match(physical[k - 1])]

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sylla.grammar.listdsl import DslError, parse_program
-from sylla.grammar.listdsl.evaluate import EvalError, run, show_value
+from sylla.grammar.listdsl.evaluate import EvalError, compile_uncached, run_code, show_value
 from sylla.grammar.listdsl.prior import LOG_HIT, LOG_MISS, nlp
 from sylla.grammar.listdsl.types import check_program
 
@@ -33,6 +33,7 @@ class Scorer:
         self._programs: dict[tuple[str, int], Any] = {}
         self._outputs: dict[tuple[str, int, int], Outputs | DslError] = {}
         self._prior: dict[tuple[str, int], float | DslError] = {}
+        self._code: dict[tuple[str, int], Any] = {}
         self.shown_examples = {key: [(show_value(i), show_value(o)) for i, o in ex] for key, ex in trials.items()}
 
     def program(self, text: str, problem: int) -> Any:
@@ -63,11 +64,15 @@ class Scorer:
             self._outputs[key] = expr
             return expr
         top = value_max(problem)
+        ckey = (text, top)
+        code = self._code.get(ckey)
+        if code is None:
+            code = self._code[ckey] = compile_uncached(expr, top)
         shown: list[str | None] = []
         errors: list[EvalError | None] = []
         hits = [0]
         for i, o in examples:
-            out = run(expr, i, top)
+            out = run_code(code, i)
             if isinstance(out, EvalError):
                 shown.append(None)
                 errors.append(out)
@@ -105,12 +110,33 @@ class Scorer:
 
 
 def load_trials(folder: str) -> tuple[dict[tuple[int, int], Examples], list[str]]:
-    """(problem, ordering) -> its examples, from a ``json/`` folder, and the problems found."""
-    from .schedule import load_folder
+    """(problem, ordering) -> its examples, from a ``json/`` folder, and the files that could
+    not be used. Plain ``json``: positions are for ``sylla lint json/``, not needed here."""
+    import json
+    import os
 
-    orderings, errors = load_folder(folder)
+    from .detect import is_trial_file
+    from .model import name_parts
+
     out: dict[tuple[int, int], Examples] = {}
-    for o in orderings:
-        pairs = [ex.pair for ex in o.model.data]
-        out[(o.problem, o.order)] = [p for p in pairs if p is not None]
+    errors: list[str] = []
+    for name in sorted(os.listdir(folder)):
+        parts = name_parts(name)
+        if parts is None:
+            continue
+        path = os.path.join(folder, name)
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError as exc:
+            errors.append(f"{path}: {exc.strerror or exc}")
+            continue
+        if not is_trial_file(data):
+            errors.append(f"{path}: not a trial file (run sylla lint {folder})")
+            continue
+        try:
+            doc = json.loads(data.decode("utf-8-sig"))
+            out[parts] = [(tuple(d["i"]), tuple(d["o"])) for d in doc["data"]]
+        except (ValueError, KeyError, TypeError):
+            errors.append(f"{path}: its examples cannot be read (run sylla lint {folder})")
     return out, errors

@@ -84,13 +84,13 @@ def write_trials(folder: str, problems: list[int] | range = range(1, 101), n: in
 def program_pool(problem: int) -> list[str]:
     """Candidate programs of the small (or large) DSL a model might consider on a problem."""
     top = value_max(problem)
-    consts = [7, 9, 5, 3] if top == 9 else [92, 55, 18, 7]
+    consts = [7, 9, 5, 3, 0, 1, 2, 4, 6, 8] if top == 9 else [92, 55, 18, 7, 63, 34, 99, 0, 1, 42]
     pool = ["(lambda $0)", "(lambda empty)", "(lambda (tail $0))", "(lambda (tail (tail $0)))",
             "(lambda (cons (head $0) empty))", "(lambda (cons (head $0) $0))",
             "(lambda (if (is_empty $0) empty (tail $0)))",
             "(lambda (cons (fix $0 (lambda (lambda (if (is_empty $0) 0 (+ 1 ($1 (tail $0))))))) empty))"]
     pool += [f"(lambda (cons {c} $0))" for c in consts]
-    pool += [f"(lambda (cons {c} (cons {d} $0)))" for c in consts[:2] for d in consts[2:]]
+    pool += [f"(lambda (cons {c} (cons {d} $0)))" for c in consts[:2] for d in consts[2:4]]
     if problem in (47, 92):
         pool.append(truth(problem)[0])
     return pool

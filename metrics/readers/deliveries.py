@@ -44,36 +44,53 @@ def _problem(label: str) -> int | None:
 
 def _score_rows(table: Table, scorer: Scorer, bad: dict[str, list[int]], have_trials: bool) -> tuple[list[int], list[int]]:
     """Indices of the usable rows and, for each, whether its program is right on the test
-    example (with trial files), else -1."""
+    example (with trial files), else -1. Work is done once per (problem, program, order)."""
     d = table.data
     keep: list[int] = []
     correct: list[int] = []
-    for k, (label, text, order, trial) in enumerate(zip(d["problem"], d["program"], d["order"], d["trial"])):
+    memo: dict[tuple[str, str, int], tuple] = {}
+    trials = d["trial"]
+    for k, key in enumerate(zip(d["problem"], d["program"], d["order"])):
+        r = memo.get(key)
+        if r is None:
+            r = memo[key] = _resolve(key, scorer, have_trials)
         line = table.lines[k]
-        p = _problem(label)
-        if p is None:
-            bad.setdefault("problem is not a c??? label", []).append(line)
-            continue
-        expr = scorer.program(text, p)
-        if isinstance(expr, DslError):
-            reason = "ill-typed program" if expr.kind == "type" else "unparseable program"
-            bad.setdefault(reason, []).append(line)
+        if r[0] is not None:
+            bad.setdefault(r[0], []).append(line)
             continue
         if not have_trials:
             keep.append(k)
             correct.append(-1)
             continue
-        out = scorer.outputs(text, p, order)
-        if out is None or isinstance(out, DslError) or not 1 <= trial <= len(out.shown):
-            bad.setdefault("no trial file for its problem and order", []).append(line)
+        right, failed = r[1], r[2]
+        t = trials[k]
+        if not 1 <= t <= len(right):
+            bad.setdefault("trial outside its ordering's examples", []).append(line)
             continue
         keep.append(k)
-        if out.errors[trial - 1] is not None:
+        if failed[t - 1]:
             bad.setdefault("evaluation error (counted as wrong)", []).append(line)
-            correct.append(0)
-        else:
-            correct.append(int(out.shown[trial - 1] == scorer.shown_examples[(p, order)][trial - 1][1]))
+        correct.append(right[t - 1])
     return keep, correct
+
+
+def _resolve(key: tuple[str, str, int], scorer: Scorer, have_trials: bool) -> tuple:
+    """(reason the rows are bad or None, right per example, failed per example)."""
+    label, text, order = key
+    p = _problem(label)
+    if p is None:
+        return ("problem is not a c??? label", (), ())
+    expr = scorer.program(text, p)
+    if isinstance(expr, DslError):
+        return ("ill-typed program" if expr.kind == "type" else "unparseable program", (), ())
+    if not have_trials:
+        return (None, (), ())
+    out = scorer.outputs(text, p, order)
+    if out is None or isinstance(out, DslError):
+        return ("no trial file for its problem and order", (), ())
+    wanted = scorer.shown_examples[(p, order)]
+    right = tuple(int(shown == w[1]) for shown, w in zip(out.shown, wanted))
+    return (None, right, tuple(e is not None for e in out.errors))
 
 
 def read_trials(folder: str, trials_folder: str | None) -> TrialsData:
@@ -97,7 +114,8 @@ def read_trials(folder: str, trials_folder: str | None) -> TrialsData:
         rows_bad = bad.setdefault("bests.csv", {})
         keep, correct = _score_rows(b, scorer, rows_bad, bool(trials))
         idx = np.asarray(keep, dtype=np.int64)
-        probs = np.asarray([_problem(x) or 0 for x in b.data["problem"]], dtype=np.int64)[idx] if keep else np.zeros(0, np.int64)
+        labels = {x: _problem(x) or 0 for x in set(b.data["problem"])}
+        probs = np.asarray([labels[x] for x in b.data["problem"]], dtype=np.int64)[idx] if keep else np.zeros(0, np.int64)
         bests_df = pd.DataFrame({
             "problem": probs,
             "run": np.asarray(b.data["run"], dtype=np.int64)[idx] if keep else [],
@@ -124,8 +142,9 @@ def read_trials(folder: str, trials_folder: str | None) -> TrialsData:
             rows_bad["accuracy is not 0 or 1"] = odd
         ok = [i for i, a in enumerate(acc) if a in (0, 1)]
         sel = [keep[i] for i in ok]
+        labels = {x: _problem(x) for x in set(t.data["problem"])}
         preds = pd.DataFrame({
-            "problem": [_problem(t.data["problem"][k]) for k in sel],
+            "problem": [labels[t.data["problem"][k]] for k in sel],
             "run": [t.data["run"][k] for k in sel], "order": [t.data["order"][k] for k in sel],
             "trial": [t.data["trial"][k] for k in sel], "accuracy": acc[ok] if len(ok) else [],
         })
