@@ -10,11 +10,11 @@ at the first such row: a delivery with a systematic mistake gets one line per mi
 
 from __future__ import annotations
 
-import math
 import os
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from sylla.grammar.listdsl import DslError
 from sylla.grammar.listdsl.prior import LOG_HIT, LOG_MISS
@@ -218,9 +218,9 @@ def _semantics(table: Table, f: _File, scorer: Scorer, have_trials: bool) -> Non
         fails[kind].append(line)
         first_detail.setdefault(kind, detail)
 
-    exprs: dict[tuple[str, int], object] = {}
-    outs: dict[tuple[str, int, int], object] = {}
-    priors: dict[tuple[str, int], object] = {}
+    exprs: dict[tuple[str, int], Any] = {}
+    outs: dict[tuple[str, int, int], Any] = {}
+    priors: dict[tuple[str, int], Any] = {}
     for k in range(len(lines)):
         p, line, text = probs[k], lines[k], progs[k]
         if p is None:
@@ -242,26 +242,26 @@ def _semantics(table: Table, f: _File, scorer: Scorer, have_trials: bool) -> Non
             continue
         t, o = trials[k], orders[k]
         okey = (text, p, o)
-        out = outs.get(okey)
+        out: Any = outs.get(okey)
         if out is None:
             out = outs[okey] = scorer.outputs(text, p, o) or False
-        if not out or isinstance(out, DslError) or not 1 <= t <= len(out.shown):  # type: ignore[union-attr]
+        if not out or isinstance(out, DslError) or not 1 <= t <= len(out.shown):
             continue
         if full:
             test_in, test_out = scorer.shown_examples[(p, o)][t - 1]
             if _norm(inputs[k]) != test_in or _norm(corrects[k]) != test_out:
                 fail("test example", line, f"row {line}: input {inputs[k]} -> {corrects[k]}, but trial {t} of "
                      f"c{p:03d}_{o}.json tests {test_in} -> {test_out}")
-            err = out.errors[t - 1]  # type: ignore[union-attr]
+            err = out.errors[t - 1]
             if err is not None and preds[k].strip() in ("", "[]") and not accs[k]:
                 fail("evaluation error", line, f"row {line}: the program fails on the test input ({err})")
             elif err is not None:
                 fail("predicted", line, f"row {line}: predicted {preds[k]}, but the program fails on the input ({err})")
-            elif pred_norm != out.shown[t - 1]:  # type: ignore[union-attr]
-                fail("predicted", line, f"row {line}: predicted {preds[k]}, but the program gives {out.shown[t - 1]}")  # type: ignore[union-attr]
+            elif pred_norm != out.shown[t - 1]:
+                fail("predicted", line, f"row {line}: predicted {preds[k]}, but the program gives {out.shown[t - 1]}")
         given = nlls[k]
         if given is not None:
-            hits = out.hits_before[t - 1]  # type: ignore[union-attr]
+            hits = out.hits_before[t - 1]
             want = -(hits * LOG_HIT + (t - 1 - hits) * LOG_MISS)
             if abs(given - want) > ABS_TOL + REL_TOL * abs(want):
                 fail("nll", line, f"row {line}: nll {given}, recomputed on trials 1..{t - 1}: {want:.6f}")
@@ -272,7 +272,7 @@ def _semantics(table: Table, f: _File, scorer: Scorer, have_trials: bool) -> Non
                 want_p = priors[ekey] = scorer.nlp(text, p)
             if isinstance(want_p, DslError):
                 fail("no prior", line, f"row {line}: {want_p.message}")
-            elif abs(given - want_p) > ABS_TOL + REL_TOL * abs(want_p):  # type: ignore[operator]
+            elif abs(given - want_p) > ABS_TOL + REL_TOL * abs(want_p):
                 fail("nlp", line, f"row {line}: nlp {given}, the request's prior gives {want_p:.6f}")
     base = os.path.basename(table.path)
     codes = {"unparseable program": "W915", "ill-typed program": "W915", "evaluation error": "W915", "no prior": "W915",

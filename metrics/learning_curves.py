@@ -44,7 +44,7 @@ def accuracy_by_trial(preds: pd.DataFrame) -> pd.DataFrame:
 
 def variance_by_trial(preds: pd.DataFrame) -> pd.DataFrame:
     """Rows: trial, var_runs, var_orders, cells_runs, cells_orders (NaN when no cell has two values)."""
-    rows = []
+    rows: list[dict] = []
     for trial, f in preds.groupby("trial"):
         vr = f.groupby(["problem", "order"])["accuracy"].var(ddof=1).dropna()
         vo = f.groupby(["problem", "run"])["accuracy"].var(ddof=1).dropna()
@@ -74,7 +74,7 @@ def search_sensitivity(bests: pd.DataFrame, points: int = 60) -> pd.DataFrame:
     lo = positive.min() if len(positive) else 1e-3
     hi = max(cpu.max(), lo * 10)
     grid = np.unique(np.concatenate([np.geomspace(lo, hi, points), [hi]]))
-    rows = []
+    rows: list[dict] = []
     trials = b["trial"].to_numpy()
     for trial in [0, *sorted(set(trials.tolist()))]:
         mask = np.ones(len(b), bool) if trial == 0 else trials == trial

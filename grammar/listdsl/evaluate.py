@@ -137,7 +137,7 @@ def _call(name: str, args: list[Code], max_int: int) -> Code:
             return rec(x(env, st))
 
         return fix
-    op = _OPS.get(name)  # "+" needs max_int: below
+    op: Callable[..., Any] = _OPS.get(name, _minus)  # "+" needs max_int: below
     if len(args) == 1:
         (a,) = args
 

@@ -31,7 +31,8 @@ def parse_program(text: str, max_int: int = 99) -> Expr:
     except UnexpectedEOF as exc:
         raise DslError("unexpected end of program (a parenthesis is not closed)", len(text), len(text)) from None
     except UnexpectedCharacters as exc:
-        raise DslError(f"unexpected character {text[exc.pos_in_stream]!r}", exc.pos_in_stream, exc.pos_in_stream + 1) from None
+        pos = exc.pos_in_stream or 0
+        raise DslError(f"unexpected character {text[pos]!r}", pos, pos + 1) from None
     except UnexpectedToken as exc:
         tok = exc.token
         if tok.type == "$END":
@@ -48,7 +49,9 @@ def _build(node: Tree | Token, max_int: int, depth: int, head: bool) -> Expr:
     if isinstance(node, Token):  # a lone atom at the top (``?start: expr`` inlines it)
         return _atom(node.type, node, max_int, depth, head)
     if node.data in ("var", "int", "name"):
-        return _atom(node.data.upper(), node.children[0], max_int, depth, head)
+        tok = node.children[0]
+        assert isinstance(tok, Token)
+        return _atom(node.data.upper(), tok, max_int, depth, head)
     start, end = node.meta.start_pos, node.meta.end_pos
     if node.data == "lam":
         return Lam(_build(node.children[0], max_int, depth + 1, False), start, end)

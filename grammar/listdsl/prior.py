@@ -87,17 +87,18 @@ def _walk(e: Expr, request: Type, env: tuple[Type, ...], ctx: Context, max_int: 
     if isinstance(head, Lam):
         raise DslError("a lambda applied directly is outside the prior's generator", head.start, head.end, "prior")
     total = _total(request, env, ctx, max_int)
+    arg_types: list[Type] = []
     if isinstance(head, Int):
-        weight, result, arg_types = TERMINAL_WEIGHT, INT, []
+        weight, result = TERMINAL_WEIGHT, INT
     elif isinstance(head, Prim):
         t = ctx.instantiate(*symbol_scheme(head.name))
         arity = SYMBOLS[head.name][0]
-        arg_types = []
         for _ in range(arity):
             arg_types.append(t.args[0])  # type: ignore[union-attr]
             t = t.args[1]  # type: ignore[union-attr]
         weight, result = _symbol_weight(head.name), t
-    else:  # a variable, applied to all its arguments
+    else:  # a variable (the parser allows nothing else in head position), applied to all its arguments
+        assert isinstance(head, Var)
         result, arg_types = _strip(env[head.index], ctx)
         weight = TERMINAL_WEIGHT
         if len(arg_types) != len(args):

@@ -90,12 +90,13 @@ def _node(t: Tree | Token) -> _Node:
         for pair in t.children:
             if pair is None:
                 continue
-            key_tok, value = pair.children
+            key_tok: Any = pair.children[0]
+            value = pair.children[1]
             pairs.setdefault(json.loads(str(key_tok)), (Span(key_tok.start_pos, key_tok.end_pos), _node(value)))
         return _Node(pairs, span)
     if kind == "array":
         return _Node([_node(c) for c in t.children if c is not None], span)
-    tok = t.children[0] if t.children else None
+    tok: Any = t.children[0] if t.children else None
     if kind == "string":
         return _Node(json.loads(str(tok)), Span(tok.start_pos, tok.end_pos))
     if kind == "number":
@@ -140,7 +141,7 @@ def _model(root: _Node, diags: list[Diagnostic]) -> TrialFile | None:
                 problem(f'example {k + 1} must be an object {{"i": [...], "o": [...]}}', item.span)
                 examples.append(Example(k, item.span, None, None))
                 continue
-            lists = []
+            lists: list[IntList | None] = []
             for key in ("i", "o"):
                 if key not in item.value:
                     problem(f'example {k + 1} has no "{key}"', item.span)

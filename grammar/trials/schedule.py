@@ -48,7 +48,7 @@ def load_folder(folder: str) -> tuple[list[Ordering], list[str]]:
 
 def schedule(orderings: list[Ordering], runs: int = RUNS) -> dict:
     """The explain document: totals, budget, and per (problem, ordering, run) the trials."""
-    items = []
+    items: list[dict] = []
     for o in orderings:
         trials = []
         for n, ex in enumerate(o.model.data[:TRIALS], 1):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
-from typing import Callable
+from typing import Any, Callable
 
 from .model import value_max
 
@@ -170,7 +170,7 @@ def write_delivery(folder: str, problems: list[int] | range = range(1, 101), run
                     for post, prog, hits in bests:
                         cpu += rng.uniform(0.0001, 60.0)
                         count += rng.randint(1, 5000)
-                        out = sc.run(prog, top, tin)
+                        out: Any = sc.run(prog, top, tin)
                         pred = None if isinstance(out, EvalError) else out
                         acc = int(pred is not None and tuple(pred) == tuple(tout))
                         nlp, nll = sc.nlp(prog, top), nll_of(hits, len(train) - hits)

@@ -114,7 +114,7 @@ def read_trials(folder: str, trials_folder: str | None) -> TrialsData:
         rows_bad = bad.setdefault("bests.csv", {})
         keep, correct = _score_rows(b, scorer, rows_bad, bool(trials))
         idx = np.asarray(keep, dtype=np.int64)
-        labels = {x: _problem(x) or 0 for x in set(b.data["problem"])}
+        labels: dict[str, int] = {x: _problem(x) or 0 for x in set(b.data["problem"])}
         probs = np.asarray([labels[x] for x in b.data["problem"]], dtype=np.int64)[idx] if keep else np.zeros(0, np.int64)
         bests_df = pd.DataFrame({
             "problem": probs,
@@ -142,9 +142,9 @@ def read_trials(folder: str, trials_folder: str | None) -> TrialsData:
             rows_bad["accuracy is not 0 or 1"] = odd
         ok = [i for i, a in enumerate(acc) if a in (0, 1)]
         sel = [keep[i] for i in ok]
-        labels = {x: _problem(x) for x in set(t.data["problem"])}
+        plabels: dict[str, int | None] = {x: _problem(x) for x in set(t.data["problem"])}
         preds = pd.DataFrame({
-            "problem": [labels[t.data["problem"][k]] for k in sel],
+            "problem": [plabels[t.data["problem"][k]] for k in sel],
             "run": [t.data["run"][k] for k in sel], "order": [t.data["order"][k] for k in sel],
             "trial": [t.data["trial"][k] for k in sel], "accuracy": acc[ok] if len(ok) else [],
         })

@@ -38,7 +38,7 @@ def lint_deliveries(args) -> int:  # noqa: ANN001 - the lint command's namespace
     if not os.path.isdir(args.trials):
         print(f"sylla: --trials {args.trials}: not a folder of trial files (json/)", file=sys.stderr)
         return 2
-    reports = []
+    reports: list = []
     for folder in args.paths:
         if not os.path.isdir(folder):
             print(f"sylla: {folder}: with --trials, each PATH is a delivery folder", file=sys.stderr)
