@@ -59,6 +59,11 @@ def run(args: argparse.Namespace) -> int:
     handled = explain_birds(name, data, args.format)  # None: not a Science Birds config
     if handled is not None:
         return handled
+    from sylla.commands.trials_cli import explain_trial_file
+
+    handled = explain_trial_file(name, data, args.format)  # None: not a wave-3 trial file
+    if handled is not None:
+        return handled
     config = _config_for(args.file)
     if not config.is_syllabus(None if args.file == "-" else args.file, data):
         print(f"sylla: {name}: not a syllabus (no \"instructions\" list and no $phase, $repeat, "

@@ -95,3 +95,30 @@ def metrics_trials(args) -> int:  # noqa: ANN001 - the metrics command's namespa
         written = write_plots(tables, (out or Path("metrics-plots")) / "plots")
         print(f"sylla: wrote {len(written)} plot(s) to {written[0].parent}", file=sys.stderr)
     return 0
+
+
+def explain_trial_file(name: str, data: bytes, fmt: str) -> int | None:
+    """``sylla explain json/cPPP_K.json``: the schedule of one ordering (None: not a trial file)."""
+    import os
+
+    from sylla.grammar.trials.detect import is_trial_file
+    from sylla.grammar.trials.model import name_parts
+    from sylla.grammar.trials.parse import parse
+    from sylla.grammar.trials.schedule import Ordering, render_text, schedule
+
+    if not is_trial_file(data):
+        return None
+    result = parse(data, name)
+    for d in result.diagnostics:
+        line, col = result.lines.line_col(d.span.start)
+        print(f"{name}:{line}:{col}: {d.severity.value}: {d.message}", file=sys.stderr)
+    if result.model is None:
+        return 1
+    parts = name_parts(os.path.basename(name)) or (result.model.problem or 0, 1)
+    doc = schedule([Ordering(parts[0], parts[1], name, result.model)])
+    if fmt == "json":
+        json.dump(doc, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        print(render_text(doc))
+    return 0 if result.ok else 1

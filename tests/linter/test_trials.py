@@ -98,3 +98,13 @@ def test_explain_full_request(tmp_path: Path) -> None:
     # 100 × 5 × 5 × 11 = 27,500 trials; 27,500 × 10 min / 60 = 4,583.3 CPU-hours
     assert "= 27,500 trials" in out.stdout and "110 min per (problem, ordering, run)" in out.stdout
     assert "4,583.3 CPU-hours" in out.stdout
+
+
+def test_explain_one_trial_file() -> None:
+    out = sylla("explain", "-f", "json", str(JSON / "c092_3.json"))
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    # one ordering × 5 runs × 11 trials; example 1 of the file is trial 1's test
+    assert doc["trials"] == 55 and doc["groups"]["P2"] == 1
+    first = json.loads((JSON / "c092_3.json").read_text())["data"][0]
+    assert doc["schedule"][0]["trials"][0]["input"] == first["i"] and doc["schedule"][0]["order"] == 3
