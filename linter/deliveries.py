@@ -125,6 +125,8 @@ def check_delivery(folder: str, trials_folder: str | None) -> tuple[list[tuple[s
     if delivery.bests is not None:
         _semantics(delivery.bests, file_for(delivery.bests, "bests.csv"), scorer, bool(trials))
         _bests_order(delivery.bests, file_for(delivery.bests, "bests.csv"))
+    if delivery.samples is not None and not delivery.samples.texts:  # split samples: rows of several files
+        _semantics(delivery.samples, file_for(delivery.samples, "samples.csv"), scorer, bool(trials))
     if delivery.samples is None:
         file_for(None, "samples.csv").add("W910", "samples.csv is missing (the request's deliverable 3)")
     elif len(delivery.samples) != SAMPLES:

@@ -188,3 +188,11 @@ def test_deviant_real_shapes_each_once() -> None:
     bests = read_delivery(str(FIXTURES / "deviant")).bests
     assert bests is not None and sorted(set(bests.data["trial"])) == list(range(1, 12))
     assert len({(p, o, t) for p, o, t in zip(bests.data["problem"], bests.data["order"], bests.data["trial"])}) == 110
+
+
+def test_samples_rows_are_checked_too(delivery: Path) -> None:
+    samples = delivery / "samples.csv"
+    set_field(samples, 40, 8, "(lambda (map $0))")
+    got = codes(delivery)
+    assert got == [("samples.csv", "W915", 40)]
+    assert "unknown symbol 'map'" in next(m for n, c, _, s, m in findings(delivery) if n == "samples.csv" and c == "W915" and s == "error")
