@@ -233,11 +233,32 @@ def _fast_rows(table: Table, body: list[str], start: int, work: str | None = Non
     return True
 
 
+def _quotes_balance(table: Table, source: str) -> bool:
+    """A whole-text test that every row quotes exactly the quoted columns: the counts of
+    row-initial ``"``, ``,"`` and ``",`` are what that implies, and no field holds a ``"``
+    (``""``). Counting is a scan in C; the per-row regex runs only when this fails."""
+    cols = table.columns
+    n = len(table.lines)
+    if not n or table.bad or '""' in source or "\r" in source:
+        return False
+    q = sum(1 for c in cols if c in QUOTED)
+    first, last = cols[0] in QUOTED, cols[-1] in QUOTED
+    starts = source.count('\n"') + (1 if source.startswith('"') else 0)
+    if not table.header:
+        pass
+    elif source.startswith('"'):
+        return False  # a quoted header: leave it to the regex
+    return (starts == n * first and source.count(',"') == n * (q - first)
+            and source.count('",') == n * (q - last))
+
+
 def _check_quoting(table: Table, physical: list[str], body: list[str]) -> None:
     cols = table.columns
     pattern = _pattern(cols)
     work = getattr(table, "work", None)
     source = work if work is not None and "\r" not in work else "\n".join(body) + "\n"
+    if _quotes_balance(table, source):
+        return
     quoted_ok = len(pattern.findall(source)) if body else 0
     unquoted: list[int] = []
     if quoted_ok < len(table.lines):
