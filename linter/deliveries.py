@@ -32,16 +32,19 @@ ABS_TOL, REL_TOL = 5e-4 + 1e-9, 1e-6
 _NOTE_CODE = {"columns": "W911", "quoting": "W912", "numbering": "W913", "samples": "W922"}
 
 
-@dataclass
 class DeliveryParse:
-    """The parse-shaped object reporters read (``text``, ``lines``, ``syntax_ok``)."""
+    """The parse-shaped object reporters read (``text``, ``lines``, ``syntax_ok``); the line
+    index is the file's own, built only when a reporter asks for a position."""
 
-    text: str
+    syntax_ok = True
 
-    def __post_init__(self) -> None:
-        self.lines = LineIndex(self.text)
+    def __init__(self, file: "_File") -> None:
+        self._file = file
+        self.text = file.text
 
-    syntax_ok: bool = True
+    @property
+    def lines(self) -> LineIndex:
+        return self._file.index
 
 
 @dataclass
@@ -65,7 +68,18 @@ class _File:
     findings: list[Finding] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.index = LineIndex(self.text)
+        self._index: LineIndex | None = None
+
+    @property
+    def index(self) -> LineIndex:
+        """Built on first use: a clean 200,000-row file needs no line index."""
+        if self._index is None:
+            self._index = LineIndex(self.text)
+        return self._index
+
+    @index.setter
+    def index(self, value: LineIndex) -> None:
+        self._index = value
 
     def add(self, code: str, message: str, line: int = 0, column: int = 1, severity: str | None = None) -> None:
         rule = rule_for(code)
@@ -134,7 +148,7 @@ def check_delivery(folder: str, trials_folder: str | None) -> tuple[list[tuple[s
         file_for(where, "samples.csv").add("W922", f"{len(where):,} sample rows; the request asks for {SAMPLES:,} programs "
                                           "uniformly sampled from all programs considered")
     _description(delivery, file_for)
-    out = [(path, DeliveryResult(sorted(f.findings, key=lambda x: (x.span.start, x.code)), DeliveryParse(f.text), None, path))
+    out = [(path, DeliveryResult(sorted(f.findings, key=lambda x: (x.span.start, x.code)), DeliveryParse(f), None, path))
            for path, f in sorted(files.items())]
     return out, trial_errors
 
