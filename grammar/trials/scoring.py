@@ -34,6 +34,7 @@ class Scorer:
         self._outputs: dict[tuple[str, int, int], Outputs | DslError] = {}
         self._prior: dict[tuple[str, int], float | DslError] = {}
         self._code: dict[tuple[str, int], Any] = {}
+        self._runs: dict[tuple[str, int], dict[tuple[int, ...], tuple[Any, EvalError | None, str | None]]] = {}
         self.shown_examples = {key: [(show_value(i), show_value(o)) for i, o in ex] for key, ex in trials.items()}
 
     def program(self, text: str, problem: int) -> Any:
@@ -71,16 +72,21 @@ class Scorer:
         shown: list[str | None] = []
         errors: list[EvalError | None] = []
         hits = [0]
+        memo = self._runs.setdefault(ckey, {})  # the orderings of a problem share their inputs
         for i, o in examples:
-            out = run_code(code, i)
-            if isinstance(out, EvalError):
+            got = memo.get(i)
+            if got is None:
+                out = run_code(code, i)
+                got = memo[i] = (None, out, None) if isinstance(out, EvalError) else (out, None, show_value(out))
+            out_value, err, text_value = got
+            if err is not None:
                 shown.append(None)
-                errors.append(out)
+                errors.append(err)
                 hits.append(hits[-1])
             else:
-                shown.append(show_value(out))
+                shown.append(text_value)
                 errors.append(None)
-                hits.append(hits[-1] + (out == o))
+                hits.append(hits[-1] + (out_value == o))
         got = Outputs(tuple(shown), tuple(errors), tuple(hits))
         self._outputs[key] = got
         return got
