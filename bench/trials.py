@@ -64,9 +64,9 @@ def main() -> int:
         counts = write_delivery(delivery, bests_per_trial=17)
         size = sum(p.stat().st_size for p in Path(delivery).iterdir()) / 1e6
         print(f"delivery: {counts['predictions']:,} predictions, {counts['bests']:,} best-so-far rows, 10,000 samples, {size:.1f} MB")
-        base = min(measure(BASELINE, delivery) for _ in range(3))
-        lint = min(measure(LINT, delivery, json_dir) for _ in range(3))
-        curves = min(measure(METRICS, delivery, json_dir) for _ in range(3))
+        base = min(measure(BASELINE, delivery) for _ in range(5))
+        lint = min(measure(LINT, delivery, json_dir) for _ in range(5))
+        curves = min(measure(METRICS, delivery, json_dir) for _ in range(5))
     print(f"pandas read_csv (3 files):        {base:7.3f} s")
     print(f"sylla lint --trials (all checks): {lint:7.3f} s   {lint / base:5.1f}x")
     print(f"sylla metrics --trials (curves):  {curves:7.3f} s   {curves / base:5.1f}x")
