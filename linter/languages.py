@@ -1,5 +1,5 @@
-"""The languages sylla lints, told apart by content: syllabi (JSON) and Science Birds trial
-configs (XML, by root element). One entry point for every caller.
+"""The languages sylla lints, told apart by content: syllabi (JSON), Science Birds trial
+configs (XML, by root element) and wave-3 trial files (JSON with ``id``, ``program``, ``data``). One entry point for every caller.
 
 - ``language_of(path, data, config) -> "syllabus" | "birds" | None``: whether and how to lint a
   file found in a folder walk (a file that is neither gets no finding at all);
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .config import Config
     from .engine import LintResult
 
-Language = Literal["syllabus", "birds"]
+Language = Literal["syllabus", "birds", "trials"]
 
 #: folder walks open only files with these endings to look for a Science Birds root element
 BIRDS_SUFFIXES = (".xml",)
@@ -33,10 +33,19 @@ def is_birds(data: bytes | str) -> bool:
     return birds_kind(data) is not None
 
 
+def is_trials(data: bytes | str) -> bool:
+    """A wave-3 trial file (``{"id": "cPPP", "program": ..., "data": [...]}``), by content."""
+    from sylla.grammar.trials.detect import is_trial_file
+
+    return is_trial_file(data)
+
+
 def language_of(path: str | None, data: bytes | str, config: "Config | None" = None) -> Language | None:
     """The language of a file, or None when sylla has nothing to say about it."""
     if is_birds(data):
         return "birds"
+    if is_trials(data):
+        return "trials"
     from .config import Config
 
     return "syllabus" if (config or Config()).is_syllabus(path, data) else None
@@ -61,6 +70,10 @@ def lint_text(
         from .birds import lint_birds
 
         return lint_birds(data, path, config, parsed=parsed)
+    if is_trials(data):
+        from .trials import lint_trials
+
+        return lint_trials(data, path, config)
     from .engine import lint
 
     return lint(data, path, config, parsed=parsed)  # type: ignore[arg-type]

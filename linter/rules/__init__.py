@@ -2,13 +2,14 @@
 
 S1xx syntax/encoding, S2xx schema, P3xx phase annotations, T4xx syllabus type, H5xx test
 hygiene, N6xx portability/names/structure, R7xx task registry, B8xx Science Birds trial configs
-(configMeta.xml and config.xml; they answer only the Science Birds engine, ``linter/birds.py``).
+(configMeta.xml and config.xml; they answer only the Science Birds engine, ``linter/birds.py``),
+W9xx wave-3 online trials (trial files: ``linter/trials.py``; deliveries: ``linter/deliveries.py``).
 """
 
 from __future__ import annotations
 
 from ..rule import Rule
-from . import birds_core, core_schema, core_syntax
+from . import birds_core, core_schema, core_syntax, trials_delivery, trials_file
 from .alternation import PhaseAlternation
 from .ant_ab_variation import AntAbParameterVariation
 from .ant_b_matrix import AntBTransferMatrix
@@ -74,4 +75,6 @@ RULE_CLASSES: tuple[type[Rule], ...] = (
     UnknownLimitType, DuplicateLimit, BadLimitValue, AmountRange, PortionRange, AppearancePercentage, TestWithoutLevelSets,
     GeneratedBooleanCase, DuplicateTrialId, NoExecutions, MissingTrainingLevels, ExtraTrainingSet,
     WindowsLevelPath, TimeLimitMismatch,
+    *trials_file.RULES,
+    *trials_delivery.RULES,
 )

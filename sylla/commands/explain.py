@@ -48,12 +48,20 @@ def run(args: argparse.Namespace) -> int:
     from sylla.commands.birds_cli import explain_birds, explain_folder, is_folder
 
     if is_folder(args.file):
-        return explain_folder(args.file, args.format)
+        from sylla.commands.trials_cli import explain_trials_folder
+
+        handled = explain_trials_folder(args.file, args.format)  # None: no wave-3 trial files
+        return handled if handled is not None else explain_folder(args.file, args.format)
     source = read_source(args.file)
     if source is None:
         return 2
     name, data = source
     handled = explain_birds(name, data, args.format)  # None: not a Science Birds config
+    if handled is not None:
+        return handled
+    from sylla.commands.trials_cli import explain_trial_file
+
+    handled = explain_trial_file(name, data, args.format)  # None: not a wave-3 trial file
     if handled is not None:
         return handled
     config = _config_for(args.file)

@@ -52,6 +52,8 @@ def register(sub: "argparse._SubParsersAction") -> None:
     p.add_argument("--config", metavar="FILE", help="use this sylla.toml/pyproject.toml instead of discovery")
     p.add_argument("--stdin-filename", metavar="NAME",
                    help="with -: the name to report for standard input, and where to look for its config")
+    p.add_argument("--trials", metavar="DIR", help="check PATH as a wave-3 delivery folder (predictions.csv, bests.csv, "
+                   "samples.csv, description.md) against the trial files in DIR (json/)")
     p.set_defaults(run=run)
 
 
@@ -163,6 +165,10 @@ def run(args: argparse.Namespace) -> int:
 
     from .common import read_source
 
+    if getattr(args, "trials", None):
+        from .trials_cli import lint_deliveries
+
+        return lint_deliveries(args)
     reports: list[FileReport] = []
     status = 0
     threshold = SEVERITY_RANK[args.fail_on]

@@ -69,6 +69,8 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     p.add_argument("--list", action="store_true", help="list metric plugins and parameters")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar "
                    "(default: shown on a terminal for runs that take over about a second)")
+    p.add_argument("--trials", metavar="DIR", help="--log is a wave-3 delivery folder: draw its learning curves "
+                   "against the trial files in DIR (json/)")
     p.set_defaults(run=run)
 
 
@@ -105,6 +107,10 @@ def _run(args: argparse.Namespace) -> int:
     from sylla.metrics.errors import EXIT_USAGE, MetricsError
     from sylla.metrics.registry import load_plugins
 
+    if getattr(args, "trials", None):
+        from sylla.commands.trials_cli import metrics_trials
+
+        return metrics_trials(args)
     plugins = load_plugins()
     if args.list:
         sys.stdout.write(_list(plugins))

@@ -126,12 +126,12 @@ def _run(args: list[str], stdin: bytes) -> subprocess.CompletedProcess:
 
 
 def test_fix_stdin_prints_fixed_text_and_reports_the_rest_on_stderr() -> None:
-    # H505 is fixed; P301 ("1.Test") has only an unsafe fix and stays
+    # H505 is fixed; P303 (a second "1.train") has no fix and stays
     text = (
         "\ufeff{\r\n  // keep\r\n  \"instructions\": [\r\n    {\"$phase\": \"1.train\"},\r\n"
         "    {\"$repeat\": {\"$episode\": \"Pong\"}, \"count\": 10},\r\n"
         "    {\"$repeat\": {\"$episode\": \"Pong\"}, \"count\": 5},\r\n"
-        "    {\"$phase\": \"1.Test\"},\r\n    {\"$repeat\": {\"$episode\": \"Pong\"}, \"count\": 2}\r\n  ]\r\n}\r\n"
+        "    {\"$phase\": \"1.train\"},\r\n    {\"$repeat\": {\"$episode\": \"Pong\"}, \"count\": 2}\r\n  ]\r\n}\r\n"
     ).encode("utf-8")
     proc = _run(["lint", "--fix", "-", "--stdin-filename", "s.json"], text)
     expected = text.replace(
@@ -140,8 +140,8 @@ def test_fix_stdin_prints_fixed_text_and_reports_the_rest_on_stderr() -> None:
     assert proc.stdout == expected
     assert proc.returncode == 1
     err = proc.stderr.decode()
-    assert "s.json:6:16: P301" in err  # line 6 of the fixed text
-    assert "P301" in err and "H505" not in err
+    assert "s.json:6:16: P303" in err  # line 6 of the fixed text
+    assert "H505" not in err
 
 
 def test_fix_stdin_with_nothing_to_fix_echoes_the_input() -> None:

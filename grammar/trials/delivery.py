@@ -1,0 +1,357 @@
+"""Reading a wave-3 delivery folder (predictions.csv, bests.csv, samples.csv, description.md)
+into typed columns with row numbers, in the request's shape or in the known deviant shapes.
+
+Each deviation from the request's shape is recorded once per file as a ``Note`` (what was
+found, what was expected, where first) and, where its meaning is unambiguous, undone so the data
+can still be used: a header-less file takes its columns from its width (13: the request's,
+14: with ``length``, 7: ``problem,run,order,trial,program,cpu,count``); typographic quotes
+are read as ``"``; trials (runs, orderings) numbered from 0 are shifted to 1; split
+``samples0.csv``/``samples1.csv`` are read as one table. Rows that cannot be read are kept
+out of the columns and recorded with their row numbers.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+from dataclasses import dataclass, field
+
+#: the request's columns, in its order (wave3-online-trials-request.md, *Deliverables*)
+COLUMNS = ("problem", "run", "order", "trial", "input", "correct", "predicted", "accuracy",
+           "program", "cpu", "count", "nlp", "nll")
+#: the request's own example header adds ``length`` after ``count``
+WITH_LENGTH = COLUMNS[:11] + ("length",) + COLUMNS[11:]
+#: the known short shape of bests.csv (no header)
+SHORT_BESTS = ("problem", "run", "order", "trial", "program", "cpu", "count")
+QUOTED = frozenset({"problem", "input", "correct", "predicted", "program"})
+INTS = ("run", "order", "trial", "accuracy", "count")
+FLOATS = ("cpu", "nlp", "nll", "length")
+TYPOGRAPHIC = "“”„‟″"
+
+
+@dataclass
+class Note:
+    """One deviation of one file: ``kind`` names the W9xx check, ``line`` is 1-based (0: the file)."""
+
+    kind: str
+    message: str
+    line: int = 0
+    column: int = 1
+    severity: str = "warning"
+    path: str | None = None  # the file it is about, when not the table's own (split samples)
+
+
+@dataclass
+class Table:
+    """One CSV of the delivery: canonical column names, the rows that could be read (as
+    columns of typed values) and their 1-based line numbers in the file."""
+
+    path: str
+    text: str
+    columns: tuple[str, ...]
+    data: dict[str, list] = field(default_factory=dict)
+    lines: list[int] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+    bad: dict[str, list[int]] = field(default_factory=dict)  # reason -> line numbers
+    header: bool = True
+    offsets: tuple[int, int, int] = (0, 0, 0)  # run, order, trial shifts applied
+    texts: dict[str, str] = field(default_factory=dict)  # path -> text of each part (split samples)
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def has(self, col: str) -> bool:
+        return col in self.data
+
+    def bad_row(self, reason: str, line: int) -> None:
+        self.bad.setdefault(reason, []).append(line)
+
+
+def read_table(path: str, names: tuple[str, ...] | None = None) -> Table:
+    """Read one CSV of a delivery (``names``: force the columns of a header-less file)."""
+    with open(path, "rb") as fh:
+        raw = fh.read()
+    text = raw.decode("utf-8-sig", errors="replace")
+    return parse_table(text, path, names)
+
+
+def parse_table(text: str, path: str, names: tuple[str, ...] | None = None) -> Table:
+    table = Table(path, text, ())
+    base = os.path.basename(path)
+    work = text
+    m = None if text.isascii() else re.search(f"[{TYPOGRAPHIC}]", text)
+    typo = m.start() if m else -1
+    if typo >= 0:
+        line = text.count("\n", 0, typo) + 1
+        col = typo - (text.rfind("\n", 0, typo) + 1) + 1
+        table.notes.append(Note("quoting", f"{base} quotes with typographic quotes ({text[typo]!r}); the request's CSV "
+                                f"quotes with ASCII '\"'. Read as '\"'.", line, col))
+        work = re.sub(f"[{TYPOGRAPHIC}]", '"', text)
+    table.work = work  # type: ignore[attr-defined]
+    physical = work.splitlines()
+    if not physical:
+        table.notes.append(Note("columns", f"{base} is empty; expected a header {','.join(COLUMNS)} and rows", 0, 1, "error"))
+        return table
+    first = next(csv.reader([physical[0]]))
+    lowered = tuple(f.strip().lower() for f in first)
+    start = 1
+    if "problem" in lowered and "trial" in lowered:
+        columns = lowered
+        _check_header(table, columns, base)
+    else:
+        start = 0
+        table.header = False
+        columns = names or {13: COLUMNS, 14: WITH_LENGTH, 7: SHORT_BESTS}.get(len(first), ())
+        if not columns:
+            table.notes.append(Note("columns", f"{base} has no header and {len(first)} columns; expected the header "
+                                    f"{','.join(COLUMNS)}. Its columns cannot be told, so it is not read.", 1, 1, "error"))
+            return table
+        shape = "the request's 13 columns" if columns == COLUMNS else (
+            "the request's columns with length" if columns == WITH_LENGTH else f"{len(columns)} columns, read as {','.join(columns)}")
+        table.notes.append(Note("columns", f"{base} has no header ({shape}); expected the header {','.join(COLUMNS)} "
+                                "as its first line", 1, 1))
+    table.columns = columns
+    _read_rows(table, physical, start)
+    _normalise_numbering(table, base)
+    return table
+
+
+def _check_header(table: Table, cols: tuple[str, ...], base: str) -> None:
+    if cols == COLUMNS:
+        return
+    if cols == WITH_LENGTH:
+        table.notes.append(Note("columns", f"{base} has a length column after count: accepted (the request's own "
+                                "example header has it, its column list does not)", 1, 1, "info"))
+        return
+    missing = [c for c in COLUMNS if c not in cols]
+    extra = [c for c in cols if c not in WITH_LENGTH]
+    if missing:
+        table.notes.append(Note("columns", f"{base} lacks the column{'s' if len(missing) > 1 else ''} {', '.join(missing)}; "
+                                f"expected {','.join(COLUMNS)}", 1, 1, "error"))
+    if extra:
+        table.notes.append(Note("columns", f"{base} has column{'s' if len(extra) > 1 else ''} the request does not name: "
+                                f"{', '.join(extra)} (ignored)", 1, 1, "info"))
+    known = [c for c in cols if c in COLUMNS]
+    if not missing and known != list(COLUMNS):
+        table.notes.append(Note("columns", f"{base} has the columns in another order ({','.join(cols)}); expected "
+                                f"{','.join(COLUMNS)}. Read by name.", 1, 1))
+
+
+def _pattern(columns: tuple[str, ...]) -> re.Pattern[str]:
+    parts = ['"[^"\\n]*+"' if c in QUOTED else '[^",\\n]*+' for c in columns]
+    return re.compile("^" + ",".join(parts) + r"[ \t\r]*$", re.MULTILINE)
+
+
+def _read_rows(table: Table, physical: list[str], start: int) -> None:
+    """Rows -> typed columns. The common case (every row well formed) runs column-wise in C
+    (``csv``, ``zip``, ``map``); rows that are not are found one by one only when there are some."""
+    cols = table.columns
+    n = len(cols)
+    body = physical[start:]
+    if _fast_rows(table, body, start, getattr(table, "work", None)):
+        _check_quoting(table, physical, body)
+        return
+    rows = list(csv.reader(body))
+    numbered = [(k, r) for k, r in enumerate(rows, start + 1) if r]
+    wrong_width = [k for k, r in numbered if len(r) != n]
+    if wrong_width:
+        numbered = [(k, r) for k, r in numbered if len(r) == n]
+    bad_number: list[int] = []
+    data: dict[str, list] = {}
+    if numbered:
+        lines, good = zip(*numbered)
+        columns = list(zip(*good))
+        try:
+            for i, c in enumerate(cols):
+                data[c] = _convert(c, columns[i])
+        except ValueError:
+            keep = []
+            for k, r in numbered:
+                try:
+                    for i, c in enumerate(cols):
+                        _convert(c, (r[i],))
+                    keep.append((k, r))
+                except ValueError:
+                    bad_number.append(k)
+            numbered = keep
+            data = {c: [] for c in cols}
+            if numbered:
+                lines, good = zip(*numbered)
+                columns = list(zip(*good))
+                for i, c in enumerate(cols):
+                    data[c] = _convert(c, columns[i])
+        table.lines = list(lines) if numbered else []
+    table.data = data or {c: [] for c in cols}
+    _check_quoting(table, physical, body)
+    for line in wrong_width:
+        table.bad_row(f"not {n} fields", line)
+    for line in bad_number:
+        table.bad_row("a number column that is not a number", line)
+
+
+def _fast_rows(table: Table, body: list[str], start: int, work: str | None = None) -> bool:
+    """The well-formed case through pandas' C parser when pandas is installed (the metrics
+    extra): True when every line is one row of the right width with numbers where numbers go."""
+    try:
+        import pandas as pd
+    except ImportError:
+        return False
+    if not body or any(not line.strip() for line in body):
+        return False
+    cols = table.columns
+    source = work
+    if source is None or "\r" in source:
+        source = "\n".join(body)
+    elif start:
+        source = source[source.index("\n") + 1:]
+    try:
+        df = pd.read_csv(io.StringIO(source), header=None, names=list(cols),
+                         dtype={c: object for c in cols if c not in INTS and c not in FLOATS},
+                         keep_default_na=False, engine="c", skip_blank_lines=False, quotechar='"')
+    except Exception:  # noqa: BLE001 - any parser complaint: the row-by-row path says which row
+        return False
+    if len(df) != len(body) or df.shape[1] != len(cols):
+        return False
+    data: dict[str, list] = {}
+    for c in cols:
+        col = df[c]
+        kind = col.dtype.kind
+        if c in INTS:
+            if kind != "i":
+                return False  # a value that is not an integer: found row by row
+            data[c] = col.tolist()
+        elif c in FLOATS:
+            if kind not in "if":
+                return False
+            data[c] = col.astype("float64").tolist()
+        else:
+            data[c] = col.tolist()
+    table.data = data
+    table.lines = list(range(start + 1, start + 1 + len(body)))
+    return True
+
+
+def _quotes_balance(table: Table, source: str) -> bool:
+    """A whole-text test that every row quotes exactly the quoted columns: the counts of
+    row-initial ``"``, ``,"`` and ``",`` are what that implies, and no field holds a ``"``
+    (``""``). Counting is a scan in C; the per-row regex runs only when this fails."""
+    cols = table.columns
+    n = len(table.lines)
+    if not n or table.bad or '""' in source or "\r" in source:
+        return False
+    q = sum(1 for c in cols if c in QUOTED)
+    first, last = cols[0] in QUOTED, cols[-1] in QUOTED
+    starts = source.count('\n"') + (1 if source.startswith('"') else 0)
+    if not table.header:
+        pass
+    elif source.startswith('"'):
+        return False  # a quoted header: leave it to the regex
+    return (starts == n * first and source.count(',"') == n * (q - first)
+            and source.count('",') == n * (q - last))
+
+
+def _check_quoting(table: Table, physical: list[str], body: list[str]) -> None:
+    cols = table.columns
+    pattern = _pattern(cols)
+    work = getattr(table, "work", None)
+    source = work if work is not None and "\r" not in work else "\n".join(body) + "\n"
+    if _quotes_balance(table, source):
+        return
+    quoted_ok = len(pattern.findall(source)) if body else 0
+    unquoted: list[int] = []
+    if quoted_ok < len(table.lines):
+        unquoted = [k for k in table.lines if not pattern.match(physical[k - 1])]
+    base = os.path.basename(table.path)
+    if unquoted:
+        q = ", ".join(c for c in cols if c in QUOTED)
+        table.notes.append(Note("quoting", f"{base}: {len(unquoted)} row{'s' if len(unquoted) > 1 else ''} do not quote "
+                                f"{q} as the request asks (rows {_rows(unquoted)})", unquoted[0], 1))
+
+
+def _convert(col: str, values: tuple[str, ...]) -> list:
+    if col in INTS:
+        return list(map(int, values))
+    if col in FLOATS:
+        return list(map(float, values))
+    return list(values)
+
+
+def _rows(lines: list[int], limit: int = 8) -> str:
+    shown = ", ".join(map(str, lines[:limit]))
+    return shown + (f", ... ({len(lines)} in all)" if len(lines) > limit else "")
+
+
+def _normalise_numbering(table: Table, base: str) -> None:
+    shifts = []
+    for col, top in (("run", None), ("order", 5), ("trial", 11)):
+        values = table.data.get(col)
+        if not values:
+            shifts.append(0)
+            continue
+        lo, hi = min(values), max(values)
+        if lo == 0 and (top is None or hi <= top - 1):
+            table.data[col] = [v + 1 for v in values]
+            table.notes.append(Note("numbering", f"{base} numbers {col}s from 0 ({lo}..{hi}); the request numbers them from 1. "
+                                    f"Read as {lo + 1}..{hi + 1}.", table.lines[values.index(0)], 1))
+            shifts.append(1)
+        else:
+            shifts.append(0)
+    table.offsets = tuple(shifts)  # type: ignore[assignment]
+
+
+@dataclass
+class Delivery:
+    folder: str
+    predictions: Table | None
+    bests: Table | None
+    samples: Table | None
+    description: str | None
+    notes: list[tuple[str, Note]] = field(default_factory=list)  # (file, note) about the folder
+
+
+def read_delivery(folder: str) -> Delivery:
+    """Read a delivery folder; missing files are None (the checker says so)."""
+    def table(name: str, names: tuple[str, ...] | None = None) -> Table | None:
+        p = os.path.join(folder, name)
+        return read_table(p, names) if os.path.isfile(p) else None
+
+    preds, bests = table("predictions.csv"), table("bests.csv")
+    samples = table("samples.csv")
+    d = Delivery(folder, preds, bests, samples, None)
+    if samples is None:
+        parts = sorted(n for n in os.listdir(folder) if re.fullmatch(r"samples[0-9]+\.csv", n))
+        if parts:
+            tables = [read_table(os.path.join(folder, n)) for n in parts]
+            merged = tables[0]
+            for n_ in merged.notes:
+                n_.path = merged.path
+            for t in tables[1:]:
+                for n_ in t.notes:
+                    n_.path = t.path
+                for c in merged.columns:
+                    merged.data.setdefault(c, []).extend(t.data.get(c, []))
+                merged.lines.extend(t.lines)
+                merged.notes.extend(t.notes)
+                for r, ls in t.bad.items():
+                    merged.bad.setdefault(r, []).extend(ls)
+            merged.notes.insert(0, Note("samples", f"samples are split into {', '.join(parts)}; the request asks for one "
+                                        "samples.csv. Read together.", 0, 1, path=merged.path))
+            merged.texts = {t.path: t.text for t in tables}
+            d.samples = merged
+    desc = os.path.join(folder, "description.md")
+    if os.path.isfile(desc):
+        with open(desc, encoding="utf-8", errors="replace") as fh:
+            d.description = fh.read()
+    return d
+
+
+def paragraphs(markdown: str) -> list[str]:
+    """The prose paragraphs of a markdown text (headings, lists' markers kept; blank-line separated)."""
+    out = []
+    for block in re.split(r"\n\s*\n", markdown.strip()):
+        lines = [ln for ln in block.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+        if lines:
+            out.append(" ".join(ln.strip() for ln in lines))
+    return out

@@ -1,0 +1,74 @@
+"""The typed model of one trial file. Every value carries its span (code-point offsets into
+the decoded text), so findings land on the exact element."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sylla.grammar.model import Span
+
+
+@dataclass(frozen=True, slots=True)
+class IntList:
+    """An ``i`` or ``o`` list: its values (None where an element is not an integer) and spans."""
+
+    values: tuple[int | None, ...]
+    spans: tuple[Span, ...]
+    span: Span
+
+    @property
+    def ints(self) -> tuple[int, ...] | None:
+        return None if any(v is None for v in self.values) else self.values  # type: ignore[return-value]
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    index: int  # 0-based position in ``data``
+    span: Span
+    i: IntList | None
+    o: IntList | None
+
+    @property
+    def pair(self) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        if self.i is None or self.o is None or self.i.ints is None or self.o.ints is None:
+            return None
+        return self.i.ints, self.o.ints
+
+
+@dataclass(frozen=True, slots=True)
+class TrialFile:
+    id: str | None
+    id_span: Span
+    program: str | None
+    program_span: Span
+    data: tuple[Example, ...]
+    data_span: Span
+    span: Span
+
+    @property
+    def problem(self) -> int | None:
+        """The problem number of the id (``c007`` -> 7)."""
+        m = re.fullmatch(r"c([0-9]{3})", self.id or "")
+        return int(m.group(1)) if m else None
+
+
+NAME_RE = re.compile(r"^c([0-9]{3})_([0-9]+)\.json$")
+
+
+def name_parts(filename: str) -> tuple[int, int] | None:
+    """(problem, ordering) of a file named ``cPPP_K.json``, else None."""
+    m = NAME_RE.match(filename)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def group_of(problem: int) -> str:
+    """The problem group of wave3-problems.md: P1.1-P1.4 are 1-80 (20 each), P2 is 81-100."""
+    if 1 <= problem <= 80:
+        return f"P1.{(problem - 1) // 20 + 1}"
+    return "P2"
+
+
+def value_max(problem: int | None) -> int:
+    """Largest value in a problem's lists: 9 for problems 1-80, 99 for 81-100."""
+    return 9 if problem is not None and 1 <= problem <= 80 else 99

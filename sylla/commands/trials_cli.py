@@ -1,0 +1,124 @@
+"""What ``sylla explain`` does with a folder of wave-3 trial files: the protocol as a schedule.
+
+``explain`` asks ``explain_trials_folder`` first; None means "no trial files here, go on"."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+
+def explain_trials_folder(folder: str, fmt: str) -> int | None:
+    from sylla.grammar.trials.schedule import load_folder, render_text, schedule
+
+    orderings, errors = load_folder(folder)
+    if not orderings and not errors:
+        return None
+    for e in errors:
+        print(e, file=sys.stderr)
+    doc = schedule(orderings)
+    if fmt == "json":
+        json.dump(doc, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        print(render_text(doc))
+    return 1 if errors else 0
+
+
+def lint_deliveries(args) -> int:  # noqa: ANN001 - the lint command's namespace
+    """``sylla lint DELIVERY_DIR ... --trials json/``: each PATH is a delivery folder."""
+    import os
+    from pathlib import Path
+
+    from sylla.linter.deliveries import check_delivery
+    from sylla.linter.reporters import FileReport, get
+
+    from .lint import SEVERITY_RANK
+
+    if not os.path.isdir(args.trials):
+        print(f"sylla: --trials {args.trials}: not a folder of trial files (json/)", file=sys.stderr)
+        return 2
+    reports: list = []
+    for folder in args.paths:
+        if not os.path.isdir(folder):
+            print(f"sylla: {folder}: with --trials, each PATH is a delivery folder", file=sys.stderr)
+            return 2
+        results, trial_errors = check_delivery(folder, args.trials)
+        for e in trial_errors:
+            print(f"sylla: trial file: {e}", file=sys.stderr)
+        reports.extend(FileReport(path, result) for path, result in results)  # type: ignore[arg-type]
+    out = get(args.format)(reports)
+    if args.output_file:
+        Path(args.output_file).write_text(out, encoding="utf-8")
+    else:
+        sys.stdout.write(out)
+    threshold = SEVERITY_RANK[args.fail_on]
+    return 1 if any(SEVERITY_RANK[f.severity.value] >= threshold for r in reports for f in r.result.findings) else 0
+
+
+def metrics_trials(args) -> int:  # noqa: ANN001 - the metrics command's namespace
+    """``sylla metrics --log DELIVERY_DIR --trials json/``: learning curves of a wave-3 delivery."""
+    from pathlib import Path
+
+    from sylla.metrics.learning_curves import compute, render_text, tidy, write_plots
+    from sylla.metrics.readers.deliveries import read_trials
+
+    data = read_trials(args.log, args.trials)
+    tables = compute(data)
+    long = tidy(tables)
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+    if args.format == "text":
+        text = render_text(data, tables)
+        print(text)
+        if out is not None:
+            (out / "learning_curves.txt").write_text(text + "\n", encoding="utf-8")
+    elif args.format == "json":
+        doc = {"derived_predictions": data.derived, "notes": data.notes, "bad_rows": data.bad,
+               "rows": json.loads(long.to_json(orient="records"))}
+        text = json.dumps(doc, indent=2)
+        (out / "learning_curves.json").write_text(text + "\n") if out else print(text)
+    elif args.format == "csv":
+        (long.to_csv(out / "learning_curves.csv", index=False) if out else sys.stdout.write(long.to_csv(index=False)))
+    else:
+        target = (out or Path(".")) / "learning_curves.parquet"
+        long.to_parquet(target, index=False)
+        print(f"sylla: wrote {target}", file=sys.stderr)
+    if args.format != "text":
+        for note in data.notes:
+            print(f"sylla: note: {note}", file=sys.stderr)
+        for name, reasons in data.bad.items():
+            for reason, rows in reasons.items():
+                print(f"sylla: bad rows: {name}: {len(rows)} {reason}: rows {', '.join(map(str, rows[:8]))}", file=sys.stderr)
+    if args.plots:
+        written = write_plots(tables, (out or Path("metrics-plots")) / "plots")
+        print(f"sylla: wrote {len(written)} plot(s) to {written[0].parent}", file=sys.stderr)
+    return 0
+
+
+def explain_trial_file(name: str, data: bytes, fmt: str) -> int | None:
+    """``sylla explain json/cPPP_K.json``: the schedule of one ordering (None: not a trial file)."""
+    import os
+
+    from sylla.grammar.trials.detect import is_trial_file
+    from sylla.grammar.trials.model import name_parts
+    from sylla.grammar.trials.parse import parse
+    from sylla.grammar.trials.schedule import Ordering, render_text, schedule
+
+    if not is_trial_file(data):
+        return None
+    result = parse(data, name)
+    for d in result.diagnostics:
+        line, col = result.lines.line_col(d.span.start)
+        print(f"{name}:{line}:{col}: {d.severity.value}: {d.message}", file=sys.stderr)
+    if result.model is None:
+        return 1
+    parts = name_parts(os.path.basename(name)) or (result.model.problem or 0, 1)
+    doc = schedule([Ordering(parts[0], parts[1], name, result.model)])
+    if fmt == "json":
+        json.dump(doc, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        print(render_text(doc))
+    return 0 if result.ok else 1
