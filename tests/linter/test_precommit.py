@@ -48,7 +48,7 @@ def _pre_commit() -> str:
     return str(Path(sys.executable).with_name("pre-commit"))
 
 
-def test_commit_of_package_json_passes_and_bad_jsonc_is_blocked(hook_repo, tmp_path: Path) -> None:
+def test_commit_of_package_json_passes_and_bad_jsonc_or_xml_is_blocked(hook_repo, tmp_path: Path) -> None:
     repo, rev, env = hook_repo
     work = tmp_path / "work"
     work.mkdir()
@@ -80,6 +80,18 @@ def test_commit_of_package_json_passes_and_bad_jsonc_is_blocked(hook_repo, tmp_p
     _git(work, "add", "notepad.json")
     utf16 = _git(work, "commit", "-m", "utf16", check=False, env=hook_env)
     assert utf16.returncode == 1 and "notepad.json:1:1: S121 [encoding]" in utf16.stdout + utf16.stderr
+    _git(work, "reset", "-q")
+    (work / "notepad.json").unlink()
+
+    # XML: a Maven pom passes untouched; a Science Birds configMeta.xml with a disabled trial is blocked
+    (work / "pom.xml").write_text('<?xml version="1.0"?>\n<project><modelVersion>4.0.0</modelVersion></project>\n')
+    _git(work, "add", "pom.xml")
+    pom = _git(work, "commit", "-m", "pom", check=False, env=hook_env)
+    assert pom.returncode == 0, pom.stdout + pom.stderr
+    shutil.copy(REPO / "tests" / "fixtures" / "birds" / "rules" / "B812_bad.xml", work / "configMeta.xml")
+    _git(work, "add", "configMeta.xml")
+    meta = _git(work, "commit", "-m", "meta", check=False, env=hook_env)
+    assert meta.returncode == 1 and "configMeta.xml:7:16: B812 [trial-disabled]" in meta.stdout + meta.stderr
 
 
 def test_try_repo_fails_only_on_bad_file(hook_repo, tmp_path: Path) -> None:
