@@ -134,7 +134,7 @@ def run_dask(todo: Todo, options: Options, cache_dir: str | None, client: "objec
         futures[future] = spec
         tracker.start(spec.id)
     try:
-        for future in as_completed(list(futures)):
+        for future in as_completed(list(futures), loop=client.loop):  # type: ignore[attr-defined]
             spec = futures.pop(future)
             tracker.done(spec.id)
             try:
