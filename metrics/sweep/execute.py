@@ -80,8 +80,15 @@ def run_processes(todo: Todo, options: Options, cache_dir: str | None, jobs: int
     try:
         while pending or running:
             while pending and len(running) < jobs:
-                spec, key = pending.pop()
-                running[pool.submit(run_task, spec, options, cache_dir, key)] = spec
+                spec, key = pending[-1]
+                try:
+                    future = pool.submit(run_task, spec, options, cache_dir, key)
+                except BrokenProcessPool:  # a worker died between runs: start afresh
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
+                    continue
+                pending.pop()
+                running[future] = spec
                 tracker.start(spec.id)
             done, _ = wait(list(running), timeout=1.0, return_when=FIRST_COMPLETED)
             for future in done:

@@ -261,3 +261,81 @@ def test_summary_json_on_disk_is_the_stdout_document(agents: Path, tmp_path: Pat
     code, out, _ = _cli(agents, tmp_path / "o", "--jobs", "1", "--format", "json")
     assert code == 0
     assert json.loads(out) == json.loads((tmp_path / "o" / "summary.json").read_text())
+
+
+def test_local_processes_give_the_rows_of_one_process(agents: Path) -> None:
+    one = sweep(agents, group_by=PATTERN, out=None, jobs=1, metrics=FAST, progress=False)
+    two = sweep(agents, group_by=PATTERN, out=None, jobs=2, metrics=FAST, progress=False)
+    pd.testing.assert_frame_equal(one.rows, two.rows)
+    pd.testing.assert_frame_equal(one.summary, two.summary)
+
+
+def _ppid(proc: Path) -> int | None:
+    try:
+        return int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds workers through /proc")
+def test_a_killed_worker_fails_its_runs_and_a_rerun_computes_only_those(
+        agents: Path, tmp_path: Path) -> None:
+    import multiprocessing
+    import signal
+
+    out = tmp_path / "o"
+    killed: list[int] = []
+
+    def kill_a_worker(outcome: object) -> None:
+        if not killed:
+            # the workers are children of multiprocessing's fork server
+            server = multiprocessing.forkserver._forkserver._forkserver_pid
+            workers = [int(d.name) for d in Path("/proc").iterdir() if d.name.isdigit()
+                       and _ppid(d) == server]
+            os.kill(workers[0], signal.SIGKILL)
+            killed.append(workers[0])
+
+    first = sweep(agents, group_by=PATTERN, out=out, jobs=2, metrics=FAST, progress=False,
+                  on_outcome=kill_a_worker)
+    assert killed
+    lost = first.counts["failed"]
+    assert first.counts["computed"] + lost == 6
+    assert all("worker process died" in e for e in first.failures.error)
+    again = sweep(agents, group_by=PATTERN, out=out, jobs=2, metrics=FAST, progress=False)
+    assert again.counts == {"runs": 6, "cached": 6 - lost, "computed": lost, "failed": 0}
+
+
+def test_the_progress_bar_counts_runs_on_a_terminal(agents: Path, tmp_path: Path) -> None:
+    import pty
+    import subprocess
+    import sys
+
+    main_fd, child_fd = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "sylla", "sweep", str(agents), "--out",
+                             str(tmp_path / "o"), "--jobs", "1", "-m", "gem"],
+                            stdout=subprocess.DEVNULL, stderr=child_fd)
+    os.close(child_fd)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(main_fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    assert proc.wait(timeout=120) == 0
+    text = seen.decode("utf-8", "replace")
+    assert "runs" in text and "6/6" in text
+
+
+def test_a_slow_run_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sylla.metrics.sweep import execute
+
+    tracker = execute.Tracker()
+    tracker.start("agentA/seed0/run_ll")
+    assert tracker.slowest() is None
+    monkeypatch.setattr(execute, "SLOW_SECONDS", 0.0)
+    assert tracker.slowest().startswith("agentA/seed0/run_ll (")
+    tracker.done("agentA/seed0/run_ll")
+    assert tracker.slowest() is None
