@@ -95,8 +95,10 @@ def _run(args: argparse.Namespace) -> int:
     sys.stdout.write(text)
     _write_summaries(result, out)
     c = result.counts
-    print(f"sylla: {c['runs']} run(s): {c['computed']} computed, {c['cached']} from the cache, "
-          f"{c['failed']} failed; rows in {out / 'rows'}", file=sys.stderr)
+    busy = sum(result.seconds.values())
+    print(f"sylla: {c['runs']} run(s): {c['computed']} computed ({busy:.2f} s in the per-run "
+          f"tasks), {c['cached']} from the cache, {c['failed']} failed; rows in {out / 'rows'}",
+          file=sys.stderr)
     for path, error in zip(result.failures["path"], result.failures["error"]):
         print(f"sylla: {path}: {error}", file=sys.stderr)
     if result.warnings:
