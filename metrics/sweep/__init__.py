@@ -96,7 +96,8 @@ def sweep(
     ``jobs`` local processes (default: the cores). ``out=None`` keeps nothing on disk (no
     cache). Bad input of one run is a failure of that run; bad options raise `MetricsError`.
     """
-    from .cache import StatIndex, entry_path, read_entry, run_key, write_entry
+    from .cache import (StatIndex, entry_path, read_entry, read_summary, run_key, summary_key,
+                        write_entry, write_summary)
     from .execute import Tracker, execute
 
     ste_paths = tuple(str(Path(s).resolve()) for s in ste)
@@ -118,11 +119,37 @@ def sweep(
     seconds: dict[str, float] = {}
     counts = {"runs": len(found.runs), "cached": 0, "computed": 0, "failed": 0}
     by_id = {r.id: r for r in found.runs}
+    summary_keys = [k for k in found.keys if k != replicate]
+    run_keys: dict[str, str] = {}
+    for spec in found.runs:
+        if index is None:
+            break
+        try:
+            files = spec.files()
+        except OSError:
+            continue  # the worker reports it
+        known = index.known(files)
+        if known is not None:
+            run_keys[spec.id] = run_key(spec, options, known, files)
+    if cache_dir is not None and len(run_keys) == len(found.runs) and found.runs and all(
+            entry_path(cache_dir, k).is_file() for k in run_keys.values()):
+        skey = summary_key([(s.id, run_keys[s.id], s.groups) for s in found.runs],
+                           summary_keys, compare, replicate)
+        quick = _from_bundle(out_dir, cache_dir, skey, found)  # type: ignore[arg-type]
+        if quick is not None:
+            rows, summary, compared, notes, warnings = quick
+            summary, compared = _text_columns(summary), _text_columns(compared)
+            counts["cached"] = len(found.runs)
+            counts["failed"] = len(failures)
+            return SweepResult(
+                rows=rows, summary=summary, compare=compared,
+                failures=pd.DataFrame(sorted(failures.items()), columns=["path", "error"]),
+                groups=summary_keys, compare_key=compare, warnings=warnings, notes=notes,
+                counts=counts, seconds=seconds)
     todo: list[tuple[RunSpec, str | None]] = []
     for spec in found.runs:
-        known = index.known(spec) if index is not None else None
-        if known is not None:
-            key = run_key(spec, options, known)
+        key = run_keys.get(spec.id)
+        if key is not None:
             entry = read_entry(cache_dir, key) if cache_dir else None  # type: ignore[arg-type]
             if entry is not None:
                 results[spec.id] = entry
@@ -130,6 +157,7 @@ def sweep(
                 continue
             # missing, or damaged: a damaged entry is removed so the worker computes it again
             entry_path(cache_dir or "", key).unlink(missing_ok=True)
+            del run_keys[spec.id]
             todo.append((spec, key))
         else:
             todo.append((spec, None))
@@ -142,6 +170,8 @@ def sweep(
             spec = by_id[outcome.run_id]
             if index is not None and outcome.digests:
                 index.update(outcome.digests)
+            if outcome.key is not None:
+                run_keys[spec.id] = outcome.key
             if outcome.error is not None:
                 failures[spec.path] = outcome.error
                 counts["failed"] += 1
@@ -155,7 +185,7 @@ def sweep(
                     results[spec.id] = entry
                     counts["cached"] += 1
             else:
-                if cache_dir is not None and outcome.key is not None:
+                if cache_dir is not None and outcome.key is not None and not outcome.written:
                     write_entry(cache_dir, outcome.key, outcome.rows, outcome.warnings)
                 results[spec.id] = (outcome.rows, outcome.warnings)
                 seconds[spec.id] = outcome.seconds
@@ -174,22 +204,40 @@ def sweep(
     rows = _assemble(found, results)
     from .aggregate import compare as compare_rows, summarise
 
-    summary_keys = [k for k in found.keys if k != replicate]
-    summary = summarise(rows, summary_keys)
-    notes: list[str] = []
-    if compare is not None:
-        compared, notes = compare_rows(rows, found.keys, compare,
-                                       replicate if replicate in found.keys else None)
+    # the summaries depend on nothing but the runs' keys, groups and these settings: a sweep
+    # whose runs all come from the cache reuses them (and never loads SciPy)
+    skey = None
+    if cache_dir is not None and set(run_keys) >= set(results):
+        skey = summary_key([(s.id, run_keys[s.id], s.groups) for s in found.runs
+                            if s.id in results], summary_keys, compare, replicate)
+    stored = read_summary(cache_dir, skey) if skey else None
+    if stored is not None:
+        summary, compared, notes = stored
     else:
-        compared = pd.DataFrame()
+        summary = summarise(rows, summary_keys)
+        notes: list[str] = []
+        if compare is not None:
+            compared, notes = compare_rows(rows, found.keys, compare,
+                                           replicate if replicate in found.keys else None)
+        else:
+            compared = pd.DataFrame()
+        if skey is not None:
+            write_summary(cache_dir, skey, summary, compared, notes)  # type: ignore[arg-type]
+    warnings = {k: v[1] for k, v in sorted(results.items()) if v[1]}
     fail_frame = pd.DataFrame(sorted(failures.items()), columns=["path", "error"])
+    summary, compared = _text_columns(summary), _text_columns(compared)
     result = SweepResult(rows=rows, summary=summary, compare=compared, failures=fail_frame,
                          groups=summary_keys, compare_key=compare,
-                         warnings={k: v[1] for k, v in sorted(results.items()) if v[1]},
-                         notes=notes, counts=counts, seconds=seconds)
+                         warnings=warnings, notes=notes, counts=counts, seconds=seconds)
     if out_dir is not None:
-        write_dataset(rows, out_dir / ROWS_DIR)
+        write_dataset(rows, out_dir / ROWS_DIR, skey if not failures else None, warnings)
     return result
+
+
+def _text_columns(frame: pd.DataFrame) -> pd.DataFrame:
+    from .aggregate import STATS
+
+    return strings(frame, [c for c in frame.columns if c not in STATS])
 
 
 def _check_options(perf: str, params: dict[str, str], metrics: list[str]) -> None:
@@ -230,24 +278,75 @@ def _assemble(found: Discovery, results: dict[str, tuple[pd.DataFrame, list[str]
         frame = pd.DataFrame({c: pd.Series(dtype=object) for c in columns})
     else:
         frame = pd.concat(frames, ignore_index=True)
-    frame = frame.reindex(columns=columns)
+    return _normalise(frame, found.keys)
+
+
+def _normalise(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """The dtypes of the rows frame, the same whether assembled now or read back."""
+    from ..result import TIDY
+
+    frame = frame.reindex(columns=["run", *keys, *TIDY[1:], "partial"])
     frame["block"] = frame["block"].astype("Int64")
     frame["value"] = pd.to_numeric(frame["value"], errors="coerce").astype(float)
     frame["partial"] = frame["partial"].fillna(False).astype(bool)
-    for c in ["run", *found.keys, "task", "phase", "metric"]:
-        frame[c] = frame[c].astype(object)
+    return strings(frame, ["run", *keys, "task", "phase", "metric"])
+
+
+def strings(frame: pd.DataFrame, columns: Iterable[str]) -> pd.DataFrame:
+    """Text columns as pandas reads them back from Parquet (``str`` in pandas 3, ``object``
+    with None before), so that a frame is the same computed now or read from the cache."""
+    new = int(pd.__version__.split(".")[0]) >= 3
+    for c in columns:
+        if c in frame.columns:
+            frame[c] = (frame[c].astype("str") if new
+                        else frame[c].astype(object).where(frame[c].notna(), None))
     return frame
 
 
-def write_dataset(rows: pd.DataFrame, directory: Path) -> list[Path]:
+MARK = "_sweep.json"
+
+
+def _from_bundle(out_dir: Path, cache_dir: str, skey: str, found: Discovery) -> tuple | None:
+    """Everything a sweep whose runs are all cached returns, without reading one entry: the
+    dataset under ``rows/`` (when it was written for this very summary key), the cached
+    summaries and the warnings recorded beside the dataset."""
+    import json
+
+    from .cache import read_summary
+
+    try:
+        mark = json.loads((out_dir / ROWS_DIR / MARK).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(mark, dict) or mark.get("key") != skey:
+        return None
+    stored = read_summary(cache_dir, skey)
+    if stored is None:
+        return None
+    try:
+        rows = pd.read_parquet(out_dir / ROWS_DIR)
+    except (OSError, ValueError):
+        return None
+    rows = _normalise(rows, found.keys)
+    return rows, stored[0], stored[1], stored[2], dict(mark.get("warnings", {}))
+
+
+def write_dataset(rows: pd.DataFrame, directory: Path, key: str | None = None,
+                  warnings: dict[str, list[str]] | None = None) -> list[Path]:
     """``part-NNNNN.parquet`` files of whole runs; parts left from a bigger earlier sweep are
-    removed so that reading the directory gives this sweep's rows only."""
+    removed so that reading the directory gives this sweep's rows only. ``_sweep.json`` records
+    the summary key the parts belong to (and the runs' warnings), so that the next sweep with
+    every run cached can reuse them as they are; it is removed first and written last, so a
+    half-written dataset is never taken for a whole one."""
+    import json
+
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     from .cache import atomic_write
 
     directory.mkdir(parents=True, exist_ok=True)
+    (directory / MARK).unlink(missing_ok=True)
     runs = rows["run"].drop_duplicates().tolist()
     written: list[Path] = []
     starts = range(0, max(len(runs), 1), RUNS_PER_PART)
@@ -261,6 +360,9 @@ def write_dataset(rows: pd.DataFrame, directory: Path) -> list[Path]:
     for stale in directory.glob("part-*.parquet"):
         if stale not in written:
             stale.unlink()
+    if key is not None:
+        text = json.dumps({"key": key, "warnings": warnings or {}})
+        atomic_write(directory / MARK, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
     return written
 
 

@@ -44,10 +44,11 @@ def digest_files(spec: "RunSpec") -> dict[str, tuple[int, int, str]]:
     return out
 
 
-def run_key(spec: "RunSpec", options: "Options", digests: dict[str, tuple[int, int, str]]) -> str:
+def run_key(spec: "RunSpec", options: "Options", digests: dict[str, tuple[int, int, str]],
+            files: list[tuple[str, str]] | None = None) -> str:
     """The cache key of a run. File roles (paths inside the run directory), not absolute paths,
     go in: a moved or copied sweep root keeps its cache."""
-    files = [[role, digests[path][2]] for role, path in spec.files()]
+    files = [[role, digests[path][2]] for role, path in (files or spec.files())]
     payload = {"v": 1, "format": spec.format, "options": options.key_dict(), "files": files}
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
@@ -120,13 +121,10 @@ class StatIndex:
         except (OSError, ValueError):
             pass
 
-    def known(self, spec: "RunSpec") -> dict[str, tuple[int, int, str]] | None:
-        """The digests of every file of the run if none changed since it was hashed."""
+    def known(self, files: list[tuple[str, str]]) -> dict[str, tuple[int, int, str]] | None:
+        """The digests of every file of a run (`RunSpec.files`) if none changed since it was
+        hashed."""
         out: dict[str, tuple[int, int, str]] = {}
-        try:
-            files = spec.files()
-        except OSError:
-            return None
         for _, path in files:
             entry = self.entries.get(path)
             if entry is None:
@@ -156,3 +154,49 @@ class StatIndex:
 
         atomic_write(self.path, write)
         self.changed = False
+
+
+def summary_key(runs: list[tuple[str, str, Any]], groups: list[str], compare: str | None,
+                replicate: str) -> str:
+    """The key of a sweep's summaries: every run's id, cache key and group values, and the
+    settings of the aggregation."""
+    from sylla import __version__
+
+    from .aggregate import CONFIDENCE, RESAMPLES, SEED
+
+    payload = {"v": 1, "sylla": __version__, "runs": [[i, k, list(map(list, g))] for i, k, g in runs],
+               "groups": groups, "compare": compare, "replicate": replicate,
+               "bootstrap": [SEED, RESAMPLES, CONFIDENCE]}
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+def write_summary(cache_dir: str | Path, key: str, summary: "pd.DataFrame",
+                  compared: "pd.DataFrame", notes: list[str]) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    for name, frame in (("summary", summary), ("compare", compared)):
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        meta = dict(table.schema.metadata or {})
+        meta[b"sylla.notes"] = json.dumps(notes).encode()
+        table = table.replace_schema_metadata(meta)
+        atomic_write(Path(cache_dir) / "summaries" / f"{name}-{key}.parquet",
+                     lambda tmp, t=table: pq.write_table(t, tmp))
+
+
+def read_summary(cache_dir: str | Path | None, key: str
+                 ) -> tuple["pd.DataFrame", "pd.DataFrame", list[str]] | None:
+    import pyarrow.parquet as pq
+
+    if cache_dir is None:
+        return None
+    frames = []
+    notes: list[str] = []
+    for name in ("summary", "compare"):
+        try:
+            table = pq.read_table(Path(cache_dir) / "summaries" / f"{name}-{key}.parquet")
+            notes = json.loads((table.schema.metadata or {}).get(b"sylla.notes", b"[]"))
+        except (OSError, ValueError):
+            return None
+        frames.append(table.to_pandas())
+    return frames[0], frames[1], list(notes)

@@ -31,6 +31,8 @@ RESERVED = {"run", "task", "block", "phase", "metric", "value", "partial"}
 _PLAIN = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl",
           ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet"}
 _SYLLABUS_SUFFIXES = (".json", ".jsonc")
+#: l2logger's own JSON files, never syllabi
+_INFO = ("logger_info.json", "scenario_info.json")
 
 
 @dataclass(frozen=True)
@@ -192,7 +194,8 @@ def discover(root: str | Path, group_by: str | None = None,
             if kind is None:
                 walk(d)
                 continue
-            inner = [p for p in sorted(d.iterdir()) if p.is_file() and _is_syllabus_file(p)]
+            inner = [p for p in sorted(d.iterdir()) if p.name not in _INFO and p.is_file()
+                     and _is_syllabus_file(p)]
             found.append((d, kind, inner[0] if len(inner) == 1 else None,
                           _metadata(d) if kind == "l2logger" else {}))
 

@@ -32,7 +32,8 @@ def _sorted(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     if frame.empty:
         return frame
     by = ORDER + [k for k in keys if k not in ORDER]
-    return frame.sort_values(by, key=lambda s: s.astype(str), kind="stable", ignore_index=True)
+    return frame.sort_values(by, key=lambda s: s.map(lambda v: "" if _plain(v) is None else str(v)),
+                             kind="stable", ignore_index=True)
 
 
 def records(frame: pd.DataFrame, keys: list[str]) -> list[dict[str, Any]]:

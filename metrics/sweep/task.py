@@ -68,6 +68,8 @@ class Outcome:
     warnings: list[str] = field(default_factory=list)
     error: str | None = None
     cached: bool = False
+    #: the worker wrote the cache entry itself (it sees the cache directory)
+    written: bool = False
     seconds: float = 0.0
 
 
@@ -103,6 +105,14 @@ def run_task(spec: RunSpec, options: Options, cache_dir: str | None,
             out.seconds = time.perf_counter() - start
             return out
         out.rows, out.warnings = compute_run(spec, options)
+        if cache_dir is not None:
+            # written here, not by the driver, when this worker sees the cache: a driver
+            # writing every entry itself would be the bottleneck of a big cluster
+            try:
+                cache_mod.write_entry(cache_dir, key, out.rows, out.warnings)
+                out.written = True
+            except OSError:
+                pass
     except Exception as exc:  # noqa: BLE001 - reported per run; the sweep goes on
         out.error = describe(exc)
     out.seconds = time.perf_counter() - start
