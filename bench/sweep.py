@@ -51,8 +51,9 @@ def generate(base: Path, runs: int, episodes: int) -> Path:
     return tree
 
 
-def sweep_cli(tree: Path, out: Path, *extra: str) -> tuple[float, float, str]:
-    """Wall seconds, seconds inside the per-run tasks (from the stderr summary), stdout."""
+def sweep_cli(tree: Path, out: Path, *extra: str) -> tuple[float, float, str, float]:
+    """Wall seconds, seconds inside the per-run tasks and summarising (from the stderr
+    summary), stdout."""
     sylla = str(Path(sys.executable).with_name("sylla"))
     cmd = [sylla, "sweep", str(tree), "--group-by", PATTERN, "--out", str(out), "--compare",
            "agent", "--format", "json", "--no-progress", *extra]
@@ -62,7 +63,9 @@ def sweep_cli(tree: Path, out: Path, *extra: str) -> tuple[float, float, str]:
     if proc.returncode:
         raise SystemExit(f"sweep failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr[-3000:]}")
     m = re.search(r"computed \(([\d.]+) s in the per-run tasks\)", proc.stderr)
-    return wall, float(m.group(1)) if m else float("nan"), proc.stdout
+    agg = re.search(r"summaries in ([\d.]+) s", proc.stderr)
+    return (wall, float(m.group(1)) if m else float("nan"), proc.stdout,
+            float(agg.group(1)) if agg else float("nan"))
 
 
 def l2metrics_recursive(l2m_py: Path, tree: Path, runs: int, work: Path) -> tuple[float, int] | None:
@@ -117,9 +120,12 @@ def main() -> int:
     try:
         outs = base / "outs"
         shutil.rmtree(outs, ignore_errors=True)
-        one, busy1, doc1 = sweep_cli(tree, outs / "jobs1", "--jobs", "1")
+        empty = base / "empty"
+        empty.mkdir(exist_ok=True)
+        fixed, _, _, _ = sweep_cli(empty, outs / "empty", "--jobs", "1")  # start-up, no runs
+        one, busy1, doc1, agg1 = sweep_cli(tree, outs / "jobs1", "--jobs", "1")
         rows.append(("--jobs 1", one, busy1, 1.0))
-        two, busy2, doc2 = sweep_cli(tree, outs / "jobs2", "--jobs", "2")
+        two, busy2, doc2, agg2 = sweep_cli(tree, outs / "jobs2", "--jobs", "2")
         rows.append(("--jobs 2", two, busy2, one / two))
         from distributed import Client, LocalCluster
 
@@ -129,9 +135,9 @@ def main() -> int:
 
             client.run(importlib.import_module, "sylla.metrics.sweep.task")
             client.run(importlib.import_module, "sylla.metrics.result")
-            dk, busyd, docd = sweep_cli(tree, outs / "dask", "--dask", cluster.scheduler_address)
+            dk, busyd, docd, aggd = sweep_cli(tree, outs / "dask", "--dask", cluster.scheduler_address)
         rows.append(("LocalCluster, 2 workers", dk, busyd, one / dk))
-        again, _, doc_again = sweep_cli(tree, outs / "jobs2", "--jobs", "2")
+        again, _, doc_again, _ = sweep_cli(tree, outs / "jobs2", "--jobs", "2")
         rows.append(("re-run, nothing changed", again, 0.0, one / again))
         same = doc1 == doc2 == docd == doc_again
         l2m = l2metrics_recursive(Path(args.l2m_python), tree, args.l2m_runs, base)
@@ -142,11 +148,14 @@ def main() -> int:
     for name, wall, busy, ratio in rows:
         print(f"{name:28} {wall:8.2f} {busy:8.2f} {ratio:7.2f}x")
     n = args.runs
-    print("\nscheduling overhead per run (wall x workers - time inside the tasks) / runs:")
-    print(f"  --jobs 1:     {(one - busy1) / n * 1000:7.1f} ms (start-up, discovery, cache "
-          "writes and summaries included)")
-    print(f"  --jobs 2:     {(two * 2 - busy2) / n * 1000:7.1f} ms")
-    print(f"  LocalCluster: {(dk * 2 - busyd) / n * 1000:7.1f} ms")
+    print(f"\nfixed cost (a sweep of an empty folder: start-up, imports): {fixed:.2f} s")
+    print("scheduling overhead per run = ((wall - fixed - summaries) x workers - time inside the "
+          "tasks) / runs:")
+    for name, wall, busy, agg, workers in (("--jobs 1", one, busy1, agg1, 1),
+                                           ("--jobs 2", two, busy2, agg2, 2),
+                                           ("LocalCluster", dk, busyd, aggd, 2)):
+        print(f"  {name:13} {((wall - fixed - agg) * workers - busy) / n * 1000:7.1f} ms "
+              f"(summaries {agg:.2f} s)")
     print(f"\nstdout identical across --jobs 1, --jobs 2, Dask and the cached re-run: {same}")
     if l2m is None:
         print("l2metrics recursive mode: not measured (no l2metrics venv; run "

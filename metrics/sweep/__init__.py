@@ -49,6 +49,8 @@ class SweepResult:
     #: runs computed now, read from the cache, failed; and per-run compute seconds
     counts: dict[str, int] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
+    #: time spent on the summaries (bootstrap included)
+    summary_seconds: float = 0.0
 
     @property
     def ok(self) -> bool:
@@ -210,6 +212,7 @@ def sweep(
     if cache_dir is not None and set(run_keys) >= set(results):
         skey = summary_key([(s.id, run_keys[s.id], s.groups) for s in found.runs
                             if s.id in results], summary_keys, compare, replicate)
+    t_summary = time.perf_counter()
     stored = read_summary(cache_dir, skey) if skey else None
     if stored is not None:
         summary, compared, notes = stored
@@ -224,11 +227,13 @@ def sweep(
         if skey is not None:
             write_summary(cache_dir, skey, summary, compared, notes)  # type: ignore[arg-type]
     warnings = {k: v[1] for k, v in sorted(results.items()) if v[1]}
+    summary_seconds = time.perf_counter() - t_summary
     fail_frame = pd.DataFrame(sorted(failures.items()), columns=["path", "error"])
     summary, compared = _text_columns(summary), _text_columns(compared)
     result = SweepResult(rows=rows, summary=summary, compare=compared, failures=fail_frame,
                          groups=summary_keys, compare_key=compare,
-                         warnings=warnings, notes=notes, counts=counts, seconds=seconds)
+                         warnings=warnings, notes=notes, counts=counts, seconds=seconds,
+                         summary_seconds=summary_seconds)
     if out_dir is not None:
         write_dataset(rows, out_dir / ROWS_DIR, skey if not failures else None, warnings)
     return result

@@ -150,12 +150,20 @@ def _metadata(run: Path) -> dict[str, str]:
     return keys
 
 
+def _directory_format(path: Path) -> str | None:
+    """The format of a run directory as `sylla metrics` detects it (so a directory format added
+    to the readers is swept too), or None for a folder that only holds runs."""
+    from ..readers import detect
+
+    try:
+        return detect(path)
+    except MetricsError:
+        return None
+
+
 def discover(root: str | Path, group_by: str | None = None,
              exclude: list[str | Path] = ()) -> Discovery:  # type: ignore[assignment]
     """Walk ``root`` in sorted order and return the runs, problems and the group key names."""
-    from ..readers.l2logger import is_l2logger
-    from ..readers.learnkit import is_learnkit
-
     base = Path(root).resolve()
     if not base.is_dir():
         raise MetricsError("sweep root is not a directory", str(root), exit_code=EXIT_USAGE)
@@ -190,7 +198,7 @@ def discover(root: str | Path, group_by: str | None = None,
                                  + ", ".join(s.name for s in syllabi)
                                  + "); name the one it ran like the log (x.csv + x.json)"))
         for d in dirs:
-            kind = "l2logger" if is_l2logger(d) else "learnkit" if is_learnkit(d) else None
+            kind = _directory_format(d)
             if kind is None:
                 walk(d)
                 continue

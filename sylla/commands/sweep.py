@@ -97,8 +97,8 @@ def _run(args: argparse.Namespace) -> int:
     c = result.counts
     busy = sum(result.seconds.values())
     print(f"sylla: {c['runs']} run(s): {c['computed']} computed ({busy:.2f} s in the per-run "
-          f"tasks), {c['cached']} from the cache, {c['failed']} failed; rows in {out / 'rows'}",
-          file=sys.stderr)
+          f"tasks), {c['cached']} from the cache, {c['failed']} failed; summaries in "
+          f"{result.summary_seconds:.2f} s; rows in {out / 'rows'}", file=sys.stderr)
     for path, error in zip(result.failures["path"], result.failures["error"]):
         print(f"sylla: {path}: {error}", file=sys.stderr)
     if result.warnings:

@@ -116,7 +116,7 @@ def test_a_failing_run_is_reported_with_path_and_error_and_the_others_go_on(
     # worded as `sylla metrics --log broken` words it: file and row of the empty reward
     assert (f"sylla: {broken}: {broken}/worker-default/0-train/data-log.tsv:4: reward is "
             "missing or NaN") in err
-    assert re.search(r"3 computed \([\d.]+ s in the per-run tasks\), 0 from the cache, 1 failed", err)
+    assert re.search(r"3 computed \([\d.]+ s in the per-run tasks\), 0 from the cache, 1 failed; summaries in", err)
 
 
 def test_fail_fast_stops_at_the_first_failure(tmp_path: Path) -> None:
