@@ -305,7 +305,12 @@ def test_a_killed_worker_fails_its_runs_and_a_rerun_computes_only_those(
     assert first.counts["computed"] + lost == 6
     assert all("worker process died" in e for e in first.failures.error)
     again = sweep(agents, group_by=PATTERN, out=out, jobs=2, metrics=FAST, progress=False)
-    assert again.counts == {"runs": 6, "cached": 6 - lost, "computed": lost, "failed": 0}
+    # a worker killed after writing its entry but before answering leaves the entry behind:
+    # at most the lost runs are computed again, and nothing else
+    assert again.counts["failed"] == 0 and again.counts["computed"] <= lost
+    assert again.counts["computed"] + again.counts["cached"] == 6
+    fresh = sweep(agents, group_by=PATTERN, out=None, jobs=1, metrics=FAST, progress=False)
+    pd.testing.assert_frame_equal(again.rows, fresh.rows)
 
 
 def test_the_progress_bar_counts_runs_on_a_terminal(agents: Path, tmp_path: Path) -> None:
