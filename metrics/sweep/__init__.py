@@ -123,6 +123,7 @@ def sweep(
     by_id = {r.id: r for r in found.runs}
     summary_keys = [k for k in found.keys if k != replicate]
     run_keys: dict[str, str] = {}
+    skey: str | None = None
     for spec in found.runs:
         if index is None:
             break
@@ -218,7 +219,7 @@ def sweep(
         summary, compared, notes = stored
     else:
         summary = summarise(rows, summary_keys)
-        notes: list[str] = []
+        notes = []
         if compare is not None:
             compared, notes = compare_rows(rows, found.keys, compare,
                                            replicate if replicate in found.keys else None)

@@ -48,8 +48,8 @@ def run_key(spec: "RunSpec", options: "Options", digests: dict[str, tuple[int, i
             files: list[tuple[str, str]] | None = None) -> str:
     """The cache key of a run. File roles (paths inside the run directory), not absolute paths,
     go in: a moved or copied sweep root keeps its cache."""
-    files = [[role, digests[path][2]] for role, path in (files or spec.files())]
-    payload = {"v": 1, "format": spec.format, "options": options.key_dict(), "files": files}
+    named = [[role, digests[path][2]] for role, path in (files or spec.files())]
+    payload = {"v": 1, "format": spec.format, "options": options.key_dict(), "files": named}
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 from ..errors import EXIT_USAGE, MetricsError
 from .discover import RunSpec
@@ -59,16 +59,13 @@ def run_inline(todo: Todo, options: Options, cache_dir: str | None,
         yield outcome
 
 
-def _preload() -> None:
-    """Imported in the fork server once, so that each worker starts with pandas loaded."""
-
-
 def run_processes(todo: Todo, options: Options, cache_dir: str | None, jobs: int,
                   tracker: Tracker) -> Iterator[Outcome]:
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
+    ctx: Any
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload(["sylla.metrics.sweep.task", "sylla.metrics.result"])
@@ -134,7 +131,7 @@ def run_dask(todo: Todo, options: Options, cache_dir: str | None, client: "objec
              tracker: Tracker) -> Iterator[Outcome]:
     from distributed import as_completed
 
-    futures = {}
+    futures: dict[Any, RunSpec] = {}
     for spec, key in todo:
         future = client.submit(run_task, spec, options, cache_dir, key,  # type: ignore[attr-defined]
                                pure=False, key=f"sylla-run-{len(futures)}-{os.getpid()}-{time.time_ns()}")
