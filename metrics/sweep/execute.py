@@ -112,6 +112,17 @@ def run_processes(todo: Todo, options: Options, cache_dir: str | None, jobs: int
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+class _Call:
+    """Unpickled, it calls `run_task` and becomes its `Outcome`."""
+
+    def __init__(self, spec: RunSpec, options: Options, cache_dir: str | None,
+                 key: str | None) -> None:
+        self.args = (spec, options, cache_dir, key)
+
+    def __reduce__(self) -> tuple[Any, tuple]:
+        return run_task, self.args
+
+
 def connect(address: str) -> "object":
     """A `distributed.Client` on an existing cluster, or a clear error."""
     try:
@@ -131,9 +142,15 @@ def run_dask(todo: Todo, options: Options, cache_dir: str | None, client: "objec
              tracker: Tracker) -> Iterator[Outcome]:
     from distributed import as_completed
 
+    import pickle
+
     futures: dict[Any, RunSpec] = {}
     for spec, key in todo:
-        future = client.submit(run_task, spec, options, cache_dir, key,  # type: ignore[attr-defined]
+        # The scheduler unpickles task graphs: a task naming sylla's function or types would
+        # need sylla there. It gets `pickle.loads` and bytes instead; unpickling them on a worker
+        # is what calls run_task (see _Call).
+        blob = pickle.dumps(_Call(spec, options, cache_dir, key), protocol=pickle.HIGHEST_PROTOCOL)
+        future = client.submit(pickle.loads, blob,  # type: ignore[attr-defined]
                                pure=False, key=f"sylla-run-{len(futures)}-{os.getpid()}-{time.time_ns()}")
         futures[future] = spec
         tracker.start(spec.id)

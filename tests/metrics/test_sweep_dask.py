@@ -1,6 +1,7 @@
 """``sylla sweep --dask``: the same per-run tasks on real Dask clusters give byte-identical
 results to local ones. Two clusters: ``distributed.LocalCluster``, and ``dask scheduler`` +
-``dask worker`` processes over TCP on 127.0.0.1, started and torn down here."""
+``dask worker`` processes over TCP on 127.0.0.1, started and torn down here (the scheduler in
+an interpreter that cannot import sylla)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,16 @@ distributed = pytest.importorskip(
     if not os.environ.get("CI") else __import__("distributed")
 
 BIN = Path(sys.executable).parent
+#: ``dask scheduler`` in an interpreter where ``import sylla`` fails
+NO_SYLLA_SCHEDULER = (
+    "import sys\n"
+    "class Hide:\n"
+    "    def find_spec(self, name, path=None, target=None):\n"
+    "        if name.split('.')[0] == 'sylla':\n"
+    "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+    "sys.meta_path.insert(0, Hide())\n"
+    "from distributed.cli.dask_scheduler import main\n"
+    "main(prog_name='dask scheduler')\n")
 
 
 def _sweep_cli(root: Path, out: Path, *extra: str) -> tuple[int, str, str]:
@@ -84,8 +95,9 @@ def tcp_cluster(tmp_path: Path) -> Iterator[str]:
     procs: list[subprocess.Popen[bytes]] = []
     log = open(tmp_path / "cluster.log", "wb")
     try:
+        # the scheduler runs where sylla cannot be imported: it must never need sylla's code
         procs.append(subprocess.Popen(
-            [str(dask), "scheduler", "--host", "127.0.0.1", "--port", "0",
+            [sys.executable, "-c", NO_SYLLA_SCHEDULER, "--host", "127.0.0.1", "--port", "0",
              "--dashboard-address", ":0", "--scheduler-file", str(info)],
             stdout=log, stderr=subprocess.STDOUT))
         deadline = time.monotonic() + 60
