@@ -136,6 +136,17 @@ def _is_syllabus_file(path: Path) -> bool:
     return is_syllabus(head)
 
 
+def _json_lines(path: Path) -> bool:
+    """A ``.json`` file holds a log only as JSON Lines: two or more lines, each an object."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(1 << 16)
+    except OSError:
+        return False
+    lines = [line.strip() for line in head.splitlines()[:3] if line.strip()]
+    return len(lines) >= 2 and all(line.startswith(b"{") for line in lines)
+
+
 def _metadata(run: Path) -> dict[str, str]:
     keys: dict[str, str] = {}
     for name in ("logger_info.json", "scenario_info.json"):
@@ -187,6 +198,8 @@ def discover(root: str | Path, group_by: str | None = None,
             kind = _PLAIN.get(log.suffix.lower())
             if kind is None or log in syllabi or not syllabi:
                 continue
+            if log.suffix.lower() == ".json" and not _json_lines(log):
+                continue  # package.json, a settings file: JSON, but not a log of episodes
             if len(syllabi) == 1:
                 found.append((log, kind, syllabi[0], {}))
                 continue

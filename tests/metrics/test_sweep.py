@@ -82,6 +82,16 @@ def test_several_syllabi_beside_a_log_need_the_log_named_like_one(tmp_path: Path
     assert [Path(r.syllabus).name for r in found.runs] == ["other.json"]
 
 
+def test_a_json_file_beside_a_syllabus_is_a_log_only_as_json_lines(tmp_path: Path) -> None:
+    shutil.copytree(SWEEP / "mixed" / "plain", tmp_path / "plain")
+    (tmp_path / "plain" / "package.json").write_text('{\n  "name": "x"\n}\n')
+    lines = "".join(f'{{"episode": {i}, "reward": {r}}}\n'
+                    for i, r in enumerate([1, 2, 3, 4, 5, 6, 5, 5, 0, 2]))
+    (tmp_path / "plain" / "steps.json").write_text(lines)
+    found = discover(tmp_path)
+    assert [r.id for r in found.runs] == ["plain/rewards.csv", "plain/steps.json"]
+
+
 def test_rows_are_what_sylla_metrics_computes_for_each_run(tmp_path: Path) -> None:
     result = sweep(SWEEP / "mixed", out=tmp_path / "out", jobs=1, progress=False)
     assert set(result.rows.run) == {"l2logger", "learnkit", "plain/rewards.csv"}
