@@ -357,3 +357,24 @@ def test_a_slow_run_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     assert tracker.slowest().startswith("agentA/seed0/run_ll (")
     tracker.done("agentA/seed0/run_ll")
     assert tracker.slowest() is None
+
+
+def test_ste_data_is_part_of_every_key(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    shutil.copytree(SWEEP / "mixed" / "plain", root / "plain")
+    ste = tmp_path / "ste"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "examples" / "metrics" / "ste", ste)
+    out = tmp_path / "o"
+    without = sweep(root, out=out, jobs=1, progress=False, metrics=["ste_rel_perf"])
+    first = sweep(root, out=out, jobs=1, progress=False, metrics=["ste_rel_perf"], ste=[ste])
+    assert without.counts["computed"] == first.counts["computed"] == 1
+    assert first.rows.value.notna().any() and not without.rows.value.notna().any()
+    assert sweep(root, out=out, jobs=1, progress=False, metrics=["ste_rel_perf"],
+                 ste=[ste]).counts["cached"] == 1
+    pong = ste / "Pong.csv"
+    lines = pong.read_text().splitlines(keepends=True)
+    episode, reward = lines[1].strip().split(",")
+    lines[1] = f"{episode},{float(reward) + 1}\n"  # one reward of the expert changed
+    pong.write_text("".join(lines))
+    assert sweep(root, out=out, jobs=1, progress=False, metrics=["ste_rel_perf"],
+                 ste=[ste]).counts["computed"] == 1
