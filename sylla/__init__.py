@@ -9,6 +9,8 @@ fast and never pull in numpy, pandas or matplotlib:
 - ``explain(model, workers=1, worker=0)`` -> the explain document (from ``sylla.grammar.explain``)
 - ``compute_metrics(log, syllabus=None, ...)`` -> ``MetricsResult`` (from ``sylla.metrics``;
   needs the ``metrics`` extra)
+- ``sweep(root, group_by=None, ...)`` -> ``SweepResult`` (tidy frames: rows, summary, compare,
+  failures; from ``sylla.metrics.sweep``)
 
 The package ships ``py.typed``: type checkers read these signatures. ``lint``, ``explain``
 and ``compute_metrics`` are imported for type checkers below and on first use at run time
@@ -28,8 +30,9 @@ if TYPE_CHECKING:
     from sylla.grammar.schedule import Schedule
     from sylla.linter import lint as lint
     from sylla.metrics import compute_metrics as compute_metrics
+    from sylla.metrics.sweep import sweep as sweep
 
-__all__ = ["__version__", "compute_metrics", "explain", "lint", "parse", "schedule"]
+__all__ = ["__version__", "compute_metrics", "explain", "lint", "parse", "schedule", "sweep"]
 
 
 def parse(text: str | bytes, path: str | None = None) -> "ParseResult":
@@ -55,6 +58,10 @@ def __getattr__(name: str) -> Any:
         from sylla.metrics import compute_metrics
 
         return compute_metrics
+    if name == "sweep":
+        from sylla.metrics.sweep import sweep
+
+        return sweep
     if name == "explain":
         from sylla.grammar.explain import explain
 

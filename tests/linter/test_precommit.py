@@ -33,7 +33,7 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, dict
     shutil.copytree(REPO, repo, ignore=IGNORE)
     (repo / "metrics").mkdir()  # the package list names it; its contents are not needed to lint
     (repo / "metrics" / "__init__.py").write_text("")
-    for sub in ("readers", "plugins"):
+    for sub in ("readers", "plugins", "sweep"):
         (repo / "metrics" / sub).mkdir()
         (repo / "metrics" / sub / "__init__.py").write_text("")
     _git(repo, "init", "-q")

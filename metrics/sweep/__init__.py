@@ -1,0 +1,408 @@
+"""``sylla sweep``: the metrics of every run under a root, cached, with across-run summaries.
+
+The driver discovers the runs (`discover`), looks each one up in the content-keyed cache
+(`cache`), sends the rest to the per-run task (`task.run_task`, which calls `compute_metrics`
+as ``sylla metrics`` does) in this process, local worker processes or a Dask cluster
+(`execute`), then writes the per-run Parquet dataset and summarises across runs
+(`aggregate`). Everything it prints or writes is sorted by run, so a sweep computed now and one
+read from the cache give the same bytes.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+import pandas as pd
+
+from ..errors import EXIT_USAGE, MetricsError
+from .discover import Discovery, RunSpec, discover
+from .task import Options, Outcome
+
+__all__ = ["SweepResult", "sweep", "Options", "RunSpec", "discover"]
+
+ROWS_DIR = "rows"
+RUNS_PER_PART = 5000
+
+
+@dataclass
+class SweepResult:
+    """The tidy frames of a sweep.
+
+    - ``rows``: one row per (run, task, block or pair, metric): ``run``, the group keys, ``task,
+      block, phase, metric, value, partial`` (the Parquet dataset under ``out/rows``);
+    - ``summary``: per group and metric: ``n, mean, median, std, ci_low, ci_high``;
+    - ``compare``: paired differences ``a - b`` between values of the ``compare`` key;
+    - ``failures``: ``path, error`` of each run that could not be computed.
+    """
+
+    rows: pd.DataFrame
+    summary: pd.DataFrame
+    compare: pd.DataFrame
+    failures: pd.DataFrame
+    groups: list[str]
+    compare_key: str | None = None
+    warnings: dict[str, list[str]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    #: runs computed now, read from the cache, failed; and per-run compute seconds
+    counts: dict[str, int] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+    #: time spent on the summaries (bootstrap included)
+    summary_seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.failures.empty
+
+
+def _ste_digest(paths: Iterable[str]) -> str:
+    import hashlib
+
+    from .cache import file_digest
+
+    h = hashlib.sha256()
+    for given in paths:
+        p = Path(given)
+        if not p.exists():
+            raise MetricsError("no such STE file or directory", str(p), exit_code=EXIT_USAGE)
+        files = [p] if p.is_file() else sorted(f for f in p.rglob("*") if f.is_file())
+        for f in files:
+            h.update(f.relative_to(p.parent).as_posix().encode() + b"\0")
+            h.update(file_digest(str(f)).encode())
+    return h.hexdigest()
+
+
+def sweep(
+    root: str | Path,
+    *,
+    group_by: str | None = None,
+    jobs: int | None = None,
+    dask: Any = None,
+    out: str | Path | None = "sylla-sweep",
+    compare: str | None = None,
+    replicate: str = "seed",
+    perf: str = "reward",
+    params: dict[str, str] | None = None,
+    metrics: Iterable[str] = (),
+    allow_partial: bool = False,
+    ste: Iterable[str | Path] = (),
+    fail_fast: bool = False,
+    progress: bool | None = None,
+    on_outcome: Callable[[Outcome], None] | None = None,
+) -> SweepResult:
+    """Compute every run under ``root`` (reusing ``out/cache``) and summarise across runs.
+
+    ``dask`` is a scheduler address (``tcp://host:8786``) or a `distributed.Client`; else
+    ``jobs`` local processes (default: the cores). ``out=None`` keeps nothing on disk (no
+    cache). Bad input of one run is a failure of that run; bad options raise `MetricsError`.
+    """
+    from .cache import (StatIndex, entry_path, read_entry, read_summary, run_key, summary_key,
+                        write_entry, write_summary)
+    from .execute import Tracker, execute
+
+    ste_paths = tuple(str(Path(s).resolve()) for s in ste)
+    out_dir = Path(out).resolve() if out is not None else None
+    found: Discovery = discover(root, group_by, exclude=[*ste_paths, *( [out_dir] if out_dir else [])])
+    if compare is not None and compare not in found.keys:
+        raise MetricsError(f"--compare {compare}: not a group key (keys: "
+                           f"{', '.join(found.keys) or 'none; use --group-by'})",
+                           exit_code=EXIT_USAGE)
+    _check_options(perf, params or {}, list(metrics))
+    options = Options(perf=perf, params=tuple(sorted((params or {}).items())),
+                      metrics=tuple(metrics), allow_partial=allow_partial, ste=ste_paths,
+                      ste_digest=_ste_digest(ste_paths) if ste_paths else "")
+    cache_dir = str(out_dir / "cache") if out_dir is not None else None
+    index = StatIndex(cache_dir) if cache_dir is not None else None
+
+    results: dict[str, tuple[pd.DataFrame, list[str]]] = {}
+    failures: dict[str, str] = {path: msg for path, msg in found.problems}
+    seconds: dict[str, float] = {}
+    counts = {"runs": len(found.runs), "cached": 0, "computed": 0, "failed": 0}
+    by_id = {r.id: r for r in found.runs}
+    summary_keys = [k for k in found.keys if k != replicate]
+    run_keys: dict[str, str] = {}
+    skey: str | None = None
+    for spec in found.runs:
+        if index is None:
+            break
+        try:
+            files = spec.files()
+        except OSError:
+            continue  # the worker reports it
+        known = index.known(files)
+        if known is not None:
+            run_keys[spec.id] = run_key(spec, options, known, files)
+    if cache_dir is not None and len(run_keys) == len(found.runs) and found.runs and all(
+            entry_path(cache_dir, k).is_file() for k in run_keys.values()):
+        skey = summary_key([(s.id, run_keys[s.id], s.groups) for s in found.runs],
+                           summary_keys, compare, replicate)
+        quick = _from_bundle(out_dir, cache_dir, skey, found)  # type: ignore[arg-type]
+        if quick is not None:
+            rows, summary, compared, notes, warnings = quick
+            summary, compared = _text_columns(summary), _text_columns(compared)
+            counts["cached"] = len(found.runs)
+            counts["failed"] = len(failures)
+            return SweepResult(
+                rows=rows, summary=summary, compare=compared,
+                failures=pd.DataFrame(sorted(failures.items()), columns=["path", "error"]),
+                groups=summary_keys, compare_key=compare, warnings=warnings, notes=notes,
+                counts=counts, seconds=seconds)
+    todo: list[tuple[RunSpec, str | None]] = []
+    for spec in found.runs:
+        key = run_keys.get(spec.id)
+        if key is not None:
+            entry = read_entry(cache_dir, key) if cache_dir else None  # type: ignore[arg-type]
+            if entry is not None:
+                results[spec.id] = entry
+                counts["cached"] += 1
+                continue
+            # missing, or damaged: a damaged entry is removed so the worker computes it again
+            entry_path(cache_dir or "", key).unlink(missing_ok=True)
+            del run_keys[spec.id]
+            todo.append((spec, key))
+        else:
+            todo.append((spec, None))
+
+    tracker = Tracker()
+    bar = _Bar(len(found.runs), tracker, progress)
+    bar.advance(len(results))
+    try:
+        for outcome in execute(todo, options, cache_dir, jobs=jobs, dask=dask, tracker=tracker):
+            spec = by_id[outcome.run_id]
+            if index is not None and outcome.digests:
+                index.update(outcome.digests)
+            if outcome.key is not None:
+                run_keys[spec.id] = outcome.key
+            if outcome.error is not None:
+                failures[spec.path] = outcome.error
+                counts["failed"] += 1
+            elif outcome.cached:
+                entry = read_entry(cache_dir, outcome.key) if cache_dir and outcome.key else None
+                if entry is None:
+                    failures[spec.path] = (f"cache entry {entry_path(cache_dir or '', outcome.key or '')} "
+                                           "vanished while the sweep ran")
+                    counts["failed"] += 1
+                else:
+                    results[spec.id] = entry
+                    counts["cached"] += 1
+            else:
+                if cache_dir is not None and outcome.key is not None and not outcome.written:
+                    write_entry(cache_dir, outcome.key, outcome.rows, outcome.warnings)
+                results[spec.id] = (outcome.rows, outcome.warnings)
+                seconds[spec.id] = outcome.seconds
+                counts["computed"] += 1
+            if on_outcome is not None:
+                on_outcome(outcome)
+            bar.advance(1)
+            if fail_fast and outcome.error is not None:
+                break
+    finally:
+        bar.close()
+        if index is not None:
+            index.save()
+    counts["failed"] = len(failures)
+
+    rows = _assemble(found, results)
+    from .aggregate import compare as compare_rows, summarise
+
+    # the summaries depend on nothing but the runs' keys, groups and these settings: a sweep
+    # whose runs all come from the cache reuses them (and never loads SciPy)
+    skey = None
+    if cache_dir is not None and set(run_keys) >= set(results):
+        skey = summary_key([(s.id, run_keys[s.id], s.groups) for s in found.runs
+                            if s.id in results], summary_keys, compare, replicate)
+    t_summary = time.perf_counter()
+    stored = read_summary(cache_dir, skey) if skey else None
+    if stored is not None:
+        summary, compared, notes = stored
+    else:
+        summary = summarise(rows, summary_keys)
+        notes = []
+        if compare is not None:
+            compared, notes = compare_rows(rows, found.keys, compare,
+                                           replicate if replicate in found.keys else None)
+        else:
+            compared = pd.DataFrame()
+        if skey is not None:
+            write_summary(cache_dir, skey, summary, compared, notes)  # type: ignore[arg-type]
+    warnings = {k: v[1] for k, v in sorted(results.items()) if v[1]}
+    summary_seconds = time.perf_counter() - t_summary
+    fail_frame = pd.DataFrame(sorted(failures.items()), columns=["path", "error"])
+    summary, compared = _text_columns(summary), _text_columns(compared)
+    result = SweepResult(rows=rows, summary=summary, compare=compared, failures=fail_frame,
+                         groups=summary_keys, compare_key=compare,
+                         warnings=warnings, notes=notes, counts=counts, seconds=seconds,
+                         summary_seconds=summary_seconds)
+    if out_dir is not None:
+        write_dataset(rows, out_dir / ROWS_DIR, skey if not failures else None, warnings)
+    return result
+
+
+def _text_columns(frame: pd.DataFrame) -> pd.DataFrame:
+    from .aggregate import STATS
+
+    return strings(frame, [c for c in frame.columns if c not in STATS])
+
+
+def _check_options(perf: str, params: dict[str, str], metrics: list[str]) -> None:
+    """Refuse bad -P / -m once, up front, rather than as the same failure of every run."""
+    from ..registry import load_plugins, resolve_params
+
+    plugins = load_plugins()
+    names = {p.name for p in plugins}
+    unknown = [m for m in metrics if m not in names]
+    if unknown:
+        raise MetricsError(f"unknown metric(s): {', '.join(unknown)} (see sylla metrics --list)",
+                           exit_code=EXIT_USAGE)
+    resolve_params([p for p in plugins if not metrics or p.name in metrics], params)
+    if not perf:
+        raise MetricsError("--perf must name a column", exit_code=EXIT_USAGE)
+
+
+def _assemble(found: Discovery, results: dict[str, tuple[pd.DataFrame, list[str]]]) -> pd.DataFrame:
+    """All runs' rows in run order, with ``run`` and the group keys in front."""
+    from ..result import TIDY
+
+    columns = ["run", *found.keys, *TIDY[1:], "partial"]
+    frames = []
+    for spec in found.runs:
+        if spec.id not in results:
+            continue
+        rows = results[spec.id][0].copy()
+        if "subrun" in rows.columns:
+            run = spec.id + "#" + rows.pop("subrun").astype(str)
+        else:
+            run = pd.Series(spec.id, index=rows.index)
+        groups = dict(spec.groups)
+        rows.insert(0, "run", run.to_numpy())
+        for i, k in enumerate(found.keys):
+            rows.insert(1 + i, k, groups.get(k))
+        frames.append(rows)
+    if not frames:
+        frame = pd.DataFrame({c: pd.Series(dtype=object) for c in columns})
+    else:
+        frame = pd.concat(frames, ignore_index=True)
+    return _normalise(frame, found.keys)
+
+
+def _normalise(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """The dtypes of the rows frame, the same whether assembled now or read back."""
+    from ..result import TIDY
+
+    frame = frame.reindex(columns=["run", *keys, *TIDY[1:], "partial"])
+    frame["block"] = frame["block"].astype("Int64")
+    frame["value"] = pd.to_numeric(frame["value"], errors="coerce").astype(float)
+    frame["partial"] = frame["partial"].fillna(False).astype(bool)
+    return strings(frame, ["run", *keys, "task", "phase", "metric"])
+
+
+def strings(frame: pd.DataFrame, columns: Iterable[str]) -> pd.DataFrame:
+    """Text columns as pandas reads them back from Parquet (``str`` in pandas 3, ``object``
+    with None before), so that a frame is the same computed now or read from the cache."""
+    new = int(pd.__version__.split(".")[0]) >= 3
+    for c in columns:
+        if c in frame.columns:
+            frame[c] = (frame[c].astype("str") if new
+                        else frame[c].astype(object).where(frame[c].notna(), None))
+    return frame
+
+
+MARK = "_sweep.json"
+
+
+def _from_bundle(out_dir: Path, cache_dir: str, skey: str, found: Discovery) -> tuple | None:
+    """Everything a sweep whose runs are all cached returns, without reading one entry: the
+    dataset under ``rows/`` (when it was written for this very summary key), the cached
+    summaries and the warnings recorded beside the dataset."""
+    import json
+
+    from .cache import read_summary
+
+    try:
+        mark = json.loads((out_dir / ROWS_DIR / MARK).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(mark, dict) or mark.get("key") != skey:
+        return None
+    stored = read_summary(cache_dir, skey)
+    if stored is None:
+        return None
+    try:
+        rows = pd.read_parquet(out_dir / ROWS_DIR)
+    except (OSError, ValueError):
+        return None
+    rows = _normalise(rows, found.keys)
+    return rows, stored[0], stored[1], stored[2], dict(mark.get("warnings", {}))
+
+
+def write_dataset(rows: pd.DataFrame, directory: Path, key: str | None = None,
+                  warnings: dict[str, list[str]] | None = None) -> list[Path]:
+    """``part-NNNNN.parquet`` files of whole runs; parts left from a bigger earlier sweep are
+    removed so that reading the directory gives this sweep's rows only. ``_sweep.json`` records
+    the summary key the parts belong to (and the runs' warnings), so that the next sweep with
+    every run cached can reuse them as they are; it is removed first and written last, so a
+    half-written dataset is never taken for a whole one."""
+    import json
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from .cache import atomic_write
+
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / MARK).unlink(missing_ok=True)
+    runs = rows["run"].drop_duplicates().tolist()
+    written: list[Path] = []
+    starts = range(0, max(len(runs), 1), RUNS_PER_PART)
+    for part, start in enumerate(starts):
+        chosen = set(runs[start:start + RUNS_PER_PART])
+        chunk = rows[rows["run"].isin(chosen)] if len(starts) > 1 else rows
+        table = pa.Table.from_pandas(chunk, preserve_index=False)
+        target = directory / f"part-{part:05d}.parquet"
+        atomic_write(target, lambda tmp, t=table: pq.write_table(t, tmp))
+        written.append(target)
+    for stale in directory.glob("part-*.parquet"):
+        if stale not in written:
+            stale.unlink()
+    if key is not None:
+        text = json.dumps({"key": key, "warnings": warnings or {}})
+        atomic_write(directory / MARK, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+    return written
+
+
+class _Bar:
+    """A rich progress bar on stderr counting runs; names the oldest run in flight once it has
+    taken long. Drawn only on a terminal unless ``enabled`` says otherwise."""
+
+    def __init__(self, total: int, tracker: Any, enabled: bool | None) -> None:
+        import sys
+
+        self._bar: Any = None
+        if not (sys.stderr.isatty() if enabled is None else enabled) or total == 0:
+            return
+        from rich.console import Console
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
+                                   TextColumn, TimeElapsedColumn)
+        from rich.text import Text
+
+        class Slow(ProgressColumn):
+            def render(self, task: Any) -> Text:
+                slow = tracker.slowest()
+                return Text(f"slow: {slow}" if slow else "")
+
+        self._bar = Progress(TextColumn("runs"), BarColumn(), MofNCompleteColumn(),
+                             TimeElapsedColumn(), Slow(), console=Console(stderr=True),
+                             transient=True)
+        self._bar.start()
+        self._task = self._bar.add_task("runs", total=total)
+
+    def advance(self, n: int) -> None:
+        if self._bar is not None and n:
+            self._bar.advance(self._task, n)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None

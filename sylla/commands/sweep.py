@@ -1,0 +1,129 @@
+"""``sylla sweep``: the metrics of every run under a folder, with across-run intervals.
+
+Only the standard library is imported here; the sweep machinery (pandas, SciPy, Dask) loads
+inside `run`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+EXIT_CODES = (
+    (0, "every run was computed (or read from the cache)"),
+    (1, "at least one run failed (each is reported with its path and error)"),
+    (2, "usage error: a bad option, root, --group-by pattern or Dask address"),
+)
+
+
+def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    p = subparsers.add_parser(
+        "sweep", help="metrics over every run under a folder, with bootstrap intervals",
+        description="Find every run under ROOT (l2logger and learnkit directories, plain logs "
+                    "with a syllabus beside them), compute its metrics as `sylla metrics` does "
+                    "(cached by content under --out), and summarise per group with 95 % "
+                    "bootstrap intervals.")
+    p.add_argument("root", metavar="ROOT", help="folder holding the runs")
+    p.add_argument("--group-by", metavar="PATTERN",
+                   help="name the folder levels below ROOT, e.g. '{agent}/{seed}/{name}' "
+                        "(keys from l2logger metadata are used too)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--jobs", "-j", type=int, metavar="N",
+                       help="local worker processes (default: the number of cores)")
+    where.add_argument("--dask", metavar="ADDRESS",
+                       help="submit the runs to an existing Dask cluster, e.g. tcp://host:8786")
+    p.add_argument("--out", "-o", default="sylla-sweep", metavar="DIR",
+                   help="cache, Parquet dataset (DIR/rows) and summaries")
+    p.add_argument("--format", "-f", default="text", choices=("text", "json"),
+                   help="summary on stdout")
+    p.add_argument("--compare", metavar="KEY",
+                   help="paired differences between the values of this group key")
+    p.add_argument("--replicate", default="seed", metavar="KEY",
+                   help="the key whose values are repeats, not groups")
+    p.add_argument("--plots", action="store_true", help="a forest plot per metric (DIR/plots)")
+    p.add_argument("--ste", action="append", default=[], metavar="PATH",
+                   help="single-task-expert runs for every run (repeatable)")
+    p.add_argument("--perf", default="reward", metavar="COLUMN", help="performance column")
+    p.add_argument("--param", "-P", action="append", default=[], metavar="NAME=VALUE",
+                   help="a metric parameter, as for sylla metrics")
+    p.add_argument("--metric", "-m", action="append", default=[], metavar="NAME",
+                   help="only these metric plugins (repeatable)")
+    p.add_argument("--allow-partial", action="store_true",
+                   help="accept logs that end early, as sylla metrics does")
+    p.add_argument("--fail-fast", action="store_true", help="stop at the first failed run")
+    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from sylla.metrics.errors import EXIT_USAGE, MetricsError
+
+    try:
+        return _run(args)
+    except MetricsError as exc:
+        print(f"sylla: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except OSError as exc:
+        name = f"{exc.filename}: " if exc.filename else ""
+        print(f"sylla: {name}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _run(args: argparse.Namespace) -> int:
+    from sylla.metrics.errors import EXIT_USAGE, MetricsError
+
+    params: dict[str, str] = {}
+    for item in args.param:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise MetricsError(f"--param wants NAME=VALUE, got {item!r}", exit_code=EXIT_USAGE)
+        params[name.strip()] = value.strip()
+    if args.jobs is not None and args.jobs < 1:
+        raise MetricsError("--jobs must be at least 1", exit_code=EXIT_USAGE)
+    from sylla.metrics.sweep import sweep
+    from sylla.metrics.sweep.report import render_json, render_text
+
+    out = Path(args.out)
+    result = sweep(args.root, group_by=args.group_by, jobs=args.jobs, dask=args.dask, out=out,
+                   compare=args.compare, replicate=args.replicate, perf=args.perf,
+                   params=params, metrics=args.metric, allow_partial=args.allow_partial,
+                   ste=args.ste, fail_fast=args.fail_fast,
+                   progress=False if args.no_progress else None)
+    text = render_json(result) if args.format == "json" else render_text(result)
+    sys.stdout.write(text)
+    _write_summaries(result, out)
+    c = result.counts
+    busy = sum(result.seconds.values())
+    print(f"sylla: {c['runs']} run(s): {c['computed']} computed ({busy:.2f} s in the per-run "
+          f"tasks), {c['cached']} from the cache, {c['failed']} failed; summaries in "
+          f"{result.summary_seconds:.2f} s; rows in {out / 'rows'}", file=sys.stderr)
+    for path, error in zip(result.failures["path"], result.failures["error"]):
+        print(f"sylla: {path}: {error}", file=sys.stderr)
+    if result.warnings:
+        print(f"sylla: {len(result.warnings)} run(s) have warnings (see "
+              f"{out / 'warnings.json'})", file=sys.stderr)
+    if args.plots:
+        from sylla.metrics.sweep.plots import forest_plots
+
+        written = forest_plots(result, out / "plots")
+        print(f"sylla: wrote {len(written)} forest plot(s) to {out / 'plots'}", file=sys.stderr)
+    return 0 if result.ok else 1
+
+
+def _write_summaries(result: object, out: Path) -> None:
+    """summary.json (the --format json document), summary.parquet, compare.parquet and
+    warnings.json beside the rows, each written atomically."""
+    from sylla.metrics.sweep.cache import atomic_write
+    from sylla.metrics.sweep.report import render_json
+
+    doc = render_json(result)
+    atomic_write(out / "summary.json", lambda tmp: Path(tmp).write_text(doc, encoding="utf-8"))
+    warnings = json.dumps(result.warnings, indent=2) + "\n"  # type: ignore[attr-defined]
+    atomic_write(out / "warnings.json", lambda tmp: Path(tmp).write_text(warnings, encoding="utf-8"))
+    atomic_write(out / "summary.parquet",
+                 lambda tmp: result.summary.to_parquet(tmp, index=False))  # type: ignore[attr-defined]
+    if result.compare_key is not None:  # type: ignore[attr-defined]
+        atomic_write(out / "compare.parquet",
+                     lambda tmp: result.compare.to_parquet(tmp, index=False))  # type: ignore[attr-defined]

@@ -1,0 +1,158 @@
+"""``sylla sweep --dask``: the same per-run tasks on real Dask clusters give byte-identical
+results to local ones. Two clusters: ``distributed.LocalCluster``, and ``dask scheduler`` +
+``dask worker`` processes over TCP on 127.0.0.1, started and torn down here (the scheduler in
+an interpreter that cannot import sylla)."""
+
+from __future__ import annotations
+
+import json
+import re
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from .test_sweep import FAST, PATTERN, SWEEP
+
+distributed = pytest.importorskip(
+    "distributed", reason="the dask extra is not installed (pip install 'sylla[dask]')") \
+    if not os.environ.get("CI") else __import__("distributed")
+
+BIN = Path(sys.executable).parent
+#: ``dask scheduler`` in an interpreter where ``import sylla`` fails
+NO_SYLLA_SCHEDULER = (
+    "import sys\n"
+    "class Hide:\n"
+    "    def find_spec(self, name, path=None, target=None):\n"
+    "        if name.split('.')[0] == 'sylla':\n"
+    "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+    "sys.meta_path.insert(0, Hide())\n"
+    "from distributed.cli.dask_scheduler import main\n"
+    "main(prog_name='dask scheduler')\n")
+
+
+def _sweep_cli(root: Path, out: Path, *extra: str) -> tuple[int, str, str]:
+    proc = subprocess.run(
+        [sys.executable, "-m", "sylla", "sweep", str(root), "--group-by", PATTERN, "--out",
+         str(out), "--compare", "agent", "--format", "json", "--no-progress",
+         *sum((["-m", m] for m in FAST), []), *extra],
+        capture_output=True, text=True, timeout=300)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+@pytest.fixture(scope="module")
+def local(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, bytes]:
+    """A copy of the tree (a shared root for all clusters) and the local result to match."""
+    base = tmp_path_factory.mktemp("dask")
+    root = base / "agents"
+    shutil.copytree(SWEEP / "agents", root)
+    code, out, err = _sweep_cli(root, base / "local", "--jobs", "1")
+    assert code == 0, err
+    return root, out, (base / "local" / "rows" / "part-00000.parquet").read_bytes()
+
+
+def _check_same(local: tuple[Path, str, bytes], out: Path, stdout: str, err: str) -> None:
+    assert re.search(r"6 computed \(.*\), 0 from the cache", err), err
+    assert stdout == local[1]
+    assert (out / "rows" / "part-00000.parquet").read_bytes() == local[2]
+
+
+def test_local_cluster_gives_byte_identical_results(local: tuple[Path, str, bytes],
+                                                    tmp_path: Path) -> None:
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster:
+        code, stdout, err = _sweep_cli(local[0], tmp_path / "o", "--dask",
+                                       cluster.scheduler_address)
+        assert code == 0, err
+        _check_same(local, tmp_path / "o", stdout, err)
+        # the Python API accepts a client too, and finds everything in the cache now
+        from distributed import Client
+
+        from sylla.metrics.sweep import sweep
+
+        with Client(cluster) as client:
+            again = sweep(local[0], group_by=PATTERN, out=tmp_path / "o", dask=client,
+                          metrics=FAST, compare="agent", progress=False)
+        assert again.counts["cached"] == 6 and again.counts["computed"] == 0
+
+
+@pytest.fixture
+def tcp_cluster(tmp_path: Path) -> Iterator[str]:
+    """``dask scheduler`` and ``dask worker`` (two worker processes) on 127.0.0.1."""
+    dask = BIN / "dask"
+    if not dask.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{dask} is missing: scripts/setup.sh installs the dask extra")
+        pytest.skip("the dask command is not installed (pip install 'sylla[dask]')")
+    info = tmp_path / "scheduler.json"
+    procs: list[subprocess.Popen[bytes]] = []
+    log = open(tmp_path / "cluster.log", "wb")
+    try:
+        # the scheduler runs where sylla cannot be imported: it must never need sylla's code
+        procs.append(subprocess.Popen(
+            [sys.executable, "-c", NO_SYLLA_SCHEDULER, "--host", "127.0.0.1", "--port", "0",
+             "--dashboard-address", ":0", "--scheduler-file", str(info)],
+            stdout=log, stderr=subprocess.STDOUT))
+        deadline = time.monotonic() + 60
+        while not info.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert info.exists(), (tmp_path / "cluster.log").read_text()
+        address = json.loads(info.read_text())["address"]
+        assert address.startswith("tcp://127.0.0.1:")
+        procs.append(subprocess.Popen(
+            [str(dask), "worker", address, "--nworkers", "2", "--nthreads", "1",
+             "--no-dashboard", "--host", "127.0.0.1"], stdout=log, stderr=subprocess.STDOUT))
+        from distributed import Client
+
+        with Client(address, timeout="30s") as client:
+            client.wait_for_workers(2, timeout=60)
+        yield address
+    finally:
+        for proc in reversed(procs):
+            proc.terminate()
+        for proc in reversed(procs):
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        log.close()
+
+
+def test_tcp_scheduler_and_workers_give_byte_identical_results(
+        local: tuple[Path, str, bytes], tcp_cluster: str, tmp_path: Path) -> None:
+    code, stdout, err = _sweep_cli(local[0], tmp_path / "o", "--dask", tcp_cluster)
+    assert code == 0, err
+    _check_same(local, tmp_path / "o", stdout, err)
+
+
+def test_an_unreachable_scheduler_is_a_usage_error(local: tuple[Path, str, bytes],
+                                                   tmp_path: Path) -> None:
+    code, _, err = _sweep_cli(local[0], tmp_path / "o", "--dask", "tcp://127.0.0.1:9")
+    assert code == 2
+    assert "cannot reach the Dask scheduler" in err and "Traceback" not in err
+
+
+def test_without_dask_installed_dask_says_how_to_install_it(local: tuple[Path, str, bytes],
+                                                            tmp_path: Path) -> None:
+    # a Python in which `import distributed` fails, as in an install without the extra
+    hide = ("import sys\n"
+            "class Hide:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name.split('.')[0] in ('dask', 'distributed'):\n"
+            "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+            "sys.meta_path.insert(0, Hide())\n"
+            "from sylla.cli import main\n"
+            "sys.exit(main(sys.argv[1:]))\n")
+    proc = subprocess.run([sys.executable, "-c", hide, "sweep", str(local[0]), "--out",
+                           str(tmp_path / "o"), "--dask", "tcp://127.0.0.1:8786"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert "pip install 'sylla[dask]'" in proc.stderr and "Traceback" not in proc.stderr
