@@ -208,6 +208,20 @@ class Documents:
         future.set_result(analysis)
         return analysis
 
+    def ready(self, uri: str, version: int | None, text: str, language: Language) -> bool:
+        """Whether the analysis of exactly this version is already parsed."""
+        with self._lock:
+            cached = self._cache.get(uri)
+        return (
+            cached is not None and cached.version == version and cached.language == language
+            and (cached.text is text or cached.text == text)
+        )
+
+    def latest(self, uri: str) -> Analysis | None:
+        """The most recent completed analysis of ``uri``, whatever its version."""
+        with self._lock:
+            return self._cache.get(uri)
+
     def forget(self, uri: str) -> None:
         with self._lock:
             self._cache.pop(uri, None)
