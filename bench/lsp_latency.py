@@ -35,6 +35,10 @@ SIZES = (("5 KB", 5_000), ("50 KB", 50_000), ("500 KB", 500_000))
 TARGET_MS = 30.0
 REQUEST_TARGET_MS = 100.0
 START_TARGET_S = 0.8
+#: what an editor declares that matters here: it re-asks for inlay hints and folding ranges when
+#: the server says so (VS Code and Neovim do for inlay hints), so the server may answer them
+#: from the previous parse while the new one runs
+CAPABILITIES = {"workspace": {"inlayHint": {"refreshSupport": True}, "foldingRange": {"refreshSupport": True}}}
 EDIT_LINE = '    {"$repeat": {"$episode": "Pong"}, "count": 10},'
 EDIT_COL = len('    {"$repeat": {"$episode": "Pong"}, "count": ')
 
@@ -118,7 +122,7 @@ class Session:
             sys.executable, "-m", "sylla", "lsp", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
         )
         self._reader = asyncio.ensure_future(self._read())
-        await asyncio.wait_for(self.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}}), 60)
+        await asyncio.wait_for(self.request("initialize", {"processId": None, "rootUri": None, "capabilities": CAPABILITIES}), 60)
         self.notify("initialized", {})
 
     def open(self, uri: str, text: str) -> asyncio.Future[float]:

@@ -108,6 +108,19 @@ class Analysis:
             return {}
         return {sb.block.index: sb for sb in self.schedule.blocks}
 
+    @cached_property
+    def phase_ends(self) -> dict[int, int]:
+        """Instruction index of each phase mark -> where the last instruction before the next
+        phase ends: one pass, where a scan per phase costs a tenth of a second at 500 KB."""
+        ends: dict[int, int] = {}
+        current: int | None = None
+        for instruction in self.model.instructions if self.model is not None else ():
+            if isinstance(instruction, PhaseMark):
+                current = instruction.index
+            if current is not None:
+                ends[current] = instruction.span.end
+        return ends
+
     def instruction_at(self, offset: int) -> Instruction | None:
         """The instruction whose span holds ``offset`` (instructions are in text order)."""
         if self.model is None:
