@@ -232,6 +232,8 @@ class SyllaServer(LanguageServer):
         what it was given stale answers for."""
         try:
             await self.analysis(uri)
+        except Exception as exc:  # noqa: BLE001 - the lint reports a failing parse; refresh anyway
+            log.warning("sylla: parse of %s for a refresh failed: %s", uri, exc)
         finally:
             due, self._refresh_due = self._refresh_due, set()
             if "inlayHint" in due:
