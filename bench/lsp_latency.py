@@ -9,7 +9,9 @@ Three measurements, each through a real stdio client and a real server process:
 2. Requests during a lint, at 500 KB: after a didChange the client sends documentSymbol,
    foldingRange, inlayHint and hover for the new version, once right away (the lint is
    parsing) and once half a lint later (the lint is checking rules), and times each answer.
-   Target: every answer <= 100 ms.
+   The client declares workspace/inlayHint/refresh and workspace/foldingRange/refresh, so the
+   server may answer those from the previous parse; documentSymbol has no refresh in LSP and
+   waits for the new parse by design. Target: every answer <= 100 ms.
 3. Start-up: process start -> first publishDiagnostics for a small syllabus opened right
    after initialize, beside ``python -c pass`` in the same run. Target: <= 0.8 s.
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -35,6 +38,10 @@ SIZES = (("5 KB", 5_000), ("50 KB", 50_000), ("500 KB", 500_000))
 TARGET_MS = 30.0
 REQUEST_TARGET_MS = 100.0
 START_TARGET_S = 0.8
+#: what an editor declares that matters here: it re-asks for inlay hints and folding ranges when
+#: the server says so (VS Code and Neovim do for inlay hints), so the server may answer them
+#: from the previous parse while the new one runs
+CAPABILITIES = {"workspace": {"inlayHint": {"refreshSupport": True}, "foldingRange": {"refreshSupport": True}}}
 EDIT_LINE = '    {"$repeat": {"$episode": "Pong"}, "count": 10},'
 EDIT_COL = len('    {"$repeat": {"$episode": "Pong"}, "count": ')
 
@@ -118,7 +125,7 @@ class Session:
             sys.executable, "-m", "sylla", "lsp", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
         )
         self._reader = asyncio.ensure_future(self._read())
-        await asyncio.wait_for(self.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}}), 60)
+        await asyncio.wait_for(self.request("initialize", {"processId": None, "rootUri": None, "capabilities": CAPABILITIES}), 60)
         self.notify("initialized", {})
 
     def open(self, uri: str, text: str) -> asyncio.Future[float]:
@@ -258,6 +265,7 @@ async def main() -> int:
             ok &= met
             print(f"{name:>15} {when:>9} {len(values):3d} {percentile(values, 50):7.1f}ms {worst:7.1f}ms{'  OK' if met else '  MISSED'}")
 
+        print("  (documentSymbol waits for the new parse: LSP cannot ask a client to fetch symbols again)")
         print(f"\nstart-up: process start -> first diagnostics (target <= {START_TARGET_S} s)")
         text = phase_pairs(min_bytes=5_000)
         path = Path(tmp) / "start.json"
@@ -268,6 +276,7 @@ async def main() -> int:
         met = median <= START_TARGET_S
         ok &= met
         print(f"  median {median:.2f} s (min {min(starts):.2f} s), python -c pass {bare:.2f} s{'  OK' if met else '  MISSED'}")
+    print(f"\nload average {' / '.join(f'{x:.2f}' for x in os.getloadavg())} (1 / 5 / 15 min) on {os.cpu_count()} CPUs")
     return 0 if ok else 1
 
 

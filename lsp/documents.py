@@ -108,6 +108,19 @@ class Analysis:
             return {}
         return {sb.block.index: sb for sb in self.schedule.blocks}
 
+    @cached_property
+    def phase_ends(self) -> dict[int, int]:
+        """Instruction index of each phase mark -> where the last instruction before the next
+        phase ends: one pass, where a scan per phase costs a tenth of a second at 500 KB."""
+        ends: dict[int, int] = {}
+        current: int | None = None
+        for instruction in self.model.instructions if self.model is not None else ():
+            if isinstance(instruction, PhaseMark):
+                current = instruction.index
+            if current is not None:
+                ends[current] = instruction.span.end
+        return ends
+
     def instruction_at(self, offset: int) -> Instruction | None:
         """The instruction whose span holds ``offset`` (instructions are in text order)."""
         if self.model is None:
@@ -207,6 +220,20 @@ class Documents:
                 self._cache[uri] = analysis  # else a newer version is being parsed: keep out of its way
         future.set_result(analysis)
         return analysis
+
+    def ready(self, uri: str, version: int | None, text: str, language: Language) -> bool:
+        """Whether the analysis of exactly this version is already parsed."""
+        with self._lock:
+            cached = self._cache.get(uri)
+        return (
+            cached is not None and cached.version == version and cached.language == language
+            and (cached.text is text or cached.text == text)
+        )
+
+    def latest(self, uri: str) -> Analysis | None:
+        """The most recent completed analysis of ``uri``, whatever its version."""
+        with self._lock:
+            return self._cache.get(uri)
 
     def forget(self, uri: str) -> None:
         with self._lock:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
@@ -17,6 +17,9 @@ from sylla.grammar.model import Block, Info, PhaseMark, Span, Unknown
 from sylla.grammar.schema import schema
 
 from .documents import Analysis
+
+if TYPE_CHECKING:
+    from .stale import Stale
 
 #: directive key -> the schema ``$defs`` entry that documents it
 DIRECTIVE_DEFS = {
@@ -82,12 +85,16 @@ def phase_markdown(analysis: Analysis, phase: PhaseMark) -> str:
     return "\n".join(lines)
 
 
-def block_markdown(analysis: Analysis, block: Block) -> str:
+def block_markdown(analysis: Analysis, block: Block, *, scheduled: bool = True) -> str:
+    """The block's task, module, count and parameters, and where the schedule puts it;
+    ``scheduled=False`` when an edit above the block may have moved it (see ``stale_hover``)."""
     sb = analysis.scheduled(block)
     lines = [f"**`{block.directive}`** task **{block.task}**", ""]
     lines.append(f"- module: `{block.module}`" if block.module else "- module: (none)")
     lines.append(f"- count: {block.count}")
-    if sb is not None:
+    if not scheduled:
+        lines.append("- episodes: being recounted after the edit above (hover again)")
+    elif sb is not None:
         lines.append(f"- {_range_text(sb.start, sb.end)}")
         lines.append(f"- phase: {sb.phase.label if sb.phase else '(before any phase)'}")
         lines.append(f"- learning: {_learning(sb.learning)}")
@@ -123,6 +130,57 @@ def _directive_key(analysis: Analysis, instruction: Any, offset: int) -> tuple[s
     if isinstance(instruction, (Info, Unknown)):
         return _key_at(analysis, instruction.path, tuple(DIRECTIVE_DEFS), offset)
     return None
+
+
+#: ``stale_hover``'s answer when only the new parse can tell
+WAIT = object()
+
+
+def stale_hover(stale: "Stale", offset: int) -> "types.Hover | None | object":
+    """Hover at ``offset`` of the current text from the previous version's analysis, or
+    ``WAIT`` when the edit may change the answer's text or range.
+
+    The hovered instruction (or key) must not touch the edit. A block's parameters also depend
+    on ``default_params``, which must be untouched; its episode range, phase and learning depend
+    on everything above it, so with the edit above they are left out (the rest is exact). A
+    phase's summary depends on all its blocks: the edit must come after the phase.
+    """
+    shift, analysis = stale.shift, stale.analysis
+    model = analysis.model
+    old = shift.old_offset(offset)
+    if model is None or old is None:
+        return WAIT
+    positions = stale.positions
+
+    def answer(markdown: str, span: Span) -> "types.Hover | object":
+        moved = shift.span(span)
+        return WAIT if moved is None else _hover(markdown, positions.range(moved))
+
+    docs = directive_docs()
+    instruction = analysis.instruction_at(old)
+    if instruction is None:
+        for key in model.top_level_keys:
+            if key.span.start <= old < key.span.end and f"top:{key.name}" in docs:
+                return answer(f"**`{key.name}`**\n\n{docs['top:' + key.name]}", key.span)
+        return WAIT
+    if shift.touches(instruction.span):
+        return WAIT
+    found = _directive_key(analysis, instruction, old)
+    if found is not None:
+        key, span = found
+        return answer(f"**`{key}`**\n\n{docs.get(key, '')}".rstrip(), span)
+    if isinstance(instruction, PhaseMark):
+        from .outline import phase_extent
+
+        if shift.start <= phase_extent(analysis, instruction).end:
+            return WAIT
+        return answer(phase_markdown(analysis, instruction), instruction.span)
+    if isinstance(instruction, Block):
+        if any(key.name == "default_params" and shift.touches(key.value_span) for key in model.top_level_keys):
+            return WAIT
+        exact = shift.start > instruction.span.end
+        return answer(block_markdown(analysis, instruction, scheduled=exact), instruction.span)
+    return WAIT
 
 
 def hover(analysis: Analysis, offset: int) -> types.Hover | None:

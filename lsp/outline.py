@@ -6,8 +6,9 @@ and its episode range is where its first block starts to where its last one ends
 
 from __future__ import annotations
 
+import bisect
 import re
-from typing import Any
+from typing import Any, Callable
 
 from lsprotocol import types
 
@@ -15,6 +16,7 @@ from sylla.grammar.model import Block, PhaseMark, Span
 from sylla.grammar.schedule import PhaseRun, ScheduledBlock
 
 from .documents import Analysis
+from .positions import PositionMap
 
 
 def _episodes(start: int, end: int) -> str:
@@ -25,16 +27,9 @@ def _learning(value: bool | None) -> str:
     return "" if value is None else (" · learning on" if value else " · learning off")
 
 
-def _phase_extent(analysis: Analysis, phase: PhaseMark) -> Span:
+def phase_extent(analysis: Analysis, phase: PhaseMark) -> Span:
     """From the phase mark to the last instruction before the next phase."""
-    model = analysis.model
-    assert model is not None
-    end = phase.span.end
-    for instruction in model.instructions[phase.index + 1 :]:
-        if isinstance(instruction, PhaseMark):
-            break
-        end = instruction.span.end
-    return Span(phase.span.start, end)
+    return Span(phase.span.start, analysis.phase_ends.get(phase.index, phase.span.end))
 
 
 _STRING = r'("(?:[^"\\\n]|\\.)*")'
@@ -83,7 +78,7 @@ def document_symbols(analysis: Analysis) -> list[dict[str, Any]]:
                 "detail": f"{phase.kind or 'phase'} · {_episodes(run.start, run.end) if run.blocks else 'no episodes'}"
                 + (_learning(learning.pop()) if len(learning) == 1 else ""),
                 "kind": types.SymbolKind.Namespace.value,
-                "range": positions.wire_range(_phase_extent(analysis, phase)),
+                "range": positions.wire_range(phase_extent(analysis, phase)),
                 "selectionRange": positions.wire_range(_value_span(analysis.text, phase.span, _PHASE_VALUE)),
                 "children": [_block_symbol(analysis, sb) for sb in run.blocks],
             }
@@ -105,13 +100,18 @@ def folding_ranges(analysis: Analysis) -> list[dict[str, Any]]:
         if key.name == "default_params":
             spans.append((key.value_span, None))
     for phase in model.phases:
-        spans.append((_phase_extent(analysis, phase), types.FoldingRangeKind.Region))
+        spans.append((phase_extent(analysis, phase), types.FoldingRangeKind.Region))
     for instruction in model.instructions:
         spans.append((instruction.span, None))
     out: list[dict[str, Any]] = []
     seen: set[tuple[int, int]] = set()
+    # 10,000 spans at 500 KB, nearly all on one line: skip those with a scan in C, and find
+    # the lines of the rest by bisecting the line starts (``line_of``, inlined)
+    starts, line, find = positions.lines.starts, bisect.bisect_right, positions.text.find
     for span, kind in spans:
-        start, end = positions.line_of(span.start), positions.line_of(max(span.start, span.end - 1))
+        if find("\n", span.start, span.end - 1) < 0 and find("\r", span.start, span.end - 1) < 0:
+            continue
+        start, end = line(starts, span.start) - 1, line(starts, max(span.start, span.end - 1)) - 1
         if end > start and (start, end) not in seen:
             seen.add((start, end))
             fold: dict[str, Any] = {"startLine": start, "endLine": end}
@@ -122,14 +122,24 @@ def folding_ranges(analysis: Analysis) -> list[dict[str, Any]]:
     return out
 
 
-def inlay_hints(analysis: Analysis, range_: Span | None = None) -> list[types.InlayHint]:
-    """After each ``$phase`` instruction: its episode range (and learning when known)."""
+def inlay_hints(
+    analysis: Analysis,
+    range_: Span | None = None,
+    moved: tuple[Callable[[Span], Span | None], PositionMap] | None = None,
+) -> list[types.InlayHint]:
+    """After each ``$phase`` instruction: its episode range (and learning when known).
+
+    ``moved`` answers for a newer text than the analysed one (see ``stale``): a function that
+    moves a span through the edit (None: the edit touches it, leave its hint out) and the
+    newer text's positions; ``range_`` is then in the newer text."""
     if analysis.schedule is None:
         return []
-    positions = analysis.positions
+    move, positions = moved if moved is not None else (None, analysis.positions)
     out: list[types.InlayHint] = []
     for run in analysis.schedule.phases:
-        span = run.phase.span
+        span = run.phase.span if move is None else move(run.phase.span)
+        if span is None:
+            continue
         if range_ is not None and not (range_.start <= span.end and span.start <= range_.end):
             continue
         out.append(_hint(positions.position(span.end), run))

@@ -7,6 +7,8 @@ conversions happen here, at the edge, so no other module ever counts code units.
 
 from __future__ import annotations
 
+import bisect
+
 from lsprotocol import types
 
 from sylla.grammar.model import LineIndex, Span
@@ -62,8 +64,10 @@ class PositionMap:
         if self._ascii is None:
             self._ascii = self.lines.text.isascii()
         if self._ascii:
-            line, col = self.lines.line_col(offset)
-            return {"line": line - 1, "character": col - 1}
+            starts = self.lines.starts
+            offset = max(0, min(offset, len(self.lines.text)))
+            line = bisect.bisect_right(starts, offset) - 1
+            return {"line": line, "character": offset - starts[line]}
         p = self.position(offset)
         return {"line": p.line, "character": p.character}
 

@@ -22,7 +22,7 @@ from pygls.uris import to_fs_path
 
 from sylla import __version__
 
-from . import birds_features, guard, transport
+from . import birds_features, guard, stale, transport
 from .code_actions import FIX_ALL, code_actions
 from .completion import Context as CompletionContext
 from .completion import complete
@@ -30,17 +30,23 @@ from .debounce import LintScheduler, Snapshot
 from .diagnostics import LintOutcome, empty_outcome, outcome_for
 from .documents import Analysis, Documents, Language, looks_like_xml, served
 from .formatting import format_document
-from .hover import hover
+from .hover import WAIT, hover, stale_hover
 from .idle_gc import IdleCollector
 from .outline import document_symbols, folding_ranges, inlay_hints
 from .positions import PositionMap
 from .protocol import SyllaProtocol, Wire
 from .settings import ClientSettings, ConfigProblem, load
+from .stale import Stale
 from .sync import encoding_name, use_lsp_line_rules
 
 log = logging.getLogger("sylla.lsp")
 
 T = TypeVar("T")
+
+#: how long a thread may hold the GIL while another waits (Python's default: 5 ms). A request
+#: answered on the event loop while a lint runs in its thread waits up to this long each time
+#: it needs the GIL back; a shorter slice answers it sooner, for a little more switching.
+SWITCH_INTERVAL = 0.001
 
 
 class SyllaServer(LanguageServer):
@@ -54,6 +60,10 @@ class SyllaServer(LanguageServer):
         self.pull_mode = False
         self.config_support = False
         self.refresh_support = False
+        #: the client re-asks for inlay hints / folding ranges when told to (LSP 3.17 / 3.18)
+        self.stale_features: set[str] = set()
+        self._refresh_due: set[str] = set()
+        self._refresh_task: asyncio.Future[None] | None = None
         self._reported_problems: set[str] = set()
         self._settings_pull: asyncio.Future[None] | None = None
         self._analysis_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sylla-analyse")
@@ -67,6 +77,7 @@ class SyllaServer(LanguageServer):
 
         self._stop_event = threading.Event()
         self.collector.start()
+        sys.setswitchinterval(SWITCH_INTERVAL)
         reader = StdinAsyncReader(stdin or sys.stdin.buffer, self.thread_pool)
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
         try:
@@ -82,6 +93,7 @@ class SyllaServer(LanguageServer):
         """Serve one TCP client at a time like pygls, with the same hardened reader."""
         self._stop_event = stop_event = threading.Event()
         self.collector.start()
+        sys.setswitchinterval(SWITCH_INTERVAL)
 
         async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
             self.protocol.set_writer(writer)  # type: ignore[arg-type]
@@ -189,6 +201,46 @@ class SyllaServer(LanguageServer):
         snap, language = found
         return await self.off_loop(self.documents.analyse, uri, snap.version, snap.text, self.encoding, language)
 
+    async def current_or_stale(self, uri: str, feature: str | None) -> Analysis | Stale | None:
+        """The analysis of the current version if it is parsed; else, while it is being
+        parsed, the previous version's read through the edit (``stale``), and the client is
+        told to ask for ``feature`` again when the parse lands. ``feature`` None: a request
+        without a refresh (hover), which decides itself whether the stale answer will do."""
+        found = self.served_snapshot(uri)
+        if found is None:
+            return None
+        snap, language = found
+        if language == "syllabus" and not self.documents.ready(uri, snap.version, snap.text, language):
+            last = self.documents.latest(uri)
+            if (
+                last is not None and last.language == "syllabus" and last.encoding == self.encoding
+                and last.model is not None and last.result.text == last.text
+                and (feature is None or feature in self.stale_features)
+            ):
+                if feature is not None:
+                    self._refresh_after_parse(uri, feature)
+                return Stale(last, snap.text, snap.version)
+        return await self.analysis(uri)
+
+    def _refresh_after_parse(self, uri: str, feature: str) -> None:
+        self._refresh_due.add(feature)
+        if self._refresh_task is None or self._refresh_task.done():
+            self._refresh_task = asyncio.ensure_future(self._refresh_when_parsed(uri))
+
+    async def _refresh_when_parsed(self, uri: str) -> None:
+        """Parse the current version (shared with its lint) and ask the client to refresh
+        what it was given stale answers for."""
+        try:
+            await self.analysis(uri)
+        except Exception as exc:  # noqa: BLE001 - the lint reports a failing parse; refresh anyway
+            log.warning("sylla: parse of %s for a refresh failed: %s", uri, exc)
+        finally:
+            due, self._refresh_due = self._refresh_due, set()
+            if "inlayHint" in due:
+                self.workspace_inlay_hint_refresh(None)
+            if "foldingRange" in due:
+                self.workspace_folding_range_refresh(None)
+
     async def off_loop(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._analysis_pool, fn, *args)
 
@@ -278,6 +330,10 @@ def create_server() -> SyllaServer:
         workspace = caps.workspace
         server.config_support = bool(workspace and workspace.configuration)
         server.refresh_support = bool(workspace and workspace.diagnostics and workspace.diagnostics.refresh_support)
+        if workspace and workspace.inlay_hint and workspace.inlay_hint.refresh_support:
+            server.stale_features.add("inlayHint")
+        if workspace and workspace.folding_range and workspace.folding_range.refresh_support:
+            server.stale_features.add("foldingRange")
         options = params.initialization_options
         if isinstance(options, Mapping):
             server.settings = ClientSettings.from_client(options.get("settings", options))
@@ -372,7 +428,13 @@ def create_server() -> SyllaServer:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @guard.request
     async def on_hover(params: types.HoverParams) -> types.Hover | None:
-        analysis = await server.analysis(params.text_document.uri)
+        uri = params.text_document.uri
+        current = await server.current_or_stale(uri, None)
+        if isinstance(current, Stale):
+            answer = stale_hover(current, current.positions.offset(params.position))
+            if answer is not WAIT:
+                return answer  # type: ignore[return-value]
+        analysis = await server.analysis(uri)
         if analysis is None:
             return None
         offset = analysis.positions.offset(params.position)
@@ -418,7 +480,9 @@ def create_server() -> SyllaServer:
     @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
     @guard.request
     async def on_folding(params: types.FoldingRangeParams) -> list[types.FoldingRange] | None:
-        analysis = await server.analysis(params.text_document.uri)
+        analysis = await server.current_or_stale(params.text_document.uri, "foldingRange")
+        if isinstance(analysis, Stale):
+            return Wire(stale.folding_ranges(analysis))  # type: ignore[return-value]
         if analysis is None:
             return None
         if analysis.language == "birds":
@@ -428,7 +492,9 @@ def create_server() -> SyllaServer:
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT)
     @guard.request
     async def on_inlay_hints(params: types.InlayHintParams) -> list[types.InlayHint] | None:
-        analysis = await server.analysis(params.text_document.uri)
+        analysis = await server.current_or_stale(params.text_document.uri, "inlayHint")
+        if isinstance(analysis, Stale):
+            return stale.inlay_hints(analysis, params.range)
         if analysis is None or analysis.language != "syllabus":
             return None
         return await server.off_loop(inlay_hints, analysis, analysis.positions.span(params.range))

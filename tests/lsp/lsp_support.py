@@ -26,6 +26,8 @@ class RecordingClient(LanguageClient):
         super().__init__(*args, **kwargs)
         self.published: list[types.PublishDiagnosticsParams] = []
         self.shown: list[types.ShowMessageParams] = []
+        #: (method, monotonic time) of each workspace/inlayHint|foldingRange/refresh received
+        self.refreshes: list[tuple[str, float]] = []
 
     async def diagnostics_for(self, uri: str, version: int | None, timeout: float = 20.0) -> list[types.Diagnostic]:
         """Wait for the diagnostics published for ``uri`` at ``version``."""
@@ -66,6 +68,13 @@ def _show(client: RecordingClient, params: types.ShowMessageParams) -> None:
     client.shown.append(params)
 
 
+def _refresher(method: str) -> Any:
+    def refresh(client: RecordingClient, params: None) -> None:
+        client.refreshes.append((method, time.monotonic()))
+
+    return refresh
+
+
 def make_client() -> RecordingClient:
     from pygls.protocol import default_converter
 
@@ -73,6 +82,8 @@ def make_client() -> RecordingClient:
     features = dict(DEFAULT_CLIENT_FEATURES)
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = _publish
     features[types.WINDOW_SHOW_MESSAGE] = _show
+    for method in (types.WORKSPACE_INLAY_HINT_REFRESH, types.WORKSPACE_FOLDING_RANGE_REFRESH):
+        features[method] = _refresher(method)
     register_lsp_features(client, features)
     return client
 
@@ -81,15 +92,23 @@ CONFIG = ClientServerConfig(server_command=SERVER_COMMAND, client_factory=make_c
 
 
 def capabilities(
-    *, encodings: list[str] | None = None, pull: bool = False, snippets: bool = True, configuration: bool = True
+    *,
+    encodings: list[str] | None = None,
+    pull: bool = False,
+    snippets: bool = True,
+    configuration: bool = True,
+    refresh: bool = False,
 ) -> types.ClientCapabilities:
-    """A push-diagnostics client by default (like Neovim); ``pull`` adds textDocument/diagnostic."""
+    """A push-diagnostics client by default (like Neovim); ``pull`` adds textDocument/diagnostic;
+    ``refresh`` declares workspace/inlayHint/refresh and workspace/foldingRange/refresh."""
     return types.ClientCapabilities(
         general=types.GeneralClientCapabilities(position_encodings=encodings) if encodings else None,
         workspace=types.WorkspaceClientCapabilities(
             configuration=configuration,
             did_change_configuration=types.DidChangeConfigurationClientCapabilities(dynamic_registration=False),
             diagnostics=types.DiagnosticWorkspaceClientCapabilities(refresh_support=True),
+            inlay_hint=types.InlayHintWorkspaceClientCapabilities(refresh_support=True) if refresh else None,
+            folding_range=types.FoldingRangeWorkspaceClientCapabilities(refresh_support=True) if refresh else None,
         ),
         text_document=types.TextDocumentClientCapabilities(
             hover=types.HoverClientCapabilities(content_format=[types.MarkupKind.Markdown]),
