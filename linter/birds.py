@@ -12,37 +12,20 @@ from __future__ import annotations
 import functools
 import os
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
-
 from sylla.grammar.birds.model import BirdsConfig, GeneratedConfig, MetaConfig
 from sylla.grammar.birds.parse import BirdsParse, parse
-from sylla.grammar.model import Diagnostic, LineIndex, Span
+from sylla.grammar.model import Diagnostic
 
 from .config import Config
+from .document_context import DocumentContext
 from .engine import LintResult
-from .finding import Finding, Fix, RelatedSpan
+from .finding import Finding, RelatedSpan
 from .registry import all_rules, rule_for_kind
-
-if TYPE_CHECKING:
-    from .rule import Rule
 
 
 @dataclass
-class BirdsContext:
+class BirdsContext(DocumentContext[BirdsParse, BirdsConfig]):
     """What a B8xx rule sees: the parse, the model, the config, the file's path."""
-
-    parse: BirdsParse
-    model: BirdsConfig
-    config: Config
-    path: str | None
-
-    @property
-    def text(self) -> str:
-        return self.parse.text
-
-    @property
-    def lines(self) -> LineIndex:
-        return self.parse.lines
 
     @property
     def meta(self) -> MetaConfig | None:
@@ -59,9 +42,6 @@ class BirdsContext:
         if self.path is None or not os.path.isfile(self.path):
             return None
         return find_sibling_meta(self.path)
-
-    def finding(self, rule: "Rule", message: str, span: Span, fix: Fix | None = None, related: tuple[RelatedSpan, ...] = ()) -> Finding:
-        return Finding(rule.code, rule.name, rule.severity, message, span, fix, related)
 
 
 def find_sibling_meta(path: str) -> MetaConfig | None:

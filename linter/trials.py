@@ -12,40 +12,22 @@ import functools
 import json
 import os
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
-
-from sylla.grammar.model import Span
 from sylla.grammar.trials.model import TrialFile, name_parts
 from sylla.grammar.trials.parse import TrialParse, parse
 
 from .config import Config
+from .document_context import DocumentContext
 from .engine import LintResult
-from .finding import Finding, RelatedSpan
+from .finding import Finding
 from .registry import all_rules, rule_for_kind
-
-if TYPE_CHECKING:
-    from .rule import Rule
 
 #: the request's protocol: 5 orderings of 11 examples per problem
 ORDERINGS, EXAMPLES = 5, 11
 
 
 @dataclass
-class TrialsContext:
+class TrialsContext(DocumentContext[TrialParse, TrialFile]):
     """What a W9xx rule sees: the parse, the model, the config, the file's path."""
-
-    parse: TrialParse
-    model: TrialFile
-    config: Config
-    path: str | None
-
-    @property
-    def text(self) -> str:
-        return self.parse.text
-
-    @property
-    def lines(self):  # noqa: ANN201 - LineIndex
-        return self.parse.lines
 
     @property
     def name_parts(self) -> tuple[int, int] | None:
@@ -59,9 +41,6 @@ class TrialsContext:
         if parts is None or self.path is None or not os.path.isfile(self.path):
             return {}
         return sibling_orderings(os.path.dirname(os.path.abspath(self.path)), parts[0])
-
-    def finding(self, rule: "Rule", message: str, span: Span, related: tuple[RelatedSpan, ...] = ()) -> Finding:
-        return Finding(rule.code, rule.name, rule.severity, message, span, None, related)
 
 
 def sibling_orderings(folder: str, problem: int) -> dict[int, list[tuple[tuple[int, ...], tuple[int, ...]]] | None]:
