@@ -14,6 +14,7 @@ _GROUPS = {
     "S1": "Syntax and encoding", "S2": "Schema", "P3": "Phase annotations", "T4": "Syllabus type",
     "H5": "Test hygiene", "N6": "Portability, names and structure", "R7": "Task registry",
     "B8": "Science Birds trial configs (configMeta.xml, config.xml)",
+    "M9": "Required metrics",
 }
 
 

@@ -49,6 +49,9 @@ def register(sub: "argparse._SubParsersAction") -> None:
     p.add_argument("--select", metavar="CODES", help="comma-separated codes or prefixes to run (e.g. P3,T401)")
     p.add_argument("--ignore", metavar="CODES", help="comma-separated codes or prefixes to skip")
     p.add_argument("--registry", metavar="FILE", help="task registry (TOML or JSON) for the R7xx rules")
+    p.add_argument("--require-metric", action="append", metavar="NAME",
+                   help="a metric the syllabus must be able to yield (repeatable; adds to the config's "
+                   "metrics = [...]); each one it cannot yield is an M901 finding")
     p.add_argument("--config", metavar="FILE", help="use this sylla.toml/pyproject.toml instead of discovery")
     p.add_argument("--stdin-filename", metavar="NAME",
                    help="with -: the name to report for standard input, and where to look for its config")
@@ -151,6 +154,7 @@ def _overrides(args: argparse.Namespace) -> dict:
     return {
         "profile": args.profile, "type": args.type, "select": split(args.select),
         "ignore": split(args.ignore), "registry": args.registry,
+        "require-metric": args.require_metric,
     }
 
 
