@@ -39,6 +39,9 @@ def register(sub: "argparse._SubParsersAction") -> None:
     p.add_argument("-o", "--output-file", metavar="FILE", help="write the report to FILE instead of standard output")
     p.add_argument("--fix", action="store_true", help="apply safe fixes in place")
     p.add_argument("--diff", action="store_true", help="show the fixes as a diff without writing")
+    p.add_argument("--unsafe-fixes", action="store_true",
+                   help="with --fix or --diff: also apply the fixes that change the experiment (e.g. T410 adding "
+                   "missing transfer-matrix tests); without it they are only offered in the editor")
     p.add_argument("--fail-on", choices=("error", "warning", "info"), default="warning", help="lowest severity that fails")
     p.add_argument("--profile", choices=("l2m", "pretest"),
                    help="rule profile: l2m follows the reference text; pretest also allows a leading 0.test "
@@ -191,7 +194,13 @@ def run(args: argparse.Namespace) -> int:
             if args.fix or args.diff:
                 text = result.text
                 relint = lambda t: lint(t, name, config).findings  # type: ignore[arg-type]  # noqa: E731
-                fixed = fix_until_stable(text, relint) if result.parse.syntax_ok else text
+                safe_only = not args.unsafe_fixes
+                fixed = fix_until_stable(text, relint, safe_only) if result.parse.syntax_ok else text
+                if safe_only:
+                    unsafe = sum(1 for f in relint(fixed) if f.fix is not None and not f.fix.safe)
+                    if unsafe:
+                        print(f"sylla: {name}: {unsafe} unsafe fix{'es' if unsafe > 1 else ''} not applied "
+                              "(they change the experiment; add --unsafe-fixes)", file=sys.stderr)
                 if fixed != text:
                     if args.diff:
                         _print_diff(name, text, fixed)
