@@ -58,6 +58,8 @@ class MetricFeasibility:
     pairs: list[PairFeasibility] = field(default_factory=list)
     span: Span | None = None
     declared: bool = True
+    #: a "yes" that the data can still leave empty, and why (``Need.unless``)
+    unless: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -305,21 +307,25 @@ def _gem(kind: str, s: _Schedule) -> Verdict:
         return (ok, "" if ok else "no test phase before any training (GEM's baseline b)",
                 "test every task in a 0.test phase before 1.train (lint with profile pretest)", _span(s.train[0]))
     missing = [order[j] for j in range(T) if not R[T - 1][j]]
-    if missing:
-        return (False, f"the last test phase does not test {', '.join(missing)}",
-                f"test {', '.join(missing)} in the test phase after {_label(last[order[-1]])}", _span(last[order[-1]]))
     if kind == "gem_final_row":
+        if missing:
+            return (False, f"the last test phase does not test {', '.join(missing)}",
+                    f"test {', '.join(missing)} in the test phase after {_label(last[order[-1]])}",
+                    _span(last[order[-1]]))
         return True, "", "", None
     if T < 2:
         return (False, "needs two trained tasks", "train a second task, with a test phase after it", _span(s.train[-1]))
-    if kind == "gem_diagonal":
-        gaps = [order[j] for j in range(T - 1) if not R[j][j]]
-        if gaps:
-            t = gaps[0]
-            return (False, f"{t} is not tested right after its training",
-                    f"test {t} in the test phase after {_label(last[t])}", _span(last[t]))
+    if kind == "gem_diagonal":  # R[T-1][j] - R[j][j] for every j < T-1
+        for j in range(T - 1):
+            t = order[j]
+            if not R[j][j]:
+                return (False, f"{t} is not tested right after its (last) training",
+                        f"test {t} in the test phase after {_label(last[t])}", _span(last[t]))
+            if not R[T - 1][j]:
+                return (False, f"the last test phase does not test {t}",
+                        f"test {t} in the test phase after {_label(last[order[-1]])}", _span(last[order[-1]]))
         return True, "", "", None
-    gaps = [order[j] for j in range(1, T) if not R[j - 1][j]]
+    gaps = [order[j] for j in range(1, T) if not R[j - 1][j]]  # gem_forward: R[j-1][j] - b[j], j >= 1
     if gaps:
         t = gaps[0]
         prev = order[order.index(t) - 1]
@@ -390,8 +396,10 @@ def feasibility(
             pairs = transfer_pairs(s, need.schedule.split("_")[0]) if need.schedule.endswith("_pairs") else []
             if ok:
                 reason = "has " + SCHEDULE_NEEDS[need.schedule].replace("`count`", str(need.count)) + (
-                    " and STE runs of its tasks" if need.ste else "")
-            out.append(MetricFeasibility(name, pname, ok, reason, fix if not ok else "", pairs, span))
+                    " and STE runs of its tasks" if need.ste else "") + (
+                    f" (the data can still leave it empty: {need.unless})" if need.unless else "")
+            out.append(MetricFeasibility(name, pname, ok, reason, fix if not ok else "", pairs, span,
+                                         unless=need.unless if ok else ""))
     return out
 
 

@@ -45,6 +45,9 @@ class Need:
     count: int = 1
     #: (parameter, values): the metric is only emitted when the parameter has one of the values
     when: tuple[str, tuple[str, ...]] | None = None
+    #: when the structure allows a value that the data can still leave empty, why (shown with
+    #: the "yes"); e.g. time to learn needs the learner to reach the expert's saturation
+    unless: str = ""
 
     def __post_init__(self) -> None:
         if self.schedule not in SCHEDULE_NEEDS:

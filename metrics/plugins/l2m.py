@@ -451,7 +451,7 @@ class SampleEfficiency:
                    "ratio against the single-task expert")
     emits = ("sample_efficiency",)
     inputs = ("log", "ste")
-    needs = {"sample_efficiency": Need("train", ste=True)}
+    needs = {"sample_efficiency": Need("train", ste=True, unless="every task saturates at its first experience")}
     parameters = PREPROCESSING + (AGGREGATION, STE_AVERAGING)
 
     def compute(self, ctx: Context) -> list[Row]:

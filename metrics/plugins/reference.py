@@ -128,7 +128,8 @@ class Recovery:
                    "value returns")
     emits = ("recovery_time",)
     inputs = ("log",)
-    needs = {"recovery_time": Need("retrain", count=2)}
+    needs = {"recovery_time": Need("retrain", count=2,
+                                   unless="no later train block regains the previous one's saturation value")}
     parameters = (S, AGGREGATION)
 
     def compute(self, ctx: Context) -> list[Row]:
@@ -164,7 +165,8 @@ class TestVsTrain:
              "test_perf_baseline")
     inputs = ("log",)
     needs = {"test_perf": Need("test_after_train"), "train_perf": Need("train"),
-             "test_train_diff": Need("test_after_train"), "test_train_ratio": Need("test_after_train"),
+             "test_train_diff": Need("test_after_train"), "test_train_ratio": Need(
+                 "test_after_train", unless="a task's mean test or train performance is not positive"),
              "test_perf_baseline": Need("test_before_train")}
     parameters = (AGGREGATION,)
 
@@ -211,7 +213,8 @@ class SteComparison:
     description = "learner / single-task-expert ratios of saturation, time to saturation, integral"
     emits = ("ste_saturation_ratio", "ste_time_ratio", "ste_integral_ratio")
     inputs = ("log", "ste")
-    needs = {m: Need("train", ste=True) for m in emits}
+    needs = {m: Need("train", ste=True, unless="the expert's value is 0" if m != "ste_integral_ratio" else "")
+             for m in emits}
     parameters = (S, AGGREGATION)
 
     def compute(self, ctx: Context) -> list[Row]:
@@ -258,7 +261,8 @@ class ForwardTransfer:
                    "expert's saturation")
     emits = ("forward_transfer", "time_to_learn")
     inputs = ("log", "ste")
-    needs = {"forward_transfer": Need("later_task_trained", ste=True), "time_to_learn": Need("train", ste=True)}
+    needs = {"forward_transfer": Need("later_task_trained", ste=True), "time_to_learn": Need(
+        "train", ste=True, unless="the learner never reaches the expert's saturation value")}
     parameters = (S, AGGREGATION)
 
     def compute(self, ctx: Context) -> list[Row]:
