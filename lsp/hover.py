@@ -79,7 +79,27 @@ def phase_markdown(analysis: Analysis, phase: PhaseMark) -> str:
     if blocks:
         tasks = list(dict.fromkeys(b.task for b in blocks))
         lines.append(f"- tasks: {', '.join(tasks[:8])}{', …' if len(tasks) > 8 else ''}")
+    lines += _enables(analysis, [sb.block for sb in blocks])
     return "\n".join(lines)
+
+
+def _enables(analysis: Analysis, blocks: list[Block]) -> list[str]:
+    """"- enables: ..." the metrics these blocks make possible (``sylla explain --metrics``'s
+    decision, with the blocks taken away); nothing when the metrics extra is not installed."""
+    if not blocks or analysis.model is None:
+        return []
+    try:
+        from sylla.metrics.feasibility import enabled_by
+    except ImportError:
+        return []
+    try:
+        names = enabled_by(analysis.model, blocks)
+    except Exception:  # noqa: BLE001 - a broken third-party plugin must not break hover
+        return []
+    if not names:
+        return ["- enables no metric on its own (see `sylla explain FILE --metrics`)"]
+    shown = ", ".join(f"`{n}`" for n in names[:12]) + (", …" if len(names) > 12 else "")
+    return [f"- enables metrics: {shown}"]
 
 
 def block_markdown(analysis: Analysis, block: Block) -> str:
@@ -98,6 +118,7 @@ def block_markdown(analysis: Analysis, block: Block) -> str:
             lines.append(f"  - `{name}` = `{_value(value)}`{origin}")
     else:
         lines.append("- params: (none)")
+    lines += _enables(analysis, [block])
     return "\n".join(lines)
 
 

@@ -80,10 +80,11 @@ def kind_of(block: ScheduledBlock) -> str:
     return "train"
 
 
-def slots(model: Syllabus) -> list[Slot]:
+def slots(model: Syllabus, without: frozenset[int] = frozenset()) -> list[Slot]:
+    """The scheduled blocks, less those whose instruction index is in ``without``."""
     out = []
     for b in schedule(model).blocks:
-        if b.end > b.start:  # a block of zero episodes leaves nothing in the log
+        if b.end > b.start and b.block.index not in without:  # zero episodes leave nothing in the log
             out.append(Slot(len(out), b.task, kind_of(b), b.block, b.phase))
     return out
 
@@ -91,9 +92,9 @@ def slots(model: Syllabus) -> list[Slot]:
 class _Schedule:
     """The facts the needs are decided on, computed once."""
 
-    def __init__(self, model: Syllabus) -> None:
+    def __init__(self, model: Syllabus, without: frozenset[int] = frozenset()) -> None:
         self.model = model
-        self.slots = slots(model)
+        self.slots = slots(model, without)
         self.train = [s for s in self.slots if s.kind == "train"]
         self.test = [s for s in self.slots if s.kind == "test"]
         self.tasks = list(dict.fromkeys(s.task for s in self.slots))
@@ -356,19 +357,20 @@ def _names(tasks: Sequence[str]) -> str:
 
 def feasibility(
     model: Syllabus, *, params: Mapping[str, Any] | None = None, ste_tasks: Iterable[str] | None = None,
-    plugins: Sequence[object] | None = None, any_params: bool = False,
+    plugins: Sequence[object] | None = None, any_params: bool = False, without: frozenset[int] = frozenset(),
 ) -> list[MetricFeasibility]:
     """Every metric of every plugin (in plugin and emit order) with its verdict for this syllabus.
 
     ``params``: metric parameters as ``sylla metrics -P`` gives them (defaults otherwise);
     ``ste_tasks``: the tasks that STE runs will cover (None: none known, so every STE-relative
     metric is a "no" whose fix is to record them); ``any_params``: judge the syllabus only, as if
-    every parameter that gates a metric (``-P transfer_method=both``) were set to emit it."""
+    every parameter that gates a metric (``-P transfer_method=both``) were set to emit it;
+    ``without``: judge the syllabus as if the blocks with these instruction indices were gone."""
     if plugins is None:
         from .registry import load_plugins
 
         plugins = load_plugins()
-    s = _Schedule(model)
+    s = _Schedule(model, without)
     ste = set(ste_tasks) if ste_tasks is not None else None
     out: list[MetricFeasibility] = []
     for plugin in plugins:
@@ -419,3 +421,26 @@ def render_text(results: Sequence[MetricFeasibility], path: str) -> str:
         if i == 0:
             lines.append("  ".join("-" * w for w in widths) + "  " + "-" * 21)
     return "\n".join(line.rstrip() for line in lines)
+
+
+def enabled_by(model: Syllabus, blocks: Iterable[Block], plugins: Sequence[object] | None = None) -> list[str]:
+    """The metrics (and transfer pairs, as ``metric A->B``) that these blocks make possible:
+    feasible with them and not without them. STE runs and metric parameters are assumed given,
+    so the answer is about the structure (the editor's hover on a phase or block)."""
+    tasks = [b.task for b in model.blocks]
+    if plugins is None:
+        from .registry import load_plugins
+
+        plugins = load_plugins()
+    common = {"ste_tasks": tasks, "any_params": True, "plugins": plugins}
+    with_them = feasibility(model, **common)
+    without = {m.name: m for m in feasibility(model, without=frozenset(b.index for b in blocks), **common)}
+    out = []
+    for m in with_them:
+        other = without[m.name]
+        if m.feasible and not other.feasible:
+            out.append(m.name)
+        elif m.feasible and m.pairs:
+            gone = {(p.source, p.target) for p in other.pairs if p.feasible}
+            out += [f"{m.name} {p.source}->{p.target}" for p in m.pairs if p.feasible and (p.source, p.target) not in gone]
+    return out
