@@ -99,9 +99,13 @@ class _Schedule:
         self.test = [s for s in self.slots if s.kind == "test"]
         self.tasks = list(dict.fromkeys(s.task for s in self.slots))
         self.trained = list(dict.fromkeys(s.task for s in self.train))
+        self._by: dict[tuple[str, str], list[Slot]] = {}
+        for x in self.slots:
+            self._by.setdefault((x.task, x.kind), []).append(x)
+        self.pairs: dict[str, list[PairFeasibility]] = {}  # transfer_pairs per direction, computed once
 
     def of(self, task: str, kind: str) -> list[Slot]:
-        return [s for s in self.slots if s.task == task and s.kind == kind]
+        return self._by.get((task, kind), [])
 
     def first_train(self, task: str) -> Slot | None:
         mine = self.of(task, "train")
@@ -216,6 +220,12 @@ def _reevaluation(s: _Schedule) -> Verdict:
 
 
 def transfer_pairs(s: _Schedule, direction: str) -> list[PairFeasibility]:
+    if direction not in s.pairs:
+        s.pairs[direction] = _transfer_pairs(s, direction)
+    return s.pairs[direction]
+
+
+def _transfer_pairs(s: _Schedule, direction: str) -> list[PairFeasibility]:
     """Per ordered pair (A, B), A trained: whether l2metrics' transfer yields a value of
     ``direction`` for A->B: a training of A (before B's first training for forward, after it for
     backward) between two consecutive tests of B. The value is keyed by the later test, so a
