@@ -78,9 +78,17 @@ async def test_hover_on_phase_and_block_names_the_metrics_they_enable(client: Re
     text = (Path(__file__).resolve().parents[2] / "examples" / "cl-pong.json").read_text()
     uri = uri_of("cl-pong.json")
     client.open(uri, text)
-    result = await _hover(client, uri, pos(text, '"2.train"', 2))
-    assert result is not None
-    line = next(x for x in result.contents.value.splitlines() if x.startswith("- enables"))
+    # the server loads the metric plugins on a thread at the first hover; hover until they are in
+    import asyncio
+
+    for _ in range(100):
+        result = await _hover(client, uri, pos(text, '"2.train"', 2))
+        assert result is not None
+        found = [x for x in result.contents.value.splitlines() if x.startswith("- enables")]
+        if found:
+            break
+        await asyncio.sleep(0.2)
+    [line] = found
     assert line == "- enables metrics: `perf_recovery`, `l2m_recovery_time`, `recovery_time`"
     # the 1.train block alone: without it 2 train blocks remain, so only perf_recovery (3) needs it
     block = await _hover(client, uri, pos(text, '"count": 5000', 10))
