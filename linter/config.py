@@ -23,8 +23,9 @@ from .suggest import did_you_mean
 
 PROFILES = ("l2m", "pretest")
 TYPES = ("CL", "ANT-A", "ANT-B", "ANT-C", "STE")
-FILE_KEYS = ("profile", "select", "ignore", "severity", "per-file-types", "per-file-ignores", "registry", "syllabi")
-OVERRIDE_KEYS = ("profile", "select", "ignore", "registry", "type")
+FILE_KEYS = ("profile", "select", "ignore", "severity", "per-file-types", "per-file-ignores", "registry", "syllabi",
+             "metrics")
+OVERRIDE_KEYS = ("profile", "select", "ignore", "registry", "type", "require-metric")
 
 
 class ConfigError(Exception):
@@ -47,6 +48,8 @@ class Config:
     syllabi: tuple[str, ...] = ()
     #: the type given on the command line or by the editor (wins over the file)
     type: str | None = None
+    #: metrics the project must get (``metrics = [...]``, plus ``--require-metric``): M901
+    metrics: tuple[str, ...] = ()
     #: the config file this came from (None: defaults) and the folder globs are relative to
     source: Path | None = None
     root: Path | None = None
@@ -261,6 +264,12 @@ def _build(config: Config, values: Mapping[str, Any], base: Path | None) -> Conf
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 raise _BadValue(key, 'syllabi must be a list of globs, e.g. ["datagen/*.json"]')
             changes["syllabi"] = tuple(value)
+        elif key in ("metrics", "require-metric"):
+            if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v for v in value):
+                raise _BadValue(key, 'metrics must be a list of metric names, e.g. ["forward_transfer_ratio"]')
+            # the file's list is replaced by a nearer file; --require-metric adds to it
+            changes["metrics"] = tuple(dict.fromkeys(
+                (tuple(config.metrics) if key == "require-metric" else ()) + tuple(value)))
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise _BadValue(key, "per-file-ignores must map globs to lists of rule codes")

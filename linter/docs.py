@@ -15,6 +15,7 @@ _GROUPS = {
     "H5": "Test hygiene", "N6": "Portability, names and structure", "R7": "Task registry",
     "B8": "Science Birds trial configs (configMeta.xml, config.xml)",
     "W9": "Wave-3 online trials (trial files json/cPPP_K.json, deliveries)",
+    "M9": "Required metrics",
 }
 
 

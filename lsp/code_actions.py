@@ -57,12 +57,15 @@ def code_actions(
         fixes = [(f, d) for f, d in here if f.fix is not None]
         for f, d in fixes:
             edits = [types.TextEdit(range=outcome.positions.range(e.span), new_text=e.new_text) for e in f.fix.edits]
+            # ruff's distinction: an unsafe fix changes the experiment, so it says so and is
+            # never the preferred (auto-applied) action; fix-all below applies safe fixes only
+            unsafe = "" if f.fix.safe else ", unsafe: changes the experiment"
             actions.append(
                 types.CodeAction(
-                    title=f"{f.fix.description} ({f.code})",
+                    title=f"{f.fix.description} ({f.code}{unsafe})",
                     kind=types.CodeActionKind.QuickFix,
                     diagnostics=[d],
-                    is_preferred=len(fixes) == 1,
+                    is_preferred=len(fixes) == 1 and f.fix.safe,
                     edit=_edit(outcome, edits),
                 )
             )

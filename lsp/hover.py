@@ -8,6 +8,7 @@ own ``description`` text, so it is written once.
 from __future__ import annotations
 
 import json
+import threading
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -82,7 +83,51 @@ def phase_markdown(analysis: Analysis, phase: PhaseMark) -> str:
     if blocks:
         tasks = list(dict.fromkeys(b.task for b in blocks))
         lines.append(f"- tasks: {', '.join(tasks[:8])}{', …' if len(tasks) > 8 else ''}")
+    lines += _enables(analysis, [sb.block for sb in blocks])
     return "\n".join(lines)
+
+
+#: the metric plugins, loaded once on a background thread (numpy and pandas take about a second
+#: to import: a hover must not wait for that, so the first hovers omit the metrics line)
+_PLUGINS: list | None = None
+_LOADING = threading.Lock()
+#: beyond this many blocks the metrics line is left out, to keep hover within its latency budget
+ENABLES_MAX_BLOCKS = 400
+
+
+def _load_plugins() -> None:
+    global _PLUGINS
+    try:
+        from sylla.metrics.registry import load_plugins
+
+        _PLUGINS = load_plugins()
+    except Exception:  # noqa: BLE001 - no metrics extra, or a broken plugin: no metrics line
+        _PLUGINS = []
+
+
+def _enables(analysis: Analysis, blocks: list[Block]) -> list[str]:
+    """"- enables: ..." the metrics these blocks make possible (``sylla explain --metrics``'s
+    decision, with the blocks taken away); nothing while the plugins load, without the metrics
+    extra, or for very large syllabi."""
+    model = analysis.model
+    if not blocks or model is None or len(model.blocks) > ENABLES_MAX_BLOCKS:
+        return []
+    if _PLUGINS is None:
+        if _LOADING.acquire(blocking=False):
+            threading.Thread(target=_load_plugins, name="sylla-metric-plugins", daemon=True).start()
+        return []
+    if not _PLUGINS:
+        return []
+    try:
+        from sylla.metrics.feasibility import enabled_by
+
+        names = enabled_by(model, blocks, _PLUGINS)
+    except Exception:  # noqa: BLE001 - a broken third-party plugin must not break hover
+        return []
+    if not names:
+        return ["- enables no metric on its own (see `sylla explain FILE --metrics`)"]
+    shown = ", ".join(f"`{n}`" for n in names[:12]) + (", …" if len(names) > 12 else "")
+    return [f"- enables metrics: {shown}"]
 
 
 def block_markdown(analysis: Analysis, block: Block, *, scheduled: bool = True) -> str:
@@ -105,6 +150,8 @@ def block_markdown(analysis: Analysis, block: Block, *, scheduled: bool = True) 
             lines.append(f"  - `{name}` = `{_value(value)}`{origin}")
     else:
         lines.append("- params: (none)")
+    if scheduled:  # what a block enables depends on where it sits, which a stale answer cannot say
+        lines += _enables(analysis, [block])
     return "\n".join(lines)
 
 

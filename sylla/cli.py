@@ -13,7 +13,7 @@ import sys
 from typing import Sequence
 
 # Order is the order of ``sylla --help``.
-COMMANDS = ("explain", "lint", "fmt", "rules", "rule", "lsp", "metrics", "sweep")
+COMMANDS = ("new", "explain", "lint", "fmt", "rules", "rule", "lsp", "metrics", "simulate", "sweep")
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 

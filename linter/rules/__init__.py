@@ -1,9 +1,10 @@
 """Every rule, one module (or class) per rule; the registry lists them in this order.
 
 S1xx syntax/encoding, S2xx schema, P3xx phase annotations, T4xx syllabus type, H5xx test
-hygiene, N6xx portability/names/structure, R7xx task registry, B8xx Science Birds trial configs
-(configMeta.xml and config.xml; they answer only the Science Birds engine, ``linter/birds.py``),
-W9xx wave-3 online trials (trial files: ``linter/trials.py``; deliveries: ``linter/deliveries.py``).
+hygiene, N6xx portability/names/structure, R7xx task registry, M9xx required metrics, B8xx Science
+Birds trial configs (configMeta.xml and config.xml; they answer only the Science Birds engine,
+``linter/birds.py``), W9xx wave-3 online trials (trial files: ``linter/trials.py``; deliveries:
+``linter/deliveries.py``).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from .phase_numbering import PhaseNumbering
 from .registry_param import UnknownParameter
 from .registry_task import UnknownTask
 from .registry_value import BadParameterValue
+from .required_metric import RequiredMetricInfeasible
 from .ste_multiple_tasks import SteMultipleTasks
 from .ste_variation import SteParameterVariation
 from .test_learning_on import TestPhaseLearningOn
@@ -69,7 +71,7 @@ RULE_CLASSES: tuple[type[Rule], ...] = (
     SteMultipleTasks, SteParameterVariation,
     TestPhaseLearningOn, InfoDisableNotReset, LearningDisabledInTrain, ZeroShotTest, DuplicateAdjacentBlocks,
     NonJsonSyntax, TrailingComma, UnknownDirective, UnknownTopLevelKey, ContainsMismatch, UnknownInfoKey, BadSuppression,
-    UnknownTask, UnknownParameter, BadParameterValue,
+    UnknownTask, UnknownParameter, BadParameterValue, RequiredMetricInfeasible,
     *birds_core.RULES,
     MetaBooleanCase, MeasurementContradiction, TrialDisabled, CheckpointsOff, TrainingNeverEnds,
     UnknownLimitType, DuplicateLimit, BadLimitValue, AmountRange, PortionRange, AppearancePercentage, TestWithoutLevelSets,

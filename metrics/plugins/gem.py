@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from ..data import RunData
+from ..needs import Need
 from ..registry import Context, Row, row
 
 
@@ -82,6 +83,10 @@ class Gem:
     emits = ("gem_acc", "gem_bwt_paper", "gem_bwt_code", "gem_fwt_paper", "gem_fwt_code",
              "test_matrix", "test_matrix_baseline")
     inputs = ("log", "tests")
+    needs = {"gem_acc": Need("gem_final_row"), "gem_bwt_paper": Need("gem_diagonal"),
+             "gem_bwt_code": Need("gem_diagonal"), "gem_fwt_paper": Need("gem_forward"),
+             "gem_fwt_code": Need("gem_forward"), "test_matrix": Need("gem_matrix"),
+             "test_matrix_baseline": Need("gem_baseline")}
     parameters = ()
 
     def compute(self, ctx: Context) -> list[Row]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..data import RunData
 from ..readers.iscil import run_info
+from ..needs import Need
 from ..registry import Context, Parameter, Row, row
 from ..score_matrix import METRICS, compat_pool, entries, from_run, global_percent, interval95
 
@@ -40,6 +41,7 @@ class Iscil:
              "iscil_bwt_ci95_low", "iscil_bwt_ci95_high", "iscil_fwt_ci95_low",
              "iscil_fwt_ci95_high", "iscil_auc_ci95_low", "iscil_auc_ci95_high")
     inputs = ("scores",)
+    needs = {m: Need("scores") for m in emits}
     parameters = (
         Parameter("iscil_compat", False, "reproduce the reference script's printed numbers, "
                   "quirks included", type=_flag),

@@ -19,6 +19,7 @@ import numpy as np
 from ..data import RunData
 from ..errors import EXIT_USAGE, MetricsError
 from ..preprocess import WINDOWS, Prepared, l2m_saturation, l2m_terminal, prepare_l2m
+from ..needs import Need
 from ..registry import Context, Parameter, ParameterError, Row, positive_int, row
 from .common import AGGREGATION, aggregate
 
@@ -139,6 +140,7 @@ class BlockPerf:
     description = "l2metrics regime values: saturation, experiences to saturation, terminal performance"
     emits = ("saturation", "exp_to_sat", "term_perf", "exp_to_term_perf")
     inputs = ("log",)
+    needs = {m: Need("blocks") for m in emits}
     parameters = PREPROCESSING
 
     def compute(self, ctx: Context) -> list[Row]:
@@ -199,6 +201,7 @@ class PerfRecovery:
     description = "l2metrics performance recovery: minus the Theil-Sen slope of recovery times"
     emits = ("perf_recovery", "l2m_recovery_time")
     inputs = ("log",)
+    needs = {"perf_recovery": Need("retrain", count=3), "l2m_recovery_time": Need("retrain", count=2)}
     parameters = PREPROCESSING + (AGGREGATION,)
 
     def compute(self, ctx: Context) -> list[Row]:
@@ -227,6 +230,7 @@ class AvgPerf:
     description = "l2metrics average train and evaluation performance"
     emits = ("avg_train_perf", "avg_eval_perf")
     inputs = ("log",)
+    needs = {"avg_train_perf": Need("train"), "avg_eval_perf": Need("test")}
     parameters = PREPROCESSING + (AGGREGATION,)
 
     def compute(self, ctx: Context) -> list[Row]:
@@ -273,6 +277,7 @@ class PerfMaintenance:
     emits = ("perf_maintenance_mrlep", "perf_maintenance_mrtlp", "maintenance_val_mrlep",
              "maintenance_val_mrtlp")
     inputs = ("log",)
+    needs = {m: Need("reevaluation", when=("maintenance_method", (m[-5:], "both"))) for m in emits}
     parameters = PREPROCESSING + (AGGREGATION, Parameter(
         "maintenance_method", "mrlep", "which maintenance metric(s)", choices=("mrlep", "mrtlp", "both")))
 
@@ -322,6 +327,8 @@ class Transfer:
     emits = ("forward_transfer_ratio", "backward_transfer_ratio", "forward_transfer_contrast",
              "backward_transfer_contrast")
     inputs = ("log",)
+    needs = {m: Need(f"{m.split('_')[0]}_pairs", when=("transfer_method", (m.split("_")[-1], "both")))
+             for m in emits}
     parameters = PREPROCESSING + (AGGREGATION, Parameter(
         "transfer_method", "ratio", "transfer formula(s)", choices=("ratio", "contrast", "both")))
 
@@ -413,6 +420,7 @@ class SteRelPerf:
     description = "l2metrics performance relative to the single-task expert (ratio of sums)"
     emits = ("ste_rel_perf",)
     inputs = ("log", "ste")
+    needs = {"ste_rel_perf": Need("train", ste=True)}
     parameters = PREPROCESSING + (AGGREGATION, STE_AVERAGING)
 
     def compute(self, ctx: Context) -> list[Row]:
@@ -443,6 +451,7 @@ class SampleEfficiency:
                    "ratio against the single-task expert")
     emits = ("sample_efficiency",)
     inputs = ("log", "ste")
+    needs = {"sample_efficiency": Need("train", ste=True, unless="every task saturates at its first experience")}
     parameters = PREPROCESSING + (AGGREGATION, STE_AVERAGING)
 
     def compute(self, ctx: Context) -> list[Row]:

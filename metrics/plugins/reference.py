@@ -34,6 +34,7 @@ import numpy as np
 
 from ..data import RunData
 from ..preprocess import rolling, window_of
+from ..needs import Need
 from ..registry import Context, Parameter, Row, row
 from .common import AGGREGATION, S, aggregate, ste_train_values, task_train_values
 
@@ -82,6 +83,7 @@ class Saturation:
     description = "saturation value (max moving average) and time to saturation, per block and task"
     emits = ("saturation_value", "time_to_saturation")
     inputs = ("log",)
+    needs = {m: Need("train") for m in emits}
     parameters = (S, AGGREGATION)
 
     def compute(self, ctx: Context) -> list[Row]:
@@ -104,6 +106,7 @@ class Integral:
     description = "area under the per-episode performance curve divided by its length"
     emits = ("normalized_integral",)
     inputs = ("log",)
+    needs = {"normalized_integral": Need("train")}
     parameters = (AGGREGATION,)
 
     def compute(self, ctx: Context) -> list[Row]:
@@ -125,6 +128,8 @@ class Recovery:
                    "value returns")
     emits = ("recovery_time",)
     inputs = ("log",)
+    needs = {"recovery_time": Need("retrain", count=2,
+                                   unless="no later train block regains the previous one's saturation value")}
     parameters = (S, AGGREGATION)
 
     def compute(self, ctx: Context) -> list[Row]:
@@ -159,6 +164,10 @@ class TestVsTrain:
     emits = ("test_perf", "train_perf", "test_train_diff", "test_train_ratio",
              "test_perf_baseline")
     inputs = ("log",)
+    needs = {"test_perf": Need("test_after_train"), "train_perf": Need("train"),
+             "test_train_diff": Need("test_after_train"), "test_train_ratio": Need(
+                 "test_after_train", unless="a task's mean test or train performance is not positive"),
+             "test_perf_baseline": Need("test_before_train")}
     parameters = (AGGREGATION,)
 
     def compute(self, ctx: Context) -> list[Row]:
@@ -204,6 +213,8 @@ class SteComparison:
     description = "learner / single-task-expert ratios of saturation, time to saturation, integral"
     emits = ("ste_saturation_ratio", "ste_time_ratio", "ste_integral_ratio")
     inputs = ("log", "ste")
+    needs = {m: Need("train", ste=True, unless="the expert's value is 0" if m != "ste_integral_ratio" else "")
+             for m in emits}
     parameters = (S, AGGREGATION)
 
     def compute(self, ctx: Context) -> list[Row]:
@@ -250,6 +261,8 @@ class ForwardTransfer:
                    "expert's saturation")
     emits = ("forward_transfer", "time_to_learn")
     inputs = ("log", "ste")
+    needs = {"forward_transfer": Need("later_task_trained", ste=True), "time_to_learn": Need(
+        "train", ste=True, unless="the learner never reaches the expert's saturation value")}
     parameters = (S, AGGREGATION)
 
     def compute(self, ctx: Context) -> list[Row]:

@@ -32,6 +32,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--output-file", metavar="FILE", help="write the output to FILE instead of standard output")
     p.add_argument("--workers", type=int, default=1, metavar="K", help="split blocks across K parallel workers")
     p.add_argument("--worker", type=int, default=0, metavar="I", help="with --workers K: show worker I's schedule (0 .. K-1)")
+    p.add_argument("--metrics", action="store_true",
+                   help="instead of the schedule: which metrics this syllabus can yield, each 'no' with its reason and "
+                   "smallest fix (JSON: {\"metrics\": [{name, feasible, reason, fix, pairs}]})")
+    p.add_argument("--ste-task", action="append", default=[], metavar="NAME",
+                   help="with --metrics: a task that single-task-expert runs (--ste) will cover (repeatable)")
     p.set_defaults(run=run)
 
 
@@ -73,8 +78,13 @@ def run(args: argparse.Namespace) -> int:
     print_core_diagnostics(result, name)
     if result.model is None or not result.syntax_ok:
         return 1  # a schedule read from a repaired text would mislead
-    doc = explain(result.model, args.workers, args.worker)
-    out = json.dumps(doc, indent=2, ensure_ascii=False) if args.format == "json" else render_text(doc)
+    if args.metrics:
+        out = _metrics(result.model, name, args)
+        if out is None:
+            return 2
+    else:
+        doc = explain(result.model, args.workers, args.worker)
+        out = json.dumps(doc, indent=2, ensure_ascii=False) if args.format == "json" else render_text(doc)
     if args.output_file:
         try:
             with open(args.output_file, "w", encoding="utf-8") as fh:
@@ -97,3 +107,22 @@ def _config_for(path: str) -> "Config":
     except ConfigError as exc:
         print(f"sylla: warning: {exc}", file=sys.stderr)
         return Config()
+
+
+def _metrics(model, name: str, args: argparse.Namespace) -> str | None:  # noqa: ANN001 - a Syllabus
+    """The feasibility table or its JSON contract; None (after a message) when the metrics
+    plugins cannot be loaded (sylla installed without its metrics extra)."""
+    try:
+        from sylla.metrics.errors import MetricsError
+        from sylla.metrics.feasibility import feasibility, render_text
+    except ImportError as exc:
+        print(f"sylla: --metrics needs the metrics extra (pip install 'sylla[metrics]'): {exc}", file=sys.stderr)
+        return None
+    try:
+        results = feasibility(model, ste_tasks=args.ste_task or None)
+    except MetricsError as exc:
+        print(f"sylla: {exc}", file=sys.stderr)
+        return None
+    if args.format == "json":
+        return json.dumps({"path": name, "metrics": [m.to_json() for m in results]}, indent=2, ensure_ascii=False)
+    return render_text(results, name)

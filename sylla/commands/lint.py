@@ -39,6 +39,9 @@ def register(sub: "argparse._SubParsersAction") -> None:
     p.add_argument("-o", "--output-file", metavar="FILE", help="write the report to FILE instead of standard output")
     p.add_argument("--fix", action="store_true", help="apply safe fixes in place")
     p.add_argument("--diff", action="store_true", help="show the fixes as a diff without writing")
+    p.add_argument("--unsafe-fixes", action="store_true",
+                   help="with --fix or --diff: also apply the fixes that change the experiment (e.g. T410 adding "
+                   "missing transfer-matrix tests); without it they are only offered in the editor")
     p.add_argument("--fail-on", choices=("error", "warning", "info"), default="warning", help="lowest severity that fails")
     p.add_argument("--profile", choices=("l2m", "pretest"),
                    help="rule profile: l2m follows the reference text; pretest also allows a leading 0.test "
@@ -49,6 +52,9 @@ def register(sub: "argparse._SubParsersAction") -> None:
     p.add_argument("--select", metavar="CODES", help="comma-separated codes or prefixes to run (e.g. P3,T401)")
     p.add_argument("--ignore", metavar="CODES", help="comma-separated codes or prefixes to skip")
     p.add_argument("--registry", metavar="FILE", help="task registry (TOML or JSON) for the R7xx rules")
+    p.add_argument("--require-metric", action="append", metavar="NAME",
+                   help="a metric the syllabus must be able to yield (repeatable; adds to the config's "
+                   "metrics = [...]); each one it cannot yield is an M901 finding")
     p.add_argument("--config", metavar="FILE", help="use this sylla.toml/pyproject.toml instead of discovery")
     p.add_argument("--stdin-filename", metavar="NAME",
                    help="with -: the name to report for standard input, and where to look for its config")
@@ -153,6 +159,7 @@ def _overrides(args: argparse.Namespace) -> dict:
     return {
         "profile": args.profile, "type": args.type, "select": split(args.select),
         "ignore": split(args.ignore), "registry": args.registry,
+        "require-metric": args.require_metric,
     }
 
 
@@ -194,7 +201,8 @@ def run(args: argparse.Namespace) -> int:
             if args.fix or args.diff:
                 text = result.text
                 relint = lambda t: lint(t, name, config).findings  # type: ignore[arg-type]  # noqa: E731
-                fixed = fix_until_stable(text, relint) if result.parse.syntax_ok else text
+                safe_only = not args.unsafe_fixes
+                fixed = fix_until_stable(text, relint, safe_only) if result.parse.syntax_ok else text
                 if path == "-" and args.fix and not args.diff:
                     sys.stdout.buffer.write(data if fixed == text else encode_like(data, fixed))  # always, as ruff
                     sys.stdout.flush()
@@ -204,6 +212,11 @@ def run(args: argparse.Namespace) -> int:
                     elif path != "-":
                         write_text(path, data, fixed)
                     result = lint(fixed, name, config)  # type: ignore[arg-type]
+                if safe_only:  # the findings of the fixed text: no second lint for this count
+                    unsafe = sum(1 for f in result.findings if f.fix is not None and not f.fix.safe)
+                    if unsafe:
+                        print(f"sylla: {name}: {unsafe} unsafe fix{'es' if unsafe > 1 else ''} not applied "
+                              "(they change the experiment; add --unsafe-fixes)", file=sys.stderr)
         except ConfigError as exc:
             print(f"sylla: {exc}", file=sys.stderr)
             return 2

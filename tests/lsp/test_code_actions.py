@@ -92,3 +92,26 @@ async def test_fix_all_applies_every_safe_fix(client: RecordingClient) -> None:
     fixed = apply(text, fix_all.edit.changes[uri])
     assert fixed == apply_fixes(text, lint(text).findings, safe_only=True)
     assert fixed != text
+
+
+async def test_unsafe_fix_is_offered_marked_and_not_preferred(client: RecordingClient) -> None:
+    # T410's fix adds a test block (it changes the experiment): offered, labelled unsafe, never
+    # preferred, and left out of fix-all, as `sylla lint --fix` without --unsafe-fixes leaves it.
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "fixtures" / "linter" / "T410_bad.json").read_text()
+    uri = uri_of("t410.json")
+    client.open(uri, text)
+    await client.diagnostics_for(uri, 1)
+    actions = await _actions(client, uri, 8, only=[types.CodeActionKind.QuickFix])
+    [fix] = [a for a in actions if "(T410" in a.title]
+    assert fix.title == 'Add a test of "Breakout" to "1.test" (T410, unsafe: changes the experiment)'
+    assert not fix.is_preferred
+    fixed = apply(text, fix.edit.changes[uri])
+    assert fixed.splitlines()[6:8] == [
+        '    {"$repeat": {"$episode": "Pong"}, "count": 10},',
+        '    {"$repeat": {"$episode": "Breakout"}, "count": 10},',
+    ]
+    assert "T410" not in [f.code for f in lint(fixed, "t410.json").findings]
+    fix_all = await _actions(client, uri, 8, only=["source.fixAll.sylla"])
+    assert fix_all == [] or all("T410" not in a.title for a in fix_all)

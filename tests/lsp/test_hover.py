@@ -67,3 +67,30 @@ async def test_hover_outside_instructions_and_on_other_json_is_empty(client: Rec
     other = uri_of("package.json")
     client.open(other, fixture_text("package.json"))
     assert await _hover(client, other, types.Position(line=0, character=3)) is None
+
+
+async def test_hover_on_phase_and_block_names_the_metrics_they_enable(client: RecordingClient) -> None:
+    from pathlib import Path
+
+    # examples/cl-pong.json trains Pong in three blocks: 1.train one, 2.train two. Without 2.train
+    # only one train block is left, so it is what makes recovery (2 blocks) and performance
+    # recovery (3 blocks) possible; the maintenance tests are in 1.test and 2.test either way.
+    text = (Path(__file__).resolve().parents[2] / "examples" / "cl-pong.json").read_text()
+    uri = uri_of("cl-pong.json")
+    client.open(uri, text)
+    # the server loads the metric plugins on a thread at the first hover; hover until they are in
+    import asyncio
+
+    for _ in range(100):
+        result = await _hover(client, uri, pos(text, '"2.train"', 2))
+        assert result is not None
+        found = [x for x in result.contents.value.splitlines() if x.startswith("- enables")]
+        if found:
+            break
+        await asyncio.sleep(0.2)
+    [line] = found
+    assert line == "- enables metrics: `perf_recovery`, `l2m_recovery_time`, `recovery_time`"
+    # the 1.train block alone: without it 2 train blocks remain, so only perf_recovery (3) needs it
+    block = await _hover(client, uri, pos(text, '"count": 5000', 10))
+    assert block is not None
+    assert "- enables metrics: `perf_recovery`" in block.contents.value.splitlines()
