@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Iterator
+
 from sylla.grammar.model import Block, Span
 
 from ..context import Context
@@ -48,3 +50,13 @@ def first_differing_block(ctx: Context, task: str, param: str) -> Block | None:
         elif value != first[0]:
             return block
     return None
+
+
+def variations(ctx: Context) -> Iterator[tuple[str, str, tuple[str, ...], Span]]:
+    """``(task, param, values, span)`` for every parameter that varies within a task, the span
+    at the first block where its value changes (the place a person looks to undo it)."""
+    for task, params in ctx.syllabus_type.inference.variation.items():
+        for param, values in params.items():
+            block = first_differing_block(ctx, task, param)
+            span = block.param_span(param) if block is not None else None
+            yield task, param, values, span or (block.leaf_span if block is not None else ctx.model.blocks[0].span)

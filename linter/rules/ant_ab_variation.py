@@ -9,7 +9,7 @@ from sylla.grammar.model import Severity
 from ..context import Context
 from ..finding import Finding
 from ..rule import Rule
-from ._types import first_differing_block
+from ._types import variations
 from ..rule import rule_doc
 
 
@@ -30,13 +30,9 @@ class AntAbParameterVariation(Rule):
     def check(self, ctx: Context) -> Iterator[Finding]:
         if ctx.syllabus_type.type not in ("ANT-A", "ANT-B"):
             return
-        for task, params in ctx.syllabus_type.inference.variation.items():
-            for param, values in params.items():
-                block = first_differing_block(ctx, task, param)
-                span = block.param_span(param) if block is not None else None
-                span = span or (block.leaf_span if block is not None else ctx.model.blocks[0].span)
-                yield ctx.finding(
-                    self,
-                    f'{ctx.syllabus_type.type} allows no parameter variation: "{param}" of "{task}" takes {len(values)} values ({", ".join(values[:4])})',
-                    span,
-                )
+        for task, param, values, span in variations(ctx):
+            yield ctx.finding(
+                self,
+                f'{ctx.syllabus_type.type} allows no parameter variation: "{param}" of "{task}" takes {len(values)} values ({", ".join(values[:4])})',
+                span,
+            )

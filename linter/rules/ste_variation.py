@@ -9,7 +9,7 @@ from sylla.grammar.model import Severity
 from ..context import Context
 from ..finding import Finding
 from ..rule import Rule, rule_doc
-from ._types import first_differing_block
+from ._types import variations
 
 
 class SteParameterVariation(Rule):
@@ -29,13 +29,9 @@ class SteParameterVariation(Rule):
     def check(self, ctx: Context) -> Iterator[Finding]:
         if ctx.syllabus_type.type != "STE":
             return
-        for task, params in ctx.syllabus_type.inference.variation.items():
-            for param, values in params.items():
-                block = first_differing_block(ctx, task, param)
-                span = block.param_span(param) if block is not None else None
-                span = span or (block.leaf_span if block is not None else ctx.model.blocks[0].span)
-                yield ctx.finding(
-                    self,
-                    f'STE syllabus varies "{param}" of "{task}" ({len(values)} values: {", ".join(values[:4])}); an expert run keeps its task fixed',
-                    span,
-                )
+        for task, param, values, span in variations(ctx):
+            yield ctx.finding(
+                self,
+                f'STE syllabus varies "{param}" of "{task}" ({len(values)} values: {", ".join(values[:4])}); an expert run keeps its task fixed',
+                span,
+            )
