@@ -27,7 +27,7 @@ def uses_flag(model: Syllabus) -> bool:
 def test_count(model: Syllabus, trained: Block) -> int:
     """Episodes of a new test block: as the file's first test block, else 100 (the reference
     examples' test length) but never more than the task's training block."""
-    for phase, blocks in phases(model):
+    for phase, blocks in blocks_by_phase(model):
         if phase is not None and phase.kind == "test" and blocks:
             return blocks[0].count
     return max(1, min(100, trained.count))
@@ -39,7 +39,8 @@ def block_text(trained: Block, count: int) -> str:
     return json.dumps({"$repeat": leaf, "count": count}, ensure_ascii=False)
 
 
-def phases(model: Syllabus) -> list[tuple[PhaseMark | None, list[Block]]]:
+def blocks_by_phase(model: Syllabus) -> list[tuple[PhaseMark | None, list[Block]]]:
+    """Instruction-order runs: the blocks after each phase mark (the first run's mark is None)."""
     runs: list[tuple[PhaseMark | None, list[Block]]] = [(None, [])]
     for ins in model.instructions:
         if isinstance(ins, PhaseMark):
@@ -99,7 +100,7 @@ def test_every_phase(model: Syllabus, others_only: bool = False) -> tuple[Edit, 
     (which covers every ANT-B transfer cell and every CL variation); with ``others_only``
     (ANT-C) it tests the tasks the phase did not train. Empty when a phase is not numbered
     ``n.train`` in sequence (a new ``n.test`` would then break the numbering; P302 first)."""
-    runs = [(p, bs) for p, bs in phases(model) if p is not None]
+    runs = [(p, bs) for p, bs in blocks_by_phase(model) if p is not None]
     if not runs or any(p.kind != "train" or p.number != k + 1 for k, (p, _) in enumerate(runs)):
         return ()
     settings: dict[str, dict[str, Block]] = {}

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from sylla.grammar.model import Block, PhaseMark, Syllabus
+from sylla.grammar.model import PhaseMark, Syllabus
+
+from ..complete import blocks_by_phase  # noqa: F401 - the phase rules import it from here
 
 
 def valid_phases(model: Syllabus) -> list[PhaseMark]:
@@ -19,12 +21,3 @@ def next_instruction_span(model: Syllabus, index: int):  # noqa: ANN201 - Span |
     return model.instructions[index + 1].span if index + 1 < len(model.instructions) else None
 
 
-def blocks_by_phase(model: Syllabus) -> list[tuple[PhaseMark | None, list[Block]]]:
-    """Instruction-order runs: the blocks after each phase mark (the first run's mark is None)."""
-    runs: list[tuple[PhaseMark | None, list[Block]]] = [(None, [])]
-    for ins in model.instructions:
-        if isinstance(ins, PhaseMark):
-            runs.append((ins, []))
-        elif isinstance(ins, Block):
-            runs[-1][1].append(ins)
-    return runs

@@ -40,7 +40,7 @@ class AntBTransferMatrix(Rule):
         pos = {id(ins): k for k, ins in enumerate(model.instructions)}
         first_train: dict[str, Block] = {}
         tests: dict[str, list[int]] = {}
-        for phase, blocks in complete.phases(model):
+        for phase, blocks in complete.blocks_by_phase(model):
             if phase is None or phase.kind is None:
                 continue
             for b in blocks:
@@ -77,7 +77,7 @@ def _fix(model: Syllabus, trained: Block, after: int, before: int | None) -> Fix
     ``n.test`` phase closing the train phase that holds instruction ``after``."""
     pos = {id(ins): k for k, ins in enumerate(model.instructions)}
     new = [complete.block_text(trained, complete.test_count(model, trained))]
-    runs = [(p, bs) for p, bs in complete.phases(model) if p is not None]
+    runs = [(p, bs) for p, bs in complete.blocks_by_phase(model) if p is not None]
     inside = [(p, bs) for p, bs in runs if p.kind == "test" and after < pos[id(p)]
               and (before is None or pos[id(bs[-1] if bs else p)] < before)]
     if inside:
