@@ -12,11 +12,13 @@ Every function costs O(n) per block (the flat window is at most 100 wide).
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
 from .data import RunData
+from .spill import SpillArray, gather
 
 
 def window_of(n: int, s: float) -> int:
@@ -131,24 +133,25 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
                 for a, b in zip(s.blocks.start.to_numpy(), s.blocks.stop.to_numpy()):
                     ste_perf[task][i][a:b] = l2m_smooth(ste_perf[task][i][a:b], window_length,
                                                         smoothing)
-    task_index = _task_positions(starts, stops, tasks_of_block)
+    task_ranges = _task_ranges(starts, stops, tasks_of_block)
     if clamp:
-        for task, idx in task_index.items():
-            x = perf[idx]
+        for task, ranges in task_ranges.items():
+            x = gather(perf, ranges)
             ste_train = _ste_train(ste, ste_perf, task)
             combined = np.append(x, ste_train) if ste_train.size else x
             lo, hi = data_range[task] if data_range else np.quantile(combined, (0.1, 0.9))
-            perf[idx] = x.clip(lo, hi)
+            del combined, ste_train
+            _put(perf, ranges, x.clip(lo, hi))
             for i, s in enumerate(ste.get(task, [])):
-                mask = _task_mask(s, task)
-                ste_perf[task][i][mask] = ste_perf[task][i][mask].clip(lo, hi)
+                for a, b in _block_ranges(s, task):
+                    ste_perf[task][i][a:b] = ste_perf[task][i][a:b].clip(lo, hi)
     ranges: dict[str, tuple[float, float]] = {}
     if normalization != "none":
-        for task, idx in task_index.items():
+        for task, where in task_ranges.items():
             if data_range:
                 ranges[task] = data_range[task]
                 continue
-            lo, hi = float(np.nanmin(perf[idx])), float(np.nanmax(perf[idx]))
+            lo, hi = _nan_extent(perf, where)
             ste_train = _ste_train(ste, ste_perf, task)
             if ste_train.size:
                 lo, hi = min(lo, float(np.nanmin(ste_train))), max(hi, float(np.nanmax(ste_train)))
@@ -156,9 +159,10 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
         every = list(data_range.values()) if data_range else list(ranges.values())
         run_lo = min(r[0] for r in every)
         run_hi = max(r[1] for r in every)
-        for task, idx in task_index.items():
+        for task, where in task_ranges.items():
             lo, hi = ranges[task] if normalization == "task" else (run_lo, run_hi)
-            perf[idx] = _scale(perf[idx], lo, hi)
+            for a, b in where:
+                perf[a:b] = _scale(perf[a:b], lo, hi)
         for task, runs in ste.items():
             for i, s in enumerate(runs):
                 for t in set(s.blocks.task):
@@ -167,8 +171,8 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
                         continue  # STE blocks of tasks this run never saw cannot be scaled
                     lo, hi = (ranges.get(t) or data_range[t]) if normalization == "task" \
                         else (run_lo, run_hi)
-                    mask = _task_mask(s, t)
-                    ste_perf[task][i][mask] = _scale(ste_perf[task][i][mask], lo, hi)
+                    for a, b in _block_ranges(s, t):
+                        ste_perf[task][i][a:b] = _scale(ste_perf[task][i][a:b], lo, hi)
     new_run = RunData(run=run.run, perf=perf, exp=run.exp, blocks=blocks, partial=run.partial)
     new_ste = {t: [RunData(s.run, ste_perf[t][i], s.exp, s.blocks) for i, s in enumerate(runs)]
                for t, runs in ste.items()}
@@ -181,20 +185,41 @@ def _scale(x: np.ndarray, lo: float, hi: float) -> np.ndarray:
     return (x - lo) / (hi - lo) * 100 + 1
 
 
-def _task_positions(starts: np.ndarray, stops: np.ndarray,
-                    tasks: np.ndarray) -> dict[str, np.ndarray]:
-    out: dict[str, list[np.ndarray]] = {}
+def _task_ranges(starts: np.ndarray, stops: np.ndarray,
+                 tasks: np.ndarray) -> dict[str, list[tuple[int, int]]]:
+    """Each task's blocks as ``[start, stop)`` ranges, in block order."""
+    out: dict[str, list[tuple[int, int]]] = {}
     for a, b, t in zip(starts, stops, tasks):
-        out.setdefault(str(t), []).append(np.arange(a, b))
-    return {t: np.concatenate(v) for t, v in out.items()}
+        out.setdefault(str(t), []).append((int(a), int(b)))
+    return out
 
 
-def _task_mask(s: RunData, task: str) -> np.ndarray:
-    mask = np.zeros(s.perf.size, dtype=bool)
-    for a, b, t in zip(s.blocks.start, s.blocks.stop, s.blocks.task):
-        if t == task:
-            mask[a:b] = True
-    return mask
+def _block_ranges(s: RunData, task: str) -> list[tuple[int, int]]:
+    return [(int(a), int(b)) for a, b, t in zip(s.blocks.start, s.blocks.stop, s.blocks.task)
+            if t == task]
+
+
+def _put(values: "np.ndarray | SpillArray", ranges: list[tuple[int, int]],
+         new: np.ndarray) -> None:
+    """Write ``new`` back over the concatenated ranges (the inverse of `gather`)."""
+    k = 0
+    for a, b in ranges:
+        values[a:b] = new[k : k + b - a]
+        k += b - a
+
+
+def _nan_extent(values: "np.ndarray | SpillArray",
+                ranges: list[tuple[int, int]]) -> tuple[float, float]:
+    """``(nanmin, nanmax)`` over the ranges, one range in memory at a time: the extremes of
+    the ranges' extremes are the extremes of their union, exactly."""
+    lows, highs = [], []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # an all-NaN block; judged below
+        for a, b in ranges:
+            x = values[a:b]
+            lows.append(np.nanmin(x))
+            highs.append(np.nanmax(x))
+    return float(np.nanmin(lows)), float(np.nanmax(highs))
 
 
 def _ste_train(ste: dict[str, list[RunData]], ste_perf: dict[str, list[np.ndarray]],

@@ -21,6 +21,7 @@ from ..errors import EXIT_USAGE, MetricsError
 from ..preprocess import WINDOWS, Prepared, l2m_saturation, l2m_terminal, prepare_l2m
 from ..needs import Need
 from ..registry import Context, Parameter, ParameterError, Row, positive_int, row
+from ..spill import gather
 from .common import AGGREGATION, aggregate
 
 SMOOTHING = Parameter("smoothing", "flat", "l2metrics smoothing window shape (l2metrics -g): "
@@ -383,8 +384,8 @@ def _task_train(run: RunData, task: str) -> tuple[np.ndarray, np.ndarray]:
     sel = b[(b.task == task) & (b.kind == "train") & (b.subtype.astype(str) == "wake")]
     if sel.empty:
         return np.empty(0), np.empty(0)
-    idx = np.concatenate([np.arange(a, z) for a, z in zip(sel.start, sel.stop)])
-    return run.perf[idx], run.exp[idx]
+    ranges = list(zip(sel.start, sel.stop))
+    return gather(run.perf, ranges), gather(run.exp, ranges)
 
 
 def _ste_curves(r: Regimes, task: str, averaging: str = "metrics"

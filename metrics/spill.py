@@ -1,0 +1,124 @@
+"""One-dimensional arrays kept in a temporary file and read one slice at a time.
+
+A 10M-episode l2logger log holds about 20M logged rows; kept in memory as float64 values,
+experience numbers and their smoothed and scaled copies they are most of a run's peak memory,
+while every metric looks at one block (or one task's blocks) at a time. A `SpillArray` keeps
+the values in an unlinked temporary file: ``a[i:j]`` reads that stretch into a fresh ndarray,
+``a[i:j] = v`` writes it back, and ``a.copy()`` copies the file. The operating system's page
+cache keeps a hot file in memory when it has memory to spare, and can drop it when it has not,
+which process memory cannot.
+
+Anything else numpy asks of it (``np.asarray(a)``, fancy indexing) materialises the whole array,
+so code that is not slice-aware stays correct; it only loses the memory saving.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from typing import Any
+
+import numpy as np
+
+_COPY_CHUNK = 1 << 24  # bytes per read when copying a spill file
+
+
+class SpillArray:
+    """A 1-D array of one dtype in an unlinked temporary file (see the module docstring)."""
+
+    ndim = 1
+
+    def __init__(self, dtype: Any = np.float64) -> None:
+        self.dtype = np.dtype(dtype)
+        self._file = tempfile.TemporaryFile(prefix="sylla-spill-")
+        self._fd = self._file.fileno()
+        self.size = 0
+
+    @classmethod
+    def of(cls, values: np.ndarray) -> "SpillArray":
+        out = cls(values.dtype)
+        out.append(values)
+        return out
+
+    def append(self, values: np.ndarray) -> None:
+        data = np.ascontiguousarray(values, dtype=self.dtype)
+        os.pwrite(self._fd, data.data, self.size * self.dtype.itemsize)
+        self.size += data.size
+
+    @property
+    def shape(self) -> tuple[int]:
+        return (self.size,)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def _read(self, start: int, stop: int) -> np.ndarray:
+        n = max(0, stop - start)
+        if n == 0:
+            return np.empty(0, dtype=self.dtype)
+        item = self.dtype.itemsize
+        out = np.empty(n, dtype=self.dtype)
+        view = memoryview(out).cast("B")
+        done = 0
+        while done < n * item:  # pread may return fewer bytes than asked
+            got = os.preadv(self._fd, [view[done:]], start * item + done)
+            if got <= 0:
+                raise OSError(f"short read from a spill file at byte {start * item + done}")
+            done += got
+        return out
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, slice):
+            start, stop, step = key.indices(self.size)
+            if step == 1:
+                return self._read(start, stop)
+            return self._read(0, self.size)[key]
+        if isinstance(key, (int, np.integer)):
+            i = int(key) + (self.size if key < 0 else 0)
+            if not 0 <= i < self.size:
+                raise IndexError(f"index {int(key)} out of range for size {self.size}")
+            return self._read(i, i + 1)[0]
+        return np.asarray(self)[key]
+
+    def __setitem__(self, key: Any, values: Any) -> None:
+        if isinstance(key, slice):
+            start, stop, step = key.indices(self.size)
+            if step == 1:
+                data = np.broadcast_to(np.asarray(values, dtype=self.dtype), (max(0, stop - start),))
+                data = np.ascontiguousarray(data)
+                os.pwrite(self._fd, data.data, start * self.dtype.itemsize)
+                return
+        whole = np.asarray(self).copy()
+        whole[key] = values
+        os.pwrite(self._fd, whole.data, 0)
+
+    def copy(self) -> "SpillArray":
+        out = SpillArray(self.dtype)
+        total = self.size * self.dtype.itemsize
+        offset = 0
+        while offset < total:
+            chunk = os.pread(self._fd, min(_COPY_CHUNK, total - offset), offset)
+            if not chunk:
+                raise OSError(f"short read from a spill file at byte {offset}")
+            os.pwrite(out._fd, chunk, offset)
+            offset += len(chunk)
+        out.size = self.size
+        return out
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        whole = self._read(0, self.size)
+        return whole if dtype is None else whole.astype(dtype, copy=False)
+
+    def __repr__(self) -> str:
+        return f"SpillArray(size={self.size}, dtype={self.dtype})"
+
+
+def gather(values: "np.ndarray | SpillArray", ranges: list[tuple[int, int]]) -> np.ndarray:
+    """``values`` at the concatenated ``[a, b)`` ranges, in order (what indexing with the
+    concatenated ``np.arange(a, b)`` gives, without building the index)."""
+    parts = [values[int(a) : int(b)] for a, b in ranges]
+    if not parts:
+        return np.empty(0, dtype=getattr(values, "dtype", np.float64))
+    if len(parts) > 1:
+        return np.concatenate(parts)
+    return parts[0].copy() if isinstance(values, np.ndarray) else parts[0]  # never a view
