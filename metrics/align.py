@@ -26,6 +26,10 @@ if TYPE_CHECKING:
 def align(log: EpisodeLog, model: "Syllabus | None" = None,
           allow_partial: bool = False) -> tuple[list[RunData], list[str]]:
     """Split the log into runs and align each; returns the runs and any warnings."""
+    if log.runs is not None:
+        if model is not None:
+            raise ValueError("a log read block by block is aligned without a syllabus only")
+        return log.runs, []
     warnings: list[str] = []
     runs: list[RunData] = []
     frame = log.frame
@@ -295,24 +299,32 @@ def _align_regimes(run: str, part: pd.DataFrame) -> tuple[RunData, list[str]]:
                else np.full(len(starts), "wake"))
     params = (_at(part["params"], starts) if "params" in part.columns
               else np.full(len(starts), ""))
-    if "phase" in part.columns:
-        phase = _at(part["phase"], starts)
+    phase = _at(part["phase"], starts) if "phase" in part.columns else None
+    blocks = regime_blocks(starts, stops, kind, task, subtype, params, phase)
+    exp = part["exp"].to_numpy(dtype=np.float64) if "exp" in part.columns else np.arange(n, dtype=float)
+    return RunData(run=run, perf=part["perf"].to_numpy(dtype=np.float64), exp=exp,
+                   blocks=blocks), []
+
+
+def regime_blocks(starts: np.ndarray, stops: np.ndarray, kind: np.ndarray, task: np.ndarray,
+                  subtype: np.ndarray, params: np.ndarray,
+                  phase: np.ndarray | None = None) -> pd.DataFrame:
+    """The block table of a log split into regimes (one entry per block, strings as object
+    arrays); without the log's own phase labels, phases are numbered the way syllabi do: each
+    run of train blocks opens phase k, the test blocks after it are k.test, tests before any
+    training are 0.test."""
+    if phase is not None:
         number = np.array([_phase_number(p) for p in phase])
     else:
-        # number phases the way syllabi do: each run of train blocks opens phase k; the test
-        # blocks after it are k.test; tests before any training are 0.test
         is_train = kind == "train"
         opens = is_train & np.r_[True, ~is_train[:-1]]
         number = np.cumsum(opens)
         phase = np.array([f"{k}.{t}" for k, t in zip(number, kind)], dtype=object)
-    blocks = pd.DataFrame({
+    return pd.DataFrame({
         "block": np.arange(len(starts)), "task": task, "phase": phase, "phase_number": number,
         "kind": kind, "subtype": subtype, "learning": kind == "train", "params": params,
         "start": starts, "stop": stops, "count": stops - starts, "partial": False,
     }, columns=list(BLOCK_COLUMNS))
-    exp = part["exp"].to_numpy(dtype=np.float64) if "exp" in part.columns else np.arange(n, dtype=float)
-    return RunData(run=run, perf=part["perf"].to_numpy(dtype=np.float64), exp=exp,
-                   blocks=blocks), []
 
 
 def _at(series: pd.Series, positions: np.ndarray) -> np.ndarray:

@@ -40,6 +40,9 @@ class EpisodeLog:
     #: several records per experience); ``frame`` then has ``row_start`` and ``nrows``
     #: pointing into it. None when every episode is one row.
     row_perf: np.ndarray | None = None
+    #: the runs already aligned into regimes, when the reader reduced the log block by block
+    #: (`sylla.metrics.readers.l2logger_stream`); ``frame`` is then empty
+    runs: "list[RunData] | None" = None
 
     @property
     def structured(self) -> bool:

@@ -11,6 +11,7 @@ import pandas as pd
 from .align import align
 from .data import EpisodeLog, RunData
 from .errors import EXIT_USAGE, MetricsError
+from .memory import trim
 from .progress import Progress, start_clock
 from .registry import Context, Metric, load_plugins, resolve_params
 
@@ -123,14 +124,14 @@ def compute_metrics(
         model = syllabus if not isinstance(syllabus, (str, Path)) else load_syllabus(syllabus)
     if model is not None:
         _phase_check(model, syllabus)
+    agnostic = values.get("variant_mode") == "agnostic"
     episode_log = log if isinstance(log, EpisodeLog) else read_log(
         log, perf, log_format, progress, allow_partial=allow_partial, duplicates=duplicates,
-        options=values)
+        options=values, stream=model is None and not agnostic)
     if episode_log.format == "iscil":
         from .iscil_pipeline import prepare
 
         model, all_plugins = prepare(episode_log, model, all_plugins, bool(only))
-    agnostic = values.get("variant_mode") == "agnostic"
     if agnostic:
         _strip_variants(episode_log)
     runs, warnings = align(episode_log, model, allow_partial)
@@ -185,6 +186,7 @@ def _run_plugins(run: RunData, ste_data: dict, values: dict, all_plugins: list, 
             produced = []
         finally:
             bar.step()
+            trim()  # a plugin's task-sized arrays are gone: let the next one reuse the pages
         if hasattr(plugin, "finish"):
             produced_by.setdefault(plugin.name, []).extend({**r, "run": run.run} for r in produced)
         if produced:

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 _COPY_CHUNK = 1 << 24  # bytes per read when copying a spill file
+_APPEND_CHUNK = 1 << 18  # values converted and written at a time
 
 
 class SpillArray:
@@ -41,9 +42,13 @@ class SpillArray:
         return out
 
     def append(self, values: np.ndarray) -> None:
-        data = np.ascontiguousarray(values, dtype=self.dtype)
-        os.pwrite(self._fd, data.data, self.size * self.dtype.itemsize)
-        self.size += data.size
+        """Add ``values`` at the end, converted to this dtype a chunk at a time (so converting
+        a block's integers to floats never holds a second copy of the block)."""
+        for i in range(0, max(values.size, 1), _APPEND_CHUNK):
+            data = np.ascontiguousarray(values[i : i + _APPEND_CHUNK], dtype=self.dtype)
+            if data.size:
+                os.pwrite(self._fd, data.data, self.size * self.dtype.itemsize)
+                self.size += data.size
 
     @property
     def shape(self) -> tuple[int]:
@@ -53,11 +58,18 @@ class SpillArray:
         return self.size
 
     def _read(self, start: int, stop: int) -> np.ndarray:
-        n = max(0, stop - start)
+        out = np.empty(max(0, stop - start), dtype=self.dtype)
+        self.read_into(start, out)
+        return out
+
+    def read_into(self, start: int, out: np.ndarray) -> None:
+        """Fill ``out`` (contiguous, this dtype) with the values from ``start`` on."""
+        n = out.size
         if n == 0:
-            return np.empty(0, dtype=self.dtype)
+            return
+        if start + n > self.size:
+            raise IndexError(f"values {start}-{start + n} of {self.size}")
         item = self.dtype.itemsize
-        out = np.empty(n, dtype=self.dtype)
         view = memoryview(out).cast("B")
         done = 0
         while done < n * item:  # pread may return fewer bytes than asked
@@ -65,7 +77,6 @@ class SpillArray:
             if got <= 0:
                 raise OSError(f"short read from a spill file at byte {start * item + done}")
             done += got
-        return out
 
     def __getitem__(self, key: Any) -> Any:
         if isinstance(key, slice):
@@ -114,11 +125,15 @@ class SpillArray:
 
 
 def gather(values: "np.ndarray | SpillArray", ranges: list[tuple[int, int]]) -> np.ndarray:
-    """``values`` at the concatenated ``[a, b)`` ranges, in order (what indexing with the
-    concatenated ``np.arange(a, b)`` gives, without building the index)."""
-    parts = [values[int(a) : int(b)] for a, b in ranges]
-    if not parts:
-        return np.empty(0, dtype=getattr(values, "dtype", np.float64))
-    if len(parts) > 1:
-        return np.concatenate(parts)
-    return parts[0].copy() if isinstance(values, np.ndarray) else parts[0]  # never a view
+    """A new array of ``values`` at the concatenated ``[a, b)`` ranges, in order (what indexing
+    with the concatenated ``np.arange(a, b)`` gives), read straight into place."""
+    spans = [(int(a), int(b)) for a, b in ranges]
+    out = np.empty(sum(b - a for a, b in spans), dtype=getattr(values, "dtype", np.float64))
+    k = 0
+    for a, b in spans:
+        if isinstance(values, SpillArray):
+            values.read_into(a, out[k : k + b - a])
+        else:
+            out[k : k + b - a] = values[a:b]
+        k += b - a
+    return out

@@ -62,7 +62,7 @@ def load_ste(paths: list[str | Path], perf: str | None = None) -> dict[str, list
     out: dict[str, list[RunData]] = {}
     for given in paths:
         for path in _runs_in(Path(given)):
-            log = read_log(path, perf)
+            log = read_log(path, perf, stream=True)
             frame = log.frame
             if "task" not in frame.columns:
                 frame["task"] = path.stem
@@ -102,7 +102,7 @@ def store_ste(ste: dict[str, list[RunData]], directory: str | Path, fmt: str = "
                 "block": np.repeat(b.block.to_numpy(), counts),
                 "block_type": np.repeat(b.kind.to_numpy(), counts),
                 "episode": np.arange(run.perf.size),
-                perf: run.perf,
+                perf: np.asarray(run.perf),
             })
             target = folder / f"{_safe(Path(run.run).stem)}.{fmt}"
             if fmt == "parquet":

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from itertools import permutations
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -179,12 +179,20 @@ def exp_means(x: np.ndarray, exp: np.ndarray | None) -> np.ndarray:
     everything else on the rows themselves."""
     if exp is None or x.size < 2:
         return x
-    step = np.diff(exp)
-    if bool(np.all(step > 0)):
+    # comparisons, not np.diff: a bool per row instead of a float (rows of a long task run to
+    # tens of megabytes); experience numbers are finite, so the two agree
+    if bool(np.all(exp[1:] > exp[:-1])):
         return x
-    if bool(np.all(step >= 0)):  # sorted: each experience's rows are one run
-        starts = np.flatnonzero(np.r_[True, step != 0])
-        return np.add.reduceat(x, starts) / np.diff(np.r_[starts, x.size])
+    if bool(np.all(exp[1:] >= exp[:-1])):  # sorted: each experience's rows are one run
+        change = np.empty(exp.size, dtype=bool)
+        change[0] = True
+        np.not_equal(exp[1:], exp[:-1], out=change[1:])
+        starts = np.flatnonzero(change)
+        del change
+        sums = np.add.reduceat(x, starts)
+        counts = np.diff(starts, append=x.size)
+        sums /= counts
+        return sums
     keys, inverse = np.unique(exp, return_inverse=True)
     return np.bincount(inverse, weights=x) / np.bincount(inverse)
 
@@ -379,31 +387,60 @@ class Transfer:
         return out
 
 
-def _task_train(run: RunData, task: str) -> tuple[np.ndarray, np.ndarray]:
+def _task_train(run: RunData, task: str, with_exp: bool = True
+                ) -> tuple[np.ndarray, np.ndarray | None]:
+    """A task's (wake) training values in order, and their experience numbers if asked for
+    (a long run's task is tens of megabytes; callers that need no numbers don't get them)."""
+    ranges = _train_ranges(run, task)
+    if not ranges:
+        return np.empty(0), np.empty(0)
+    return gather(run.perf, ranges), gather(run.exp, ranges) if with_exp else None
+
+
+def _train_ranges(run: RunData, task: str) -> list[tuple[int, int]]:
+    """``[start, stop)`` of each (wake) training block of a task, in order."""
     b = run.blocks
     sel = b[(b.task == task) & (b.kind == "train") & (b.subtype.astype(str) == "wake")]
-    if sel.empty:
-        return np.empty(0), np.empty(0)
-    ranges = list(zip(sel.start, sel.stop))
-    return gather(run.perf, ranges), gather(run.exp, ranges)
+    return [(int(a), int(z)) for a, z in zip(sel.start, sel.stop) if z > a]
+
+
+def _task_exp_means(run: RunData, task: str) -> np.ndarray:
+    """`exp_means` of a task's training rows, computed one block at a time: the same values
+    when no experience spans two blocks and the blocks come in experience order (the
+    concatenation is sorted then, and its runs of equal numbers are the blocks' runs);
+    otherwise on the whole task at once."""
+    parts = []
+    last = -np.inf
+    for a, z in _train_ranges(run, task):
+        exp = run.exp[a:z]
+        if exp[0] <= last or not bool(np.all(exp[1:] >= exp[:-1])):
+            x, exp = _task_train(run, task)
+            return exp_means(x, exp)
+        parts.append(exp_means(run.perf[a:z], exp))
+        last = exp[-1]
+    return np.concatenate(parts) if parts else np.empty(0)
 
 
 def _ste_curves(r: Regimes, task: str, averaging: str = "metrics"
-                ) -> list[tuple[np.ndarray, np.ndarray | None]]:
-    """The training curve of each STE run of ``task`` with its experience numbers; with
-    ``averaging="time"``, l2metrics' time-averaging: one curve of rows, the runs' mean over the
-    length of the shortest (l2metrics averages rows there, so no experience numbers)."""
-    curves = []
-    for s in r.prepared.ste.get(task, []):
+                ) -> Iterator[tuple[np.ndarray, np.ndarray | None]]:
+    """The training curve of each STE run of ``task`` with its experience numbers, one run at
+    a time; with ``averaging="time"``, l2metrics' time-averaging: one curve of rows, the runs'
+    mean over the length of the shortest (l2metrics averages rows there, so no experience
+    numbers)."""
+    runs = r.prepared.ste.get(task, [])
+
+    def curve(s: RunData) -> tuple[np.ndarray, np.ndarray]:
         sel = s.blocks[s.blocks.kind == "train"]
-        parts = [s.perf[a:z] for a, z in zip(sel.start, sel.stop)]
-        exps = [s.exp[a:z] for a, z in zip(sel.start, sel.stop)]
-        curves.append((np.concatenate(parts) if parts else np.empty(0),
-                       np.concatenate(exps) if exps else np.empty(0)))
-    if averaging == "time" and curves:
-        m = min(len(c) for c, _ in curves)
-        return [(np.array([c[:m] for c, _ in curves]).mean(0), None)]
-    return curves
+        ranges = list(zip(sel.start, sel.stop))
+        return gather(s.perf, ranges), gather(s.exp, ranges)
+
+    if averaging == "time" and runs:
+        curves = [curve(s)[0] for s in runs]
+        m = min(len(c) for c in curves)
+        yield np.array([c[:m] for c in curves]).mean(0), None
+        return
+    for s in runs:
+        yield curve(s)
 
 
 def _no_ste(ctx: Context, name: str) -> bool:
@@ -431,10 +468,10 @@ class SteRelPerf:
         out: list[Row] = []
         values = []
         for task in ctx.run.tasks:
-            x, _ = _task_train(r.prepared.run, task)
-            curves = _ste_curves(r, task, ctx.params["ste_averaging"])
-            if not x.size or not curves:
+            x, _ = _task_train(r.prepared.run, task, with_exp=False)
+            if not x.size or not r.prepared.ste.get(task):
                 continue
+            curves = _ste_curves(r, task, ctx.params["ste_averaging"])
             rel = []
             for c, _ in curves:
                 k = min(x.size, c.size)
@@ -462,12 +499,13 @@ class SampleEfficiency:
         out: list[Row] = []
         values = []
         for task in ctx.run.tasks:
-            x, exp = _task_train(r.prepared.run, task)
-            curves = _ste_curves(r, task, ctx.params["ste_averaging"])
-            if not x.size or not curves:
+            if not _train_ranges(r.prepared.run, task) or not r.prepared.ste.get(task):
                 continue
-            slope = _slope(exp, x)
-            sat, e2s = l2m_saturation(exp_means(x, exp))
+            curves = _ste_curves(r, task, ctx.params["ste_averaging"])
+            sat, e2s = l2m_saturation(_task_exp_means(r.prepared.run, task))
+            x, exp = _task_train(r.prepared.run, task)  # the rows, for the slope alone
+            slope = _slope_consuming(exp, x)
+            del x, exp
             if e2s == 0:
                 ctx.warn(f"sample_efficiency: task {task} saturates at its first experience")
                 continue
@@ -491,13 +529,18 @@ class SampleEfficiency:
         return out
 
 
-def _slope(x: np.ndarray, y: np.ndarray) -> float:
-    """Least-squares slope (what l2metrics takes from ``np.polyfit(x, y, 1)``)."""
+def _slope_consuming(x: np.ndarray, y: np.ndarray) -> float:
+    """Least-squares slope (what l2metrics takes from ``np.polyfit(x, y, 1)``), centring ``x``
+    and ``y`` in place: no further arrays of a task's length. The caller must not use them
+    afterwards."""
     if x.size < 2:
         return 0.0
-    xm = x - x.mean()
-    denom = float(np.dot(xm, xm))
-    return float(np.dot(xm, y - y.mean()) / denom) if denom else 0.0
+    x -= x.mean()
+    denom = float(np.dot(x, x))
+    if not denom:
+        return 0.0
+    y -= y.mean()
+    return float(np.dot(x, y) / denom)
 
 
 __all__: list[Any] = [BlockPerf, PerfRecovery, AvgPerf, PerfMaintenance, Transfer, SteRelPerf,

@@ -54,12 +54,15 @@ DEFAULT_PERF = "reward"
 
 def read_log(path: str | Path, perf: str | None = None, fmt: str | None = None,
              progress: bool | None = None, *, allow_partial: bool = False,
-             duplicates: str = "warn", options: dict | None = None) -> EpisodeLog:
+             duplicates: str = "warn", options: dict | None = None,
+             stream: bool = False) -> EpisodeLog:
     """Read a log of any format. ``perf=None`` means the log's own default: the first of an
     l2logger log's ``metrics_columns``, else ``reward``. ``allow_partial`` turns suspect but
     unambiguous data (a cut last line) into warnings; ``duplicates`` says whether an episode
     logged twice with different values in a plain log is a warning or an error; ``options``
-    are the metric parameters (``-P``) a reader may need (``iscil_filter``, ``iscil_compat``)."""
+    are the metric parameters (``-P``) a reader may need (``iscil_filter``, ``iscil_compat``).
+    ``stream=True`` lets a reader return runs it aligned itself block by block (`EpisodeLog.runs`)
+    when that saves memory; only callers that align without a syllabus may ask for it."""
     path = Path(path)
     if fmt in (None, "auto"):
         fmt = detect(path)
@@ -68,7 +71,7 @@ def read_log(path: str | Path, perf: str | None = None, fmt: str | None = None,
     if fmt == "l2logger":
         from .l2logger import read_l2logger
 
-        return read_l2logger(path, perf, progress, allow_partial=allow_partial)
+        return read_l2logger(path, perf, progress, allow_partial=allow_partial, stream=stream)
     if fmt == "learnkit":
         from .learnkit import read_learnkit
 

@@ -71,24 +71,8 @@ def _read_file(file: Path, perf: str, subtype: bool, as_text: bool = False,
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
-    if file.stat().st_size == 0:
-        raise MetricsError("the file is empty", str(file))
-    wanted = list(STANDARD) + (["block_subtype"] if subtype else []) + [perf]
-    types = {c: pa.dictionary(pa.int32(), pa.string()) for c in STRINGS}
-    types.update({"block_num": pa.string(), "exp_num": pa.string()} if as_text else
-                 {"block_num": pa.int64(), "exp_num": pa.int64()})
-    types[perf] = pa.string() if as_text else pa.float64()
-    with open(file, "rb") as handle:
-        header = handle.readline().decode("utf-8", "replace").rstrip("\r\n").split("\t")
-    missing = [c for c in wanted if c not in header]
-    if missing:
-        raise MetricsError(f"missing column(s): {', '.join(missing)}", str(file))
+    options = csv_options(file, perf, subtype, as_text)
     try:
-        options = dict(
-            memory_pool=_pool(), read_options=pacsv.ReadOptions(use_threads=THREADS),
-            parse_options=pacsv.ParseOptions(delimiter="\t"),
-            convert_options=pacsv.ConvertOptions(include_columns=wanted, column_types=types,
-                                                 strings_can_be_null=False))
         if on_bytes is None:
             table = pacsv.read_csv(file, **options)
         else:  # batch by batch, so a progress bar moves inside a big file
@@ -110,6 +94,32 @@ def _read_file(file: Path, perf: str, subtype: bool, as_text: bool = False,
     if table.num_rows == 0:
         raise MetricsError("the file has a header but no rows", str(file))
     return table
+
+
+def csv_options(file: Path, perf: str, subtype: bool, as_text: bool = False) -> dict:
+    """pyarrow.csv options for one data file: the standard columns and ``perf`` only, numbers
+    typed (or kept as text to locate a bad value), strings dictionary-encoded. Checks that
+    the file is not empty and has every column."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    if file.stat().st_size == 0:
+        raise MetricsError("the file is empty", str(file))
+    wanted = list(STANDARD) + (["block_subtype"] if subtype else []) + [perf]
+    types = {c: pa.dictionary(pa.int32(), pa.string()) for c in STRINGS}
+    types.update({"block_num": pa.string(), "exp_num": pa.string()} if as_text else
+                 {"block_num": pa.int64(), "exp_num": pa.int64()})
+    types[perf] = pa.string() if as_text else pa.float64()
+    with open(file, "rb") as handle:
+        header = handle.readline().decode("utf-8", "replace").rstrip("\r\n").split("\t")
+    missing = [c for c in wanted if c not in header]
+    if missing:
+        raise MetricsError(f"missing column(s): {', '.join(missing)}", str(file))
+    return dict(
+        memory_pool=_pool(), read_options=pacsv.ReadOptions(use_threads=THREADS),
+        parse_options=pacsv.ParseOptions(delimiter="\t"),
+        convert_options=pacsv.ConvertOptions(include_columns=wanted, column_types=types,
+                                             strings_can_be_null=False))
 
 
 def _pool() -> "pa.MemoryPool":
@@ -176,8 +186,12 @@ def _natural(path: Path) -> tuple:
 
 
 def read_l2logger(path: Path, perf: str | None = None, progress: bool | None = None, *,
-                  allow_partial: bool = False) -> EpisodeLog:
-    """Read every data file, keep complete experiences, one row per (worker, exp_num)."""
+                  allow_partial: bool = False, stream: bool = False) -> EpisodeLog:
+    """Read every data file, keep complete experiences, one row per (worker, exp_num).
+
+    ``stream=True`` (for callers that align without a syllabus) reads a log in l2logger's
+    regular shape block by block into spill files, already split into regimes
+    (`l2logger_stream`); any other log is read whole."""
     info = read_info(path)
     if perf is None:
         if not info["metrics_columns"]:
@@ -198,6 +212,13 @@ def read_l2logger(path: Path, perf: str | None = None, progress: bool | None = N
     read = rows = 0
     warnings: list[str] = []
     _check_folders(files, path, allow_partial, warnings)
+    if stream and not warnings:
+        from .l2logger_stream import Irregular, read_regular
+
+        try:
+            return read_regular(path, perf, subtype, files, sizes, progress)
+        except Irregular:
+            pass  # the whole-log reader words what is irregular, or reads it
     with Progress(sum(sizes), f"reading {path.name}", progress) as bar:
         for index, (file, size) in enumerate(zip(files, sizes)):
             table = _read_file(file, perf, subtype,

@@ -1,0 +1,198 @@
+"""l2logger directories read and reduced block by block, for logs in the regular shape.
+
+`read_l2logger` (``l2logger.py``) holds every logged row in memory, checks the log as a whole
+and splits it into regimes. On a 10M-episode log that is a few gigabytes, while the metrics
+only ever need one block, or one task's blocks, at a time. This reader handles the shape
+l2logger itself writes: one worker, every experience complete, each block folder one block
+(one type and one subtype), experience numbers running on from one
+folder to the next without gaps or repeats (several rows of one experience are adjacent, as the
+logger writes them), finite performance values; a test block may evaluate several tasks one
+after another, each once. It reads one ``data-log.tsv`` at a time,
+reduces each experience's rows to their mean, and appends the per-experience and per-row values
+to spill files (`sylla.metrics.spill.SpillArray`); what stays in memory is the block table.
+
+Anything else raises `Irregular`, and the whole-log reader runs instead: it gives the same
+numbers, and it is the one that words the errors and warnings of an irregular log. A test
+checks that both readers give the same runs, rows and metrics.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
+
+import numpy as np
+import pandas as pd
+
+from ..align import regime_blocks
+from ..data import EpisodeLog, RunData
+from ..memory import return_freed_arrays, trim
+from ..progress import Progress
+from ..spill import SpillArray
+from .l2logger import BLOCK, FOLDER, THREADS, csv_options
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+
+class Irregular(Exception):
+    """The log is not in the regular shape this reader handles (the message says why)."""
+
+
+def _single(array: "pa.Array", column: str) -> str:
+    """The one value of a dictionary-encoded column in a batch, or `Irregular`."""
+    values = array.unique().dictionary_decode().to_pylist()
+    if len(values) != 1:
+        raise Irregular(f"{column} takes {len(values)} values in one block")
+    return str(values[0])
+
+
+class _Strings:
+    """Global codes for a dictionary-encoded column across batches (each has its own
+    dictionary)."""
+
+    def __init__(self) -> None:
+        self.index: dict[str, int] = {}
+
+    def codes(self, array: "pa.DictionaryArray") -> np.ndarray:
+        local = np.array([self.index.setdefault(str(v), len(self.index))
+                          for v in array.dictionary.to_pylist()], dtype=np.int32)
+        return local[array.indices.to_numpy(zero_copy_only=False)]
+
+    @property
+    def names(self) -> list[str]:
+        return list(self.index)
+
+
+def _folder(file: Path) -> tuple[int, str]:
+    """Block number and type from the folder name (checked by `read_l2logger` already)."""
+    folder = FOLDER.match(file.parent.name)
+    assert folder is not None
+    return int(folder.group(1)), folder.group(2)
+
+
+def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _Strings,
+                on_bytes: "Callable[[int], None] | None") -> tuple:
+    """One block file, batch by batch (a few megabytes of input each): the experience
+    numbers, performance values and task and parameter codes of its rows, and its worker,
+    type and subtype. Whatever the whole-file reader would report raises `Irregular`."""
+    import pyarrow.compute as pc
+    import pyarrow.csv as pacsv
+
+    number, kind = _folder(file)
+    options = csv_options(file, perf, subtype)
+    options["read_options"] = pacsv.ReadOptions(use_threads=THREADS, block_size=BLOCK)
+    size = file.stat().st_size
+    exps, values, task_codes, param_codes = [], [], [], []
+    seen: dict[str, str] = {}
+    with open(file, "rb") as handle:
+        try:
+            reader = pacsv.open_csv(handle, **options)
+            batches = iter(reader)
+            k = 0
+            while True:
+                try:
+                    batch = next(batches)
+                except StopIteration:
+                    break
+                k += 1
+                if on_bytes is not None:
+                    on_bytes(min(k * BLOCK, size))
+                if pc.any(pc.not_equal(batch.column("block_num"), number)).as_py():
+                    raise Irregular("block_num differs from the folder's")
+                for column in ("worker_id", "block_type", "exp_status") + (
+                        ("block_subtype",) if subtype else ()):
+                    value = _single(batch.column(column), column)
+                    if seen.setdefault(column, value) != value:
+                        raise Irregular(f"{column} changes within a block")
+                exps.append(batch.column("exp_num").to_numpy())
+                values.append(batch.column(perf).to_numpy())
+                task_codes.append(tasks.codes(batch.column("task_name")))
+                param_codes.append(params.codes(batch.column("task_params")))
+        except Irregular:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the whole-file reader locates and words it
+            raise Irregular(f"unreadable: {exc}") from None
+    if not exps or seen["block_type"] != kind or seen["exp_status"] != "complete":
+        raise Irregular("an empty block, a type other than the folder's, or incomplete rows")
+    whole = []
+    for parts in (exps, values, task_codes, param_codes):  # one list joined and freed at a time
+        whole.append(np.concatenate(parts))
+        parts.clear()
+    return (*whole, seen["worker_id"], seen.get("block_subtype", "wake"))
+
+
+def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes: list[int],
+                 progress: bool | None) -> EpisodeLog:
+    """One run from the block files of a regular l2logger log (see the module docstring)."""
+    return_freed_arrays()
+    episode_perf, episode_exp = SpillArray(np.float64), SpillArray(np.float64)
+    row_perf, row_exp = SpillArray(np.float64), SpillArray(np.float64)
+    tasks, params = _Strings(), _Strings()
+    keys: list[tuple[str, int, str, int]] = []  # type, task code, subtype, params code
+    bounds: list[tuple[int, int, int, int]] = []  # episode start/stop, row start/stop
+    worker: str | None = None
+    next_exp = 0
+    repeated = False
+    read = 0
+    with Progress(sum(sizes), f"reading {path.name}", progress) as bar:
+        for file, size in zip(files, sizes):
+            exp, values, task_codes, param_codes, this_worker, sub = _read_block(
+                file, perf, subtype, tasks, params,
+                (lambda done, base=read: bar.advance(base + done)) if bar.enabled else None)
+            if worker is not None and this_worker != worker:
+                raise Irregular("several workers")
+            worker = this_worker
+            kind = _folder(file)[1]
+            if not np.isfinite(values).all():
+                raise Irregular("a performance value is not finite")
+            step = np.diff(exp)
+            if exp[0] != next_exp or bool((step < 0).any()) or bool((step > 1).any()):
+                raise Irregular("experience numbers do not run on without gaps or repeats")
+            next_exp = int(exp[-1]) + 1
+            starts = np.flatnonzero(np.r_[True, step != 0])
+            del step
+            # a test block evaluates several tasks one after another: one regime each
+            segments = np.flatnonzero(np.r_[True, task_codes[1:] != task_codes[:-1]])
+            if len(set(task_codes[segments].tolist())) != segments.size:
+                raise Irregular("a task comes back within a block")
+            if bool((exp[segments[1:]] == exp[segments[1:] - 1]).any()):
+                raise Irregular("an experience's rows span two tasks")
+            if starts.size == exp.size:
+                means, first_exp = values, exp
+            else:
+                repeated = True
+                means = np.add.reduceat(values, starts) / np.diff(np.r_[starts, exp.size])
+                first_exp = exp[starts]
+            e0, r0 = episode_perf.size, row_perf.size
+            episode_perf.append(means)
+            episode_exp.append(first_exp)
+            row_perf.append(values)
+            row_exp.append(exp)
+            row_edges = np.r_[segments, exp.size]
+            episode_edges = np.r_[np.searchsorted(starts, segments), starts.size]
+            for k, first in enumerate(segments):
+                keys.append((kind, int(task_codes[first]), sub, int(param_codes[first])))
+                bounds.append((e0 + int(episode_edges[k]), e0 + int(episode_edges[k + 1]),
+                               r0 + int(row_edges[k]), r0 + int(row_edges[k + 1])))
+            del exp, values, task_codes, param_codes, starts, means, first_exp
+            trim()
+            read += size
+            bar.estimate(row_perf.size, read)
+            bar.advance(read)
+    kind = np.array([k[0] for k in keys], dtype=object)
+    task = np.array([tasks.names[k[1]] for k in keys], dtype=object)
+    sub = np.array([k[2] for k in keys], dtype=object)
+    params_of = np.array([params.names[k[3]] for k in keys], dtype=object)
+    edges = np.array(bounds, dtype=np.int64)
+    blocks = regime_blocks(edges[:, 0], edges[:, 1], kind, task, sub, params_of)
+    run = RunData(run=path.name, perf=episode_perf, exp=episode_exp, blocks=blocks)
+    if repeated:
+        rows = blocks.copy()
+        rows["start"], rows["stop"] = edges[:, 2], edges[:, 3]
+        rows["count"] = rows["stop"] - rows["start"]
+        run.rows = RunData(run=path.name, perf=row_perf, exp=row_exp, blocks=rows)
+    empty = pd.DataFrame({c: [] for c in ("run", "worker", "episode", "perf", "row", "task",
+                                          "kind")})
+    return EpisodeLog(frame=empty, path=str(path), format="l2logger",
+                      files=[str(f) for f in files], perf=perf, runs=[run])

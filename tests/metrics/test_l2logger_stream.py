@@ -1,0 +1,155 @@
+"""The block-by-block l2logger reader gives what the whole-log reader gives, or steps aside.
+
+`read_log(..., stream=True)` reduces a regular l2logger log one block file at a time into spill
+files and returns runs already split into regimes; every other log goes through the whole-log
+reader. These tests hold the two paths to the same runs (values, experience numbers, block
+tables, logged rows) and the same metrics, on the fixture logs in l2logger's real layout and on
+generated logs with several rows per experience and test blocks that evaluate every task; and
+they check that irregular logs fall back and keep their errors and warnings.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sylla.metrics.align import align
+from sylla.metrics.errors import MetricsError
+from sylla.metrics.readers import read_log
+from sylla.metrics.result import compute_metrics
+from sylla.metrics.spill import SpillArray
+from sylla.metrics.synth import alternating_plan, write_l2logger
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "metrics"
+TASKS = ["alpha_v0", "beta_v0", "gamma_v0"]
+
+
+def _both(path: Path):
+    streamed = read_log(path, stream=True, progress=False)
+    whole = read_log(path, stream=False, progress=False)
+    return streamed, whole
+
+
+def _same_run(a, b) -> None:
+    assert a.run == b.run
+    assert np.array_equal(np.asarray(a.perf), np.asarray(b.perf))
+    assert np.array_equal(np.asarray(a.exp), np.asarray(b.exp))
+    pd.testing.assert_frame_equal(a.blocks.reset_index(drop=True), b.blocks.reset_index(drop=True),
+                                  check_dtype=False)
+    assert (a.rows is None) == (b.rows is None)
+    if a.rows is not None:
+        assert np.array_equal(np.asarray(a.rows.perf), np.asarray(b.rows.perf))
+        assert np.array_equal(np.asarray(a.rows.exp), np.asarray(b.rows.exp))
+        pd.testing.assert_frame_equal(a.rows.blocks.reset_index(drop=True),
+                                      b.rows.blocks.reset_index(drop=True), check_dtype=False)
+
+
+def _generated(tmp_path: Path, rows: int, version: str = "1.1", seed: int = 3) -> Path:
+    return write_l2logger(tmp_path / f"ll-{rows}-{version}", alternating_plan(TASKS, 60, 12, cycles=2),
+                          seed=seed, version=version, rows_per_exp=rows)
+
+
+@pytest.mark.parametrize("name", ["l2logger_v10", "l2logger_v11"])
+def test_fixture_logs_read_the_same_block_by_block(name):
+    streamed, whole = _both(FIXTURES / name)
+    assert streamed.runs is not None, "the fixture is a regular log and should be streamed"
+    (expected,), _ = align(whole)
+    (got,), _ = align(streamed)
+    _same_run(got, expected)
+
+
+@pytest.mark.parametrize("rows,version", [(1, "1.1"), (3, "1.1"), (2, "1.0")])
+def test_generated_logs_read_the_same_block_by_block(tmp_path, rows, version):
+    log = _generated(tmp_path, rows, version)
+    streamed, whole = _both(log)
+    assert streamed.runs is not None
+    (expected,), _ = align(whole)
+    (got,), _ = align(streamed)
+    _same_run(got, expected)
+    # test blocks evaluate every task: one regime per task, as the whole-log reader splits them
+    assert list(got.blocks.task[:3]) == TASKS
+    assert isinstance(got.perf, SpillArray)
+    assert (got.rows is not None) == (rows > 1)
+
+
+def test_metrics_are_identical_streamed_or_not(tmp_path):
+    log = _generated(tmp_path, 3)
+    stes = [write_l2logger(tmp_path / "ste" / f"ste_{t}_run1", [("train", [(t, 60)])], seed=11 + i,
+                           rows_per_exp=3) for i, t in enumerate(TASKS)]
+    streamed = compute_metrics(log, ste=[tmp_path / "ste"], progress=False)
+    whole = compute_metrics(read_log(log, progress=False), ste=[tmp_path / "ste"], progress=False)
+    assert isinstance(streamed.runs[0].perf, SpillArray)
+    assert isinstance(whole.runs[0].perf, np.ndarray)
+    assert len(streamed.rows) > 50 and len(stes) == 3
+    pd.testing.assert_frame_equal(streamed.rows, whole.rows, check_exact=True)
+    assert streamed.warnings == whole.warnings
+
+
+def _rewrite(log: Path, edit) -> None:  # noqa: ANN001
+    """Edit the rows of a log's first train block file (pandas, tab-separated, as written)."""
+    file = sorted(log.rglob("1-train/data-log.tsv"))[0]
+    frame = pd.read_csv(file, sep="\t", dtype=str, keep_default_na=False)
+    edit(frame)
+    frame.to_csv(file, sep="\t", index=False)
+
+
+def _tasks(first: int, second: int) -> "callable":
+    """Rows ``first:second`` of the block become another task."""
+    def edit(frame: pd.DataFrame) -> None:
+        names = list(frame.task_name)
+        names[first:second] = ["beta_v0"] * (second - first)
+        frame["task_name"] = names
+    return edit
+
+
+CASES = {
+    # case: (rows per experience, edit of the first train block or None, expected outcome)
+    "incomplete": (2, lambda f: f.__setitem__(
+        "exp_status", ["incomplete"] + ["complete"] * (len(f) - 1)), "fallback"),
+    "repeat": (2, lambda f: f.__setitem__(
+        "exp_num", [f.exp_num.iat[-1]] + list(f.exp_num[1:])), "error"),
+    "task_returns": (1, _tasks(5, 10), "error"),
+    "task_changes_once": (1, _tasks(0, 10), "streamed"),
+    "experience_spans_two_tasks": (2, None, "error"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_irregular_logs_fall_back_to_the_whole_log_reader(tmp_path, case):
+    rows, edit, outcome = CASES[case]
+    log = _generated(tmp_path, rows)
+    if edit is None:  # rows of one experience split between two tasks
+        def edit(frame: pd.DataFrame) -> None:
+            exp = frame.exp_num.astype(int)
+            k = int(np.flatnonzero((exp.to_numpy()[1:] == exp.to_numpy()[:-1]))[0]) + 1
+            _tasks(0, k)(frame)
+    _rewrite(log, edit)
+    if outcome == "error":
+        with pytest.raises(MetricsError) as whole:
+            read_log(log, stream=False, progress=False)
+        with pytest.raises(MetricsError) as streamed:
+            read_log(log, stream=True, progress=False)
+        assert str(streamed.value) == str(whole.value)
+        return
+    streamed, whole = _both(log)
+    (expected,), _ = align(whole)
+    (got,), _ = align(streamed)
+    _same_run(got, expected)
+    assert streamed.warnings == whole.warnings
+    assert (streamed.runs is None) == (outcome == "fallback")
+    if case == "task_changes_once":
+        assert list(got.blocks.task[3:5]) == ["beta_v0", TASKS[0]]
+
+
+def test_a_bad_value_is_worded_as_before(tmp_path):
+    log = _generated(tmp_path, 1)
+    _rewrite(log, lambda f: f.__setitem__("reward", ["0.5"] * (len(f) - 1) + ["oops"]))
+    with pytest.raises(MetricsError) as whole:
+        read_log(log, stream=False, progress=False)
+    with pytest.raises(MetricsError) as streamed:
+        read_log(log, stream=True, progress=False)
+    assert str(streamed.value) == str(whole.value)
+    assert "oops" in str(streamed.value) and "data-log.tsv" in str(streamed.value)
