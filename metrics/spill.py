@@ -31,7 +31,10 @@ class SpillArray:
 
     def __init__(self, dtype: Any = np.float64) -> None:
         self.dtype = np.dtype(dtype)
-        self._file = tempfile.TemporaryFile(prefix="sylla-spill-")
+        try:
+            self._file = tempfile.TemporaryFile(prefix="sylla-spill-")
+        except OSError as exc:
+            raise _no_room(exc) from None
         self._fd = self._file.fileno()
         self.size = 0
 
@@ -47,7 +50,7 @@ class SpillArray:
         for i in range(0, max(values.size, 1), _APPEND_CHUNK):
             data = np.ascontiguousarray(values[i : i + _APPEND_CHUNK], dtype=self.dtype)
             if data.size:
-                os.pwrite(self._fd, data.data, self.size * self.dtype.itemsize)
+                _write(self._fd, data.data, self.size * self.dtype.itemsize)
                 self.size += data.size
 
     @property
@@ -97,11 +100,11 @@ class SpillArray:
             if step == 1:
                 data = np.broadcast_to(np.asarray(values, dtype=self.dtype), (max(0, stop - start),))
                 data = np.ascontiguousarray(data)
-                os.pwrite(self._fd, data.data, start * self.dtype.itemsize)
+                _write(self._fd, data.data, start * self.dtype.itemsize)
                 return
         whole = np.asarray(self).copy()
         whole[key] = values
-        os.pwrite(self._fd, whole.data, 0)
+        _write(self._fd, whole.data, 0)
 
     def copy(self) -> "SpillArray":
         out = SpillArray(self.dtype)
@@ -111,7 +114,7 @@ class SpillArray:
             chunk = os.pread(self._fd, min(_COPY_CHUNK, total - offset), offset)
             if not chunk:
                 raise OSError(f"short read from a spill file at byte {offset}")
-            os.pwrite(out._fd, chunk, offset)
+            _write(out._fd, chunk, offset)
             offset += len(chunk)
         out.size = self.size
         return out
@@ -122,6 +125,25 @@ class SpillArray:
 
     def __repr__(self) -> str:
         return f"SpillArray(size={self.size}, dtype={self.dtype})"
+
+
+def _write(fd: int, data: Any, offset: int) -> None:
+    """Write all of ``data`` at ``offset``; a full disk is the user's to fix, not a traceback."""
+    view = memoryview(data).cast("B")
+    done = 0
+    try:
+        while done < len(view):
+            done += os.pwrite(fd, view[done:], offset + done)
+    except OSError as exc:
+        raise _no_room(exc) from None
+
+
+def _no_room(exc: OSError) -> Exception:
+    from .errors import EXIT_USAGE, MetricsError
+
+    return MetricsError(f"cannot write temporary data: {exc.strerror or exc} (a long log is "
+                        "reduced through temporary files; point TMPDIR at a folder with room)",
+                        tempfile.gettempdir(), exit_code=EXIT_USAGE)
 
 
 def gather(values: "np.ndarray | SpillArray", ranges: list[tuple[int, int]]) -> np.ndarray:

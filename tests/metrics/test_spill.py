@@ -55,3 +55,22 @@ def test_gather_never_returns_a_view():
     out = gather(x, [(2, 5)])
     out[:] = -1
     assert x[2] == 2.0
+
+
+def test_a_full_disk_is_a_metrics_error_not_a_traceback(monkeypatch):
+    import os
+
+    from sylla.metrics.errors import MetricsError
+
+    spill = SpillArray(np.float64)
+
+    def full(*args, **kwargs):  # noqa: ANN002, ANN003
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "pwrite", full)
+    try:
+        spill.append(np.ones(3))
+    except MetricsError as exc:
+        assert "No space left on device" in str(exc) and "TMPDIR" in str(exc)
+    else:
+        raise AssertionError("a failed write must raise MetricsError")
