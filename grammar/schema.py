@@ -52,12 +52,12 @@ def _validators() -> tuple[Any, Any]:
 
 
 class _KnownValid:
-    """Digests of texts that passed this schema in earlier runs (see the module docstring)."""
+    """Digests of texts that passed this schema, in earlier runs and in this one (see the
+    module docstring). The file is read once per process and written once, at exit (or when
+    many new digests wait): a run over hundreds of files must not rewrite it per file."""
 
     def __init__(self, use_disk: bool) -> None:
         self.use_disk = use_disk and cache.enabled()
-        self.known: set[str] = _load_known() if self.use_disk else set()
-        self.new: set[str] = set()
 
     def digest(self, text: str) -> str | None:
         if not self.use_disk:
@@ -65,18 +65,42 @@ class _KnownValid:
         return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
     def __contains__(self, digest: str | None) -> bool:
-        return digest is not None and digest in self.known
+        return digest is not None and (digest in _known() or digest in _pending)
 
     def add(self, digest: str | None) -> None:
-        if digest is not None:
-            self.new.add(digest)
-
-    def save(self) -> None:
-        if not self.new:
+        if digest is None or digest in _known():
             return
-        known = self.known | self.new if len(self.known) < _DISK_CACHE_LIMIT else self.new
-        _load_known.cache_clear()
-        cache.write_atomically(_known_path(), "\n".join(sorted(known)).encode())
+        if not _pending:
+            _flush_at_exit()
+        _pending.add(digest)
+        if len(_pending) >= _FLUSH_EVERY:
+            flush_known()
+
+
+#: digests that passed in this process and are not yet in the file
+_pending: set[str] = set()
+_FLUSH_EVERY = 10_000
+
+
+def flush_known() -> None:
+    """Write the digests that passed in this process into the cache file (atomically; a
+    concurrent run's additions since this one read the file may be lost, which only costs a
+    validation)."""
+    if not _pending:
+        return
+    known = _known()
+    if len(known) >= _DISK_CACHE_LIMIT:
+        known.clear()
+    known.update(_pending)
+    _pending.clear()
+    cache.write_atomically(_known_path(), "\n".join(sorted(known)).encode())
+
+
+@functools.cache
+def _flush_at_exit() -> None:
+    import atexit
+
+    atexit.register(flush_known)
 
 
 def _known_path() -> Path:
@@ -85,7 +109,7 @@ def _known_path() -> Path:
 
 
 @functools.cache
-def _load_known() -> set[str]:
+def _known() -> set[str]:
     try:
         return set(_known_path().read_text(encoding="ascii").split())
     except (OSError, ValueError):
@@ -135,7 +159,6 @@ def validate(value: Any, form: str, source: SourceMap, text: str) -> list[Diagno
                     _instruction_cache[key] = cached
             for rel, keyword, message in cached:
                 found.append((base + (i,) + rel, keyword, message))
-    valid.save()
     out: list[Diagnostic] = []
     for path, keyword, message in found:
         span = source.span(path) or Span(0, 0)

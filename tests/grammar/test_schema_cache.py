@@ -48,3 +48,25 @@ def test_a_schema_change_starts_a_new_cache_file(tmp_path: Path) -> None:
     _parse(GOOD, tmp_path)
     files = sorted(p.name for p in (tmp_path / "sylla").glob("valid-*.txt"))
     assert len(files) == 1  # named by the schema's digest
+
+
+def test_one_run_over_many_files_writes_the_cache_once_at_exit(tmp_path: Path) -> None:
+    """A lint of hundreds of files used to rewrite (and re-read) the whole cache file after
+    every file; now it is read once and written once, when the process ends."""
+    docs = [GOOD.replace('"count": 5', f'"count": {k + 1}') for k in range(40)]
+    code = (
+        "import sys, json, sylla, pathlib; docs = json.loads(sys.stdin.read()); seen = []\n"
+        "for d in docs:\n"
+        "    assert not sylla.parse(d).diagnostics\n"
+        "    seen.append(any(pathlib.Path(sys.argv[1]).glob('sylla/valid-*.txt')))\n"
+        "print(json.dumps(seen))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path)], input=json.dumps(docs),
+                          capture_output=True, text=True, timeout=60,
+                          env={"XDG_CACHE_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == [False] * len(docs)  # nothing written during the run
+    (file,) = (tmp_path / "sylla").glob("valid-*.txt")
+    assert len(file.read_text().split()) == len(docs) + 2  # 40 repeats, 1 phase, 1 top level
+    for doc in docs[::13]:  # and a later run knows them all
+        assert _parse(doc, tmp_path) == ([], False)
