@@ -120,22 +120,43 @@ def validate(value: Any, form: str, source: SourceMap, text: str) -> list[Diagno
         for i, instruction in enumerate(instructions):
             item = items[i] if isinstance(items, list) and i < len(items) else None
             key = text[item.start : item.end] if item is not None else None
-            cached = _instruction_cache.get(key) if key is not None else None
-            if cached is None:
-                digest = valid.digest(key) if key is not None else None
-                if digest in valid:
-                    cached = ()
-                else:
-                    cached = tuple(_describe(_validators()[1].iter_errors(instruction)))
-                    if not cached:
-                        valid.add(digest)
-                if key is not None:
-                    if len(_instruction_cache) >= _CACHE_LIMIT:
-                        _instruction_cache.clear()
-                    _instruction_cache[key] = cached
-            for rel, keyword, message in cached:
+            for rel, keyword, message in _instruction_errors(instruction, key, valid):
                 found.append((base + (i,) + rel, keyword, message))
     valid.save()
+    return _diagnostics(found, source)
+
+
+def validate_instruction(instruction: Any, path: tuple[str | int, ...], source: SourceMap, key: str) -> list[Diagnostic]:
+    """Schema diagnostics of the one instruction at ``path`` whose source text is ``key``:
+    exactly the ones ``validate`` gives it, since an instruction's errors do not depend on
+    where it stands (an incremental parse revalidates only the instruction that changed)."""
+    valid = _KnownValid(use_disk=True)
+    found = [(path + rel, keyword, message) for rel, keyword, message in _instruction_errors(instruction, key, valid)]
+    valid.save()
+    return _diagnostics(found, source)
+
+
+def _instruction_errors(
+    instruction: Any, key: str | None, valid: _KnownValid
+) -> tuple[tuple[tuple[str | int, ...], str, str], ...]:
+    """(relative path, keyword, message) of each error of one instruction, memoised by its text."""
+    cached = _instruction_cache.get(key) if key is not None else None
+    if cached is None:
+        digest = valid.digest(key) if key is not None else None
+        if digest in valid:
+            cached = ()
+        else:
+            cached = tuple(_describe(_validators()[1].iter_errors(instruction)))
+            if not cached:
+                valid.add(digest)
+        if key is not None:
+            if len(_instruction_cache) >= _CACHE_LIMIT:
+                _instruction_cache.clear()
+            _instruction_cache[key] = cached
+    return cached
+
+
+def _diagnostics(found: list[tuple[tuple[str | int, ...], str, str]], source: SourceMap) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for path, keyword, message in found:
         span = source.span(path) or Span(0, 0)
