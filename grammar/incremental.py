@@ -32,13 +32,18 @@ from typing import Any
 
 from .build import _instruction
 from .lalr import MAX_DEPTH, Item, Node, Tok, parse_range
-from .model import Diagnostic, Instruction, LineIndex, NonJson, NonJsonKind, Span, Syllabus, TopLevelKey
+from .model import Block, Diagnostic, Instruction, LineIndex, NonJson, NonJsonKind, PhaseMark, Span, Syllabus, TopLevelKey
 from .gc_pause import paused_gc
 from .parse import ParseResult, parse
 from .schema import validate_instruction
 from .source_map import SourceMap
 
 _CHUNK = 4096
+_WITH_SOURCE = (Block, PhaseMark)
+#: how many source maps (each holding its version's text) the instructions of one model may
+#: read from before they are all moved to the newest: edits in many different instructions
+#: must not keep every version's text alive
+_MAX_SOURCE_MAPS = 4
 #: brackets an edited instruction may hold for the fast path: far below ``MAX_DEPTH``, so the
 #: depth check cannot tell an instruction parsed alone from one parsed in its document
 _MAX_BRACKETS = MAX_DEPTH // 4
@@ -187,13 +192,15 @@ def _splice(
         new_root = new_array
     source = SourceMap(text, new_root)
     base: tuple[str | int, ...] = ("instructions",) if model.form == "object" else ()
-    old_source = model.source_map
+    # Unchanged instructions keep reading positions from the source map of the version they
+    # were built in; when these pile up, all move to the new one (see ``_MAX_SOURCE_MAPS``).
+    rebase = len({x.source for x in model.instructions if x.__class__ in _WITH_SOURCE}) >= _MAX_SOURCE_MAPS
     instructions: list[Instruction] = []
     for j, instruction in enumerate(model.instructions):
         if j == i:
             instructions.append(_instruction(i, fresh.value, fresh, base + (i,), model.default_params, source))
         else:
-            instructions.append(_rebased(instruction, move, source, old_source, j < i or delta == 0))
+            instructions.append(_rebased(instruction, move, source, rebase, j < i or delta == 0))
     non_json = [n if n.span.end <= old_item.start else NonJson(n.kind, move(n.span)) for n in model.non_json
                 if not (old_item.start <= n.span.start < after)]
     non_json.extend(fresh_non_json)
@@ -265,16 +272,16 @@ def _fields(cls: type) -> tuple[Any, int, int]:
     return found
 
 
-def _rebased(instruction: Instruction, move: Any, source: SourceMap, old_source: Any, same_span: bool) -> Instruction:
-    """An unchanged instruction in the new model: its span moved, and its positions read
-    from the new source map. One whose span did not move and that reads the previous
-    version's own source map is kept as it is (its positions there are the same text); one
-    that reads an older map is copied, so no model keeps more than one older text alive."""
-    if not hasattr(instruction, "source"):
-        return instruction if same_span else _copy(instruction, move(instruction.span), None)
-    if same_span and instruction.source is old_source:  # type: ignore[union-attr]
+def _rebased(instruction: Instruction, move: Any, source: SourceMap, rebase: bool, same_span: bool) -> Instruction:
+    """An unchanged instruction in the new model, with its span moved.
+
+    One whose span did not move is kept as it is, with the source map it reads its inner
+    positions from (a phase label's span, a parameter's): that map's text is an older
+    version, but the same inside this instruction, and its instruction list has the same
+    items before and at this one. Otherwise (or with ``rebase``) it is copied onto ``source``."""
+    if same_span and not rebase:
         return instruction
-    return _copy(instruction, move(instruction.span), source)
+    return _copy(instruction, move(instruction.span), source if instruction.__class__ in _WITH_SOURCE else None)
 
 
 def _copy(instruction: Instruction, span: Span, source: SourceMap | None) -> Instruction:

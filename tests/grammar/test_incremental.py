@@ -150,3 +150,44 @@ def test_edits_the_fast_path_must_not_take() -> None:
     ):
         assert incremental._reparse(old, new) is None
         assert_same(reparse(old, new), parse(new))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**6), SAFE, st.booleans()), min_size=2, max_size=12))
+def test_an_editing_session_stays_equal_and_keeps_few_old_texts(edits: list[tuple[int, int, str, bool]]) -> None:
+    """Edits one after the other in different instructions, each parsed from the last
+    result: every step equals the full parse, and the model never reads from more than
+    ``_MAX_SOURCE_MAPS`` older versions' source maps (older texts are not kept alive)."""
+    text = phase_pairs(instructions=60)
+    result = parse(text)
+    for pick, where, typed, same_length in edits:
+        spans = [i.span for i in result.model.instructions] if result.model else []
+        if not spans:
+            break
+        span = spans[pick % len(spans)]
+        at = span.start + 1 + where % max(1, span.end - span.start - 2)
+        cut = len(typed) if same_length else where % 3
+        text = text[:at] + typed + text[min(at + cut, span.end - 1) :] if at < span.end - 1 else text
+        result = reparse(result, text)
+        assert_same(result, parse(text))
+        if result.model is not None:
+            maps = {i.source for i in result.model.instructions if isinstance(i, (Block, PhaseMark))}
+            assert len(maps) <= 5  # four older versions' maps at most, and the new one
+
+
+def test_same_length_edits_reuse_instructions_and_older_maps_stay_few() -> None:
+    """Ten same-length edits in ten instructions: the untouched instructions are the very
+    objects of the previous model (no copying), and old source maps are dropped at the limit."""
+    text = phase_pairs(instructions=200)
+    result = parse(text)
+    seen = []
+    for n in range(10):
+        at = [m for m in range(len(text)) if text.startswith('"count": ', m)][n * 7] + len('"count": ')
+        text = text[:at] + str(n % 9 + 1) + text[at + 1 :]  # 1000 -> 2000: same length, still valid
+        previous = result.model
+        result = reparse(result, text)
+        assert_same(result, parse(text))
+        kept = sum(a is b for a, b in zip(previous.instructions, result.model.instructions))
+        seen.append(len({i.source for i in result.model.instructions if isinstance(i, (Block, PhaseMark))}))
+        assert kept == len(previous.instructions) - 1 or seen[-1] == 1  # all reused, or all moved to the new map
+    assert 3 <= max(seen) <= 5 and 1 in seen[2:], seen  # older maps were kept, then dropped
