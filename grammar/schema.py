@@ -129,10 +129,10 @@ def validate(value: Any, form: str, source: SourceMap, text: str) -> list[Diagno
 def validate_instruction(instruction: Any, path: tuple[str | int, ...], source: SourceMap, key: str) -> list[Diagnostic]:
     """Schema diagnostics of the one instruction at ``path`` whose source text is ``key``:
     exactly the ones ``validate`` gives it, since an instruction's errors do not depend on
-    where it stands (an incremental parse revalidates only the instruction that changed)."""
+    where it stands (an incremental parse revalidates only the instruction that changed).
+    Texts found valid are not added to the disk cache: an editor makes a new one per keystroke."""
     valid = _KnownValid(use_disk=True)
     found = [(path + rel, keyword, message) for rel, keyword, message in _instruction_errors(instruction, key, valid)]
-    valid.save()
     return _diagnostics(found, source)
 
 

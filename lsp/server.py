@@ -173,12 +173,25 @@ class SyllaServer(LanguageServer):
             return empty_outcome(snap.uri, snap.version, snap.text, self.encoding)
         self.documents.linted_as(snap.uri, language)
         analysis = self.documents.analyse(snap.uri, snap.version, snap.text, self.encoding, language)
+        if language == "syllabus" and snap.uri in self.outlines:
+            # the editor shows this document's outline and asks for it after every change:
+            # write it now, with the parse and before the rules, rather than beside them
+            self.outline(analysis)
         self.requests_first.wait()
         outcome = outcome_for(
             snap.uri, snap.version, snap.text, path, config, self.encoding, analysis.result, analysis.positions
         )
         outcome.config_problem = problem
         return outcome
+
+    def outline(self, analysis: Analysis) -> str:
+        """The document symbols of one version as JSON text, written once per version, from
+        the last outline written for the document (``outline.document_symbols``)."""
+        previous = self.outlines.get(analysis.uri)
+        text, rendered = analysis.view("symbols", lambda a: document_symbols(a, previous))
+        if rendered is not None:
+            self.outlines[analysis.uri] = rendered
+        return text
 
     def publish(self, outcome: LintOutcome) -> None:
         self.collector.activity()
@@ -480,15 +493,10 @@ def create_server() -> SyllaServer:
     @guard.request
     async def on_symbols(params: types.DocumentSymbolParams) -> list[types.DocumentSymbol] | None:
         with server.requests_first.answering():
-            uri = params.text_document.uri
-            previous = server.outlines.get(uri)
-            analysis = await server.analysis(uri)
+            analysis = await server.analysis(params.text_document.uri)
             if analysis is None or analysis.language != "syllabus":
                 return None
-            text, rendered = await server.off_loop(analysis.view, "symbols", lambda a: document_symbols(a, previous))
-            if rendered is not None:
-                server.outlines[uri] = rendered
-            return RawJson(text)  # type: ignore[return-value]
+            return RawJson(await server.off_loop(server.outline, analysis))  # type: ignore[return-value]
 
     @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
     @guard.request
