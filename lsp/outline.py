@@ -110,24 +110,28 @@ def document_symbols(analysis: Analysis, previous: RenderedRanges | None = None)
     rendered: dict[tuple[int, int], str] = {}
     event, namespace = types.SymbolKind.Event.value, types.SymbolKind.Namespace.value
 
-    def block_symbol(sb: ScheduledBlock) -> str:
-        block: Block = sb.block
-        span = block.span
-        head = reuse(span) if reuse is not None else None
-        if head is None:
-            selection = _value_span(text, span, _TASK_VALUE)
-            name = _ESC(f"{block.task} ×{block.count}" if block.repeated else block.task)
-            head = '{"name":%s,"kind":%d,"range":{"start":%s,"end":%s},"selectionRange":{"start":%s,"end":%s},"detail":' % (
-                name, event, at(span.start), at(span.end), at(selection.start), at(selection.end)
+    def blocks(run: tuple[ScheduledBlock, ...]) -> str:
+        """The block symbols of one run, joined (one loop: 7,000 blocks at 500 KB)."""
+        parts = []
+        for sb in run:
+            block: Block = sb.block
+            span = block.span
+            head = reuse(span) if reuse is not None else None
+            if head is None:
+                selection = _value_span(text, span, _TASK_VALUE)
+                name = _ESC(f"{block.task} ×{block.count}" if block.repeated else block.task)
+                # everything but the episode numbers, the detail's directive included (the
+                # block's own text decides it), as the JSON encoder writes " · " and "–"
+                head = '{"name":%s,"kind":%d,"range":{"start":%s,"end":%s},"selectionRange":{"start":%s,"end":%s},"detail":"%s \\u00b7 ' % (
+                    name, event, at(span.start), at(span.end), at(selection.start), at(selection.end), block.directive
+                )
+            rendered[(span.start, span.end)] = head
+            parts.append(
+                '%sepisodes %d\\u2013%d"}' % (head, sb.start, sb.end - 1) if sb.end > sb.start else head + 'no episodes"}'
             )
-        rendered[(span.start, span.end)] = head
-        # the detail as JSON (" · " and "–" escaped, as the encoder writes them); the
-        # directive is one of three ASCII words
-        if sb.end > sb.start:
-            return '%s"%s \\u00b7 episodes %d\\u2013%d"}' % (head, block.directive, sb.start, sb.end - 1)
-        return '%s"%s \\u00b7 no episodes"}' % (head, block.directive)
+        return ",".join(parts)
 
-    out = [block_symbol(sb) for sb in plan.unphased]
+    out = [blocks(plan.unphased)] if plan.unphased else []
     for run in plan.phases:
         phase = run.phase
         learning = {b.learning for b in run.blocks}
@@ -142,8 +146,7 @@ def document_symbols(analysis: Analysis, previous: RenderedRanges | None = None)
                 _ESC(phase.label), namespace, at(extent.start), at(extent.end), at(selection.start), at(selection.end)
             )
         rendered[(extent.start, extent.end)] = head
-        children = ",".join([block_symbol(sb) for sb in run.blocks])
-        out.append('%s%s,"children":[%s]}' % (head, _ESC(detail), children))
+        out.append('%s%s,"children":[%s]}' % (head, _ESC(detail), blocks(run.blocks)))
     return "[" + ",".join(out) + "]", RenderedRanges(text, analysis.encoding, starts, rendered)
 
 

@@ -84,9 +84,16 @@ class SyllaProtocol(LanguageServerProtocol):
         if self._include_headers:
             header = f"Content-Length: {len(data)}\r\nContent-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
             data = header.encode(self.CHARSET) + data
-        res = self.writer.write(data)
-        if inspect.isawaitable(res):
-            asyncio.ensure_future(res)
+        try:
+            res = self.writer.write(data)
+            if inspect.isawaitable(res):
+                asyncio.ensure_future(res)
+        except BrokenPipeError:
+            log.error("the connection to the client is lost")
+            raise
+        except Exception as error:  # noqa: BLE001 - as pygls' own _send_data does
+            log.exception("Error sending data")
+            self._server._report_server_error(error, JsonRpcInternalError)
 
     def handle_message(self, message: Any) -> None:
         if message is REJECTED:
