@@ -56,8 +56,9 @@ class _KnownValid:
     module docstring). The file is read once per process and written once, at exit (or when
     many new digests wait): a run over hundreds of files must not rewrite it per file."""
 
-    def __init__(self, use_disk: bool) -> None:
+    def __init__(self, use_disk: bool, remember: bool = True) -> None:
         self.use_disk = use_disk and cache.enabled()
+        self.remember = remember
 
     def digest(self, text: str) -> str | None:
         if not self.use_disk:
@@ -68,7 +69,7 @@ class _KnownValid:
         return digest is not None and (digest in _known() or digest in _pending)
 
     def add(self, digest: str | None) -> None:
-        if digest is None or digest in _known():
+        if digest is None or not self.remember or digest in _known():
             return
         if not _pending:
             _flush_at_exit()
@@ -144,21 +145,42 @@ def validate(value: Any, form: str, source: SourceMap, text: str) -> list[Diagno
         for i, instruction in enumerate(instructions):
             item = items[i] if isinstance(items, list) and i < len(items) else None
             key = text[item.start : item.end] if item is not None else None
-            cached = _instruction_cache.get(key) if key is not None else None
-            if cached is None:
-                digest = valid.digest(key) if key is not None else None
-                if digest in valid:
-                    cached = ()
-                else:
-                    cached = tuple(_describe(_validators()[1].iter_errors(instruction)))
-                    if not cached:
-                        valid.add(digest)
-                if key is not None:
-                    if len(_instruction_cache) >= _CACHE_LIMIT:
-                        _instruction_cache.clear()
-                    _instruction_cache[key] = cached
-            for rel, keyword, message in cached:
+            for rel, keyword, message in _instruction_errors(instruction, key, valid):
                 found.append((base + (i,) + rel, keyword, message))
+    return _diagnostics(found, source)
+
+
+def validate_instruction(instruction: Any, path: tuple[str | int, ...], source: SourceMap, key: str) -> list[Diagnostic]:
+    """Schema diagnostics of the one instruction at ``path`` whose source text is ``key``:
+    exactly the ones ``validate`` gives it, since an instruction's errors do not depend on
+    where it stands (an incremental parse revalidates only the instruction that changed).
+    Texts found valid are not added to the disk cache: an editor makes a new one per keystroke."""
+    valid = _KnownValid(use_disk=True, remember=False)
+    found = [(path + rel, keyword, message) for rel, keyword, message in _instruction_errors(instruction, key, valid)]
+    return _diagnostics(found, source)
+
+
+def _instruction_errors(
+    instruction: Any, key: str | None, valid: _KnownValid
+) -> tuple[tuple[tuple[str | int, ...], str, str], ...]:
+    """(relative path, keyword, message) of each error of one instruction, memoised by its text."""
+    cached = _instruction_cache.get(key) if key is not None else None
+    if cached is None:
+        digest = valid.digest(key) if key is not None else None
+        if digest in valid:
+            cached = ()
+        else:
+            cached = tuple(_describe(_validators()[1].iter_errors(instruction)))
+            if not cached:
+                valid.add(digest)
+        if key is not None:
+            if len(_instruction_cache) >= _CACHE_LIMIT:
+                _instruction_cache.clear()
+            _instruction_cache[key] = cached
+    return cached
+
+
+def _diagnostics(found: list[tuple[tuple[str | int, ...], str, str]], source: SourceMap) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for path, keyword, message in found:
         span = source.span(path) or Span(0, 0)

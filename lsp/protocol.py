@@ -8,6 +8,9 @@ carries on.
 
 from __future__ import annotations
 
+import asyncio
+import inspect
+import json
 import logging
 from typing import Any
 
@@ -36,6 +39,17 @@ class Wire:
         self.value = value
 
 
+class RawJson:
+    """An answer already written as JSON text (the outline, see ``outline``): it goes into
+    the response as it is, where even a ``Wire`` value would cost a JSON encoding of
+    thousands of dicts on the event loop."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
 class SyllaProtocol(LanguageServerProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -52,6 +66,34 @@ class SyllaProtocol(LanguageServerProtocol):
             else:
                 log.warning("dropped an unreadable %s message", data.get("method", "response"))
             return REJECTED
+
+    def _send_response(self, msg_id: Any, result: Any | None = None, error: Any = None) -> None:
+        if error is not None or not isinstance(result, RawJson):
+            super()._send_response(msg_id, result, error)
+            return
+        self._result_types.pop(msg_id, None)
+        body = '{"id":%s,"jsonrpc":"2.0","result":%s}' % (json.dumps(msg_id), result.text)
+        self._send_text(body)
+
+    def _send_text(self, body: str) -> None:
+        """``_send_data`` for a message that is already JSON text (the same framing)."""
+        if self.writer is None:
+            log.error("Unable to send data, no available transport!")
+            return
+        data = body.encode(self.CHARSET)
+        if self._include_headers:
+            header = f"Content-Length: {len(data)}\r\nContent-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
+            data = header.encode(self.CHARSET) + data
+        try:
+            res = self.writer.write(data)
+            if inspect.isawaitable(res):
+                asyncio.ensure_future(res)
+        except BrokenPipeError:
+            log.error("the connection to the client is lost")
+            raise
+        except Exception as error:  # noqa: BLE001 - as pygls' own _send_data does
+            log.exception("Error sending data")
+            self._server._report_server_error(error, JsonRpcInternalError)
 
     def handle_message(self, message: Any) -> None:
         if message is REJECTED:

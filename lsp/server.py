@@ -32,9 +32,10 @@ from .documents import Analysis, Documents, Language, looks_like_xml, served
 from .formatting import format_document
 from .hover import WAIT, hover, stale_hover
 from .idle_gc import IdleCollector
-from .outline import document_symbols, folding_ranges, inlay_hints
+from .outline import RenderedRanges, document_symbols, folding_ranges, inlay_hints
 from .positions import PositionMap
-from .protocol import SyllaProtocol, Wire
+from .priority import RequestsFirst
+from .protocol import RawJson, SyllaProtocol, Wire
 from .settings import ClientSettings, ConfigProblem, load
 from .stale import Stale
 from .sync import encoding_name, use_lsp_line_rules
@@ -55,6 +56,8 @@ class SyllaServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("sylla", __version__, protocol_cls=SyllaProtocol)
         self.documents = Documents()
+        #: the last outline's rendered block ranges per document, reused by the next outline
+        self.outlines: dict[str, RenderedRanges] = {}
         self.settings = ClientSettings()
         self.settings_generation = 0
         self.pull_mode = False
@@ -69,6 +72,7 @@ class SyllaServer(LanguageServer):
         self._analysis_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sylla-analyse")
         self.scheduler = LintScheduler(self.snapshot, self.compute, self.publish)
         self.collector = IdleCollector()
+        self.requests_first = RequestsFirst()
 
     # -- transport ---------------------------------------------------------------------------
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
@@ -169,11 +173,25 @@ class SyllaServer(LanguageServer):
             return empty_outcome(snap.uri, snap.version, snap.text, self.encoding)
         self.documents.linted_as(snap.uri, language)
         analysis = self.documents.analyse(snap.uri, snap.version, snap.text, self.encoding, language)
+        if language == "syllabus" and snap.uri in self.outlines:
+            # the editor shows this document's outline and asks for it after every change:
+            # write it now, with the parse and before the rules, rather than beside them
+            self.outline(analysis)
+        self.requests_first.wait()
         outcome = outcome_for(
             snap.uri, snap.version, snap.text, path, config, self.encoding, analysis.result, analysis.positions
         )
         outcome.config_problem = problem
         return outcome
+
+    def outline(self, analysis: Analysis) -> str:
+        """The document symbols of one version as JSON text, written once per version, from
+        the last outline written for the document (``outline.document_symbols``)."""
+        previous = self.outlines.get(analysis.uri)
+        text, rendered = analysis.view("symbols", lambda a: document_symbols(a, previous))
+        if rendered is not None:
+            self.outlines[analysis.uri] = rendered
+        return text
 
     def publish(self, outcome: LintOutcome) -> None:
         self.collector.activity()
@@ -389,6 +407,7 @@ def create_server() -> SyllaServer:
         uri = params.text_document.uri
         server.scheduler.cancel(uri)
         server.documents.forget(uri)
+        server.outlines.pop(uri, None)
         if served(uri, None):
             server.clear(uri)
 
@@ -428,20 +447,21 @@ def create_server() -> SyllaServer:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @guard.request
     async def on_hover(params: types.HoverParams) -> types.Hover | None:
-        uri = params.text_document.uri
-        current = await server.current_or_stale(uri, None)
-        if isinstance(current, Stale):
-            answer = stale_hover(current, current.positions.offset(params.position))
-            if answer is not WAIT:
-                return answer  # type: ignore[return-value]
-        analysis = await server.analysis(uri)
-        if analysis is None:
-            return None
-        offset = analysis.positions.offset(params.position)
-        if analysis.language == "birds":
-            return await server.off_loop(birds_features.hover, analysis, offset)
-        # off the loop: the first hover of a version may build its schedule (0.1 s at 500 KB)
-        return await server.off_loop(hover, analysis, offset)
+        with server.requests_first.answering():
+            uri = params.text_document.uri
+            current = await server.current_or_stale(uri, None)
+            if isinstance(current, Stale):
+                answer = stale_hover(current, current.positions.offset(params.position))
+                if answer is not WAIT:
+                    return answer  # type: ignore[return-value]
+            analysis = await server.analysis(uri)
+            if analysis is None:
+                return None
+            offset = analysis.positions.offset(params.position)
+            if analysis.language == "birds":
+                return await server.off_loop(birds_features.hover, analysis, offset)
+            # off the loop: the first hover of a version may build its schedule (0.1 s at 500 KB)
+            return await server.off_loop(hover, analysis, offset)
 
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=['"', "$", "<"]))
     @guard.request
@@ -472,32 +492,35 @@ def create_server() -> SyllaServer:
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @guard.request
     async def on_symbols(params: types.DocumentSymbolParams) -> list[types.DocumentSymbol] | None:
-        analysis = await server.analysis(params.text_document.uri)
-        if analysis is None or analysis.language != "syllabus":
-            return None
-        return Wire(await server.off_loop(analysis.view, "symbols", document_symbols))  # type: ignore[return-value]
+        with server.requests_first.answering():
+            analysis = await server.analysis(params.text_document.uri)
+            if analysis is None or analysis.language != "syllabus":
+                return None
+            return RawJson(await server.off_loop(server.outline, analysis))  # type: ignore[return-value]
 
     @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
     @guard.request
     async def on_folding(params: types.FoldingRangeParams) -> list[types.FoldingRange] | None:
-        analysis = await server.current_or_stale(params.text_document.uri, "foldingRange")
-        if isinstance(analysis, Stale):
-            return Wire(stale.folding_ranges(analysis))  # type: ignore[return-value]
-        if analysis is None:
-            return None
-        if analysis.language == "birds":
-            return await server.off_loop(analysis.view, "folding", birds_features.folding_ranges)
-        return Wire(await server.off_loop(analysis.view, "folding", folding_ranges))  # type: ignore[return-value]
+        with server.requests_first.answering():
+            analysis = await server.current_or_stale(params.text_document.uri, "foldingRange")
+            if isinstance(analysis, Stale):
+                return Wire(stale.folding_ranges(analysis))  # type: ignore[return-value]
+            if analysis is None:
+                return None
+            if analysis.language == "birds":
+                return await server.off_loop(analysis.view, "folding", birds_features.folding_ranges)
+            return Wire(await server.off_loop(analysis.view, "folding", folding_ranges))  # type: ignore[return-value]
 
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT)
     @guard.request
     async def on_inlay_hints(params: types.InlayHintParams) -> list[types.InlayHint] | None:
-        analysis = await server.current_or_stale(params.text_document.uri, "inlayHint")
-        if isinstance(analysis, Stale):
-            return stale.inlay_hints(analysis, params.range)
-        if analysis is None or analysis.language != "syllabus":
-            return None
-        return await server.off_loop(inlay_hints, analysis, analysis.positions.span(params.range))
+        with server.requests_first.answering():
+            analysis = await server.current_or_stale(params.text_document.uri, "inlayHint")
+            if isinstance(analysis, Stale):
+                return stale.inlay_hints(analysis, params.range)
+            if analysis is None or analysis.language != "syllabus":
+                return None
+            return await server.off_loop(inlay_hints, analysis, analysis.positions.span(params.range))
 
     @server.feature(types.TEXT_DOCUMENT_FORMATTING)
     @guard.request

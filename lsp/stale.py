@@ -20,41 +20,11 @@ from typing import Any
 
 from lsprotocol.types import InlayHint, Range
 
+from sylla.grammar.incremental import changed_region
 from sylla.grammar.model import Span
 
 from .documents import Analysis
 from .positions import PositionMap
-
-_CHUNK = 4096
-
-
-def _common_prefix(a: str, b: str, limit: int) -> int:
-    """Length of the common prefix of ``a`` and ``b`` (at most ``limit``): equal chunks are
-    compared in C, only the first differing chunk character by character."""
-    i = 0
-    while i < limit:
-        j = min(i + _CHUNK, limit)
-        if a[i:j] != b[i:j]:
-            while a[i] == b[i]:
-                i += 1
-            return i
-        i = j
-    return limit
-
-
-def _common_suffix(a: str, b: str, limit: int) -> int:
-    """Length of the common suffix of ``a`` and ``b`` (at most ``limit``)."""
-    la, lb = len(a), len(b)
-    n = 0
-    while n < limit:
-        m = min(n + _CHUNK, limit)
-        if a[la - m : la - n] != b[lb - m : lb - n]:
-            while a[la - n - 1] == b[lb - n - 1]:
-                n += 1
-            return n
-        n = m
-    return limit
-
 
 @dataclass(frozen=True)
 class Shift:
@@ -67,9 +37,7 @@ class Shift:
 
     @classmethod
     def between(cls, old: str, new: str) -> "Shift":
-        prefix = _common_prefix(old, new, min(len(old), len(new)))
-        suffix = _common_suffix(old, new, min(len(old), len(new)) - prefix)
-        return cls(prefix, len(old) - suffix, len(new) - suffix)
+        return cls(*changed_region(old, new))
 
     @property
     def delta(self) -> int:
