@@ -127,8 +127,8 @@ def sweep(
     run_keys: dict[str, str] = {}
     skey: str | None = None
     for spec in found.runs:
-        if index is None:
-            break
+        if index is None or not index.entries:
+            break  # nothing hashed before (a new --out): every run goes to a worker, unlisted
         try:
             files = spec.files()
         except OSError:
