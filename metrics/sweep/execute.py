@@ -118,7 +118,9 @@ class Executor:
 
     def close(self) -> None:
         if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
+            # a broken pool is not waited for: joining its dead workers can hang
+            self.pool.shutdown(wait=not getattr(self.pool, "_broken", False),
+                               cancel_futures=True)
             self.pool = None
         if self.client is not None:
             if isinstance(self.dask, str):
@@ -145,7 +147,9 @@ class Executor:
                 if self.pool is not None:
                     return [f.result() for f in [self.pool.submit(fn, x) for x in items]]
             except Exception:  # noqa: BLE001 - a dead worker, a lost cluster: compute it here
-                pass
+                if self.pool is not None:
+                    self.pool.shutdown(wait=False, cancel_futures=True)
+                    self.pool = None
         return [fn(x) for x in items]
 
     def _run_processes(self, todo: Todo, options: Options, cache_dir: str | None,

@@ -321,6 +321,7 @@ def test_bootstrap_chunks_are_the_documented_scipy_call_wherever_they_run() -> N
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="kills workers found in /proc")
 def test_summaries_fall_back_to_this_process_when_the_workers_are_gone() -> None:
     import signal
+    import time
 
     from sylla.metrics.sweep import aggregate
     from sylla.metrics.sweep.execute import Executor
@@ -329,9 +330,15 @@ def test_summaries_fall_back_to_this_process_when_the_workers_are_gone() -> None
     expected = [aggregate.bootstrap_chunk(c) for c in chunks]
     with Executor(2, jobs=2, dask=None) as workers:
         workers.map(aggregate.bootstrap_chunk, chunks[:1])  # the workers are up
-        for pid in list(workers.pool._processes):
+        pool = workers.pool
+        for pid in list(pool._processes):
             os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while not pool._broken and time.monotonic() < deadline:  # the pool notices
+            time.sleep(0.05)
+        assert pool._broken
         got = workers.map(aggregate.bootstrap_chunk, chunks)
+        assert workers.pool is None  # the broken pool is let go, not waited for
     for (low, high), (elow, ehigh) in zip(got, expected):
         np.testing.assert_array_equal(low, elow)
         np.testing.assert_array_equal(high, ehigh)
