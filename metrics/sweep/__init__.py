@@ -100,10 +100,12 @@ def sweep(
     """
     from .cache import (StatIndex, entry_path, read_entry, read_summary, run_key, summary_key,
                         write_entry, write_summary)
-    from .execute import Tracker, execute
+    from .execute import Executor, Tracker, start_workers
 
     ste_paths = tuple(str(Path(s).resolve()) for s in ste)
     out_dir = Path(out).resolve() if out is not None else None
+    if dask is None and likely_to_compute(out_dir, jobs):
+        start_workers()  # they get ready while the runs are found and looked up
     found: Discovery = discover(root, group_by, exclude=[*ste_paths, *( [out_dir] if out_dir else [])])
     if compare is not None and compare not in found.keys:
         raise MetricsError(f"--compare {compare}: not a group key (keys: "
@@ -125,8 +127,8 @@ def sweep(
     run_keys: dict[str, str] = {}
     skey: str | None = None
     for spec in found.runs:
-        if index is None:
-            break
+        if index is None or not index.entries:
+            break  # nothing hashed before (a new --out): every run goes to a worker, unlisted
         try:
             files = spec.files()
         except OSError:
@@ -166,67 +168,65 @@ def sweep(
             todo.append((spec, None))
 
     tracker = Tracker()
-    bar = _Bar(len(found.runs), tracker, progress)
-    bar.advance(len(results))
-    try:
-        for outcome in execute(todo, options, cache_dir, jobs=jobs, dask=dask, tracker=tracker):
-            spec = by_id[outcome.run_id]
-            if index is not None and outcome.digests:
-                index.update(outcome.digests)
-            if outcome.key is not None:
-                run_keys[spec.id] = outcome.key
-            if outcome.error is not None:
-                failures[spec.path] = outcome.error
-                counts["failed"] += 1
-            elif outcome.cached:
-                entry = read_entry(cache_dir, outcome.key) if cache_dir and outcome.key else None
-                if entry is None:
-                    failures[spec.path] = (f"cache entry {entry_path(cache_dir or '', outcome.key or '')} "
-                                           "vanished while the sweep ran")
+    with Executor(len(todo), jobs=jobs, dask=dask) as workers:
+        bar = _Bar(len(found.runs), tracker, progress)
+        bar.advance(len(results))
+        try:
+            for outcome in workers.runs(todo, options, cache_dir, tracker):
+                spec = by_id[outcome.run_id]
+                if index is not None and outcome.digests:
+                    index.update(outcome.digests)
+                if outcome.key is not None:
+                    run_keys[spec.id] = outcome.key
+                if outcome.error is not None:
+                    failures[spec.path] = outcome.error
                     counts["failed"] += 1
+                elif outcome.cached:
+                    entry = read_entry(cache_dir, outcome.key) if cache_dir and outcome.key else None
+                    if entry is None:
+                        failures[spec.path] = (f"cache entry {entry_path(cache_dir or '', outcome.key or '')} "
+                                               "vanished while the sweep ran")
+                        counts["failed"] += 1
+                    else:
+                        results[spec.id] = entry
+                        counts["cached"] += 1
                 else:
-                    results[spec.id] = entry
-                    counts["cached"] += 1
-            else:
-                if cache_dir is not None and outcome.key is not None and not outcome.written:
-                    write_entry(cache_dir, outcome.key, outcome.rows, outcome.warnings)
-                results[spec.id] = (outcome.rows, outcome.warnings)
-                seconds[spec.id] = outcome.seconds
-                counts["computed"] += 1
-            if on_outcome is not None:
-                on_outcome(outcome)
-            bar.advance(1)
-            if fail_fast and outcome.error is not None:
-                break
-    finally:
-        bar.close()
-        if index is not None:
-            index.save()
-    counts["failed"] = len(failures)
+                    if cache_dir is not None and outcome.key is not None and not outcome.written:
+                        write_entry(cache_dir, outcome.key, outcome.rows, outcome.warnings)
+                    results[spec.id] = (outcome.rows, outcome.warnings)
+                    seconds[spec.id] = outcome.seconds
+                    counts["computed"] += 1
+                if on_outcome is not None:
+                    on_outcome(outcome)
+                bar.advance(1)
+                if fail_fast and outcome.error is not None:
+                    break
+        finally:
+            bar.close()
+            if index is not None:
+                index.save()
+        counts["failed"] = len(failures)
 
-    rows = _assemble(found, results)
-    from .aggregate import compare as compare_rows, summarise
+        rows = _assemble(found, results)
+        from .aggregate import summaries
 
-    # the summaries depend on nothing but the runs' keys, groups and these settings: a sweep
-    # whose runs all come from the cache reuses them (and never loads SciPy)
-    skey = None
-    if cache_dir is not None and set(run_keys) >= set(results):
-        skey = summary_key([(s.id, run_keys[s.id], s.groups) for s in found.runs
-                            if s.id in results], summary_keys, compare, replicate)
-    t_summary = time.perf_counter()
-    stored = read_summary(cache_dir, skey) if skey else None
-    if stored is not None:
-        summary, compared, notes = stored
-    else:
-        summary = summarise(rows, summary_keys)
-        notes = []
-        if compare is not None:
-            compared, notes = compare_rows(rows, found.keys, compare,
-                                           replicate if replicate in found.keys else None)
+        # the summaries depend on nothing but the runs' keys, groups and these settings: a
+        # sweep whose runs all come from the cache reuses them (and never loads SciPy)
+        skey = None
+        if cache_dir is not None and set(run_keys) >= set(results):
+            skey = summary_key([(s.id, run_keys[s.id], s.groups) for s in found.runs
+                                if s.id in results], summary_keys, compare, replicate)
+        t_summary = time.perf_counter()
+        stored = read_summary(cache_dir, skey) if skey else None
+        if stored is not None:
+            summary, compared, notes = stored
         else:
-            compared = pd.DataFrame()
-        if skey is not None:
-            write_summary(cache_dir, skey, summary, compared, notes)  # type: ignore[arg-type]
+            # the bootstrap chunks go to the workers that computed the runs
+            summary, compared, notes = summaries(
+                rows, summary_keys, found.keys, compare,
+                replicate if replicate in found.keys else None, mapper=workers.map)
+            if skey is not None:
+                write_summary(cache_dir, skey, summary, compared, notes)  # type: ignore[arg-type]
     warnings = {k: v[1] for k, v in sorted(results.items()) if v[1]}
     summary_seconds = time.perf_counter() - t_summary
     fail_frame = pd.DataFrame(sorted(failures.items()), columns=["path", "error"])
@@ -261,29 +261,40 @@ def _check_options(perf: str, params: dict[str, str], metrics: list[str]) -> Non
         raise MetricsError("--perf must name a column", exit_code=EXIT_USAGE)
 
 
+def likely_to_compute(out_dir: Path | None, jobs: int | None) -> bool:
+    """Worth starting local workers before the runs are even found: several jobs, and no whole
+    sweep finished in ``out_dir`` before (a re-run most likely finds everything cached)."""
+    from .execute import default_jobs
+
+    if (jobs or default_jobs()) <= 1:
+        return False
+    return out_dir is None or not (out_dir / ROWS_DIR / MARK).is_file()
+
+
 def _assemble(found: Discovery, results: dict[str, tuple[pd.DataFrame, list[str]]]) -> pd.DataFrame:
     """All runs' rows in run order, with ``run`` and the group keys in front."""
+    import numpy as np
+
     from ..result import TIDY
 
     columns = ["run", *found.keys, *TIDY[1:], "partial"]
-    frames = []
-    for spec in found.runs:
-        if spec.id not in results:
-            continue
-        rows = results[spec.id][0].copy()
-        if "subrun" in rows.columns:
-            run = spec.id + "#" + rows.pop("subrun").astype(str)
-        else:
-            run = pd.Series(spec.id, index=rows.index)
-        groups = dict(spec.groups)
-        rows.insert(0, "run", run.to_numpy())
-        for i, k in enumerate(found.keys):
-            rows.insert(1 + i, k, groups.get(k))
-        frames.append(rows)
-    if not frames:
+    specs = [spec for spec in found.runs if spec.id in results]
+    if not specs:
         frame = pd.DataFrame({c: pd.Series(dtype=object) for c in columns})
-    else:
-        frame = pd.concat(frames, ignore_index=True)
+        return _normalise(frame, found.keys)
+    parts = [results[spec.id][0] for spec in specs]
+    body = pd.concat(parts, ignore_index=True)
+    lengths = [len(part) for part in parts]
+    run = np.repeat(np.array([spec.id for spec in specs], dtype=object), lengths)
+    if "subrun" in body.columns:  # a log holding several runs: RUN#subrun
+        sub = body.pop("subrun")
+        has = sub.notna().to_numpy()
+        run[has] = run[has] + "#" + sub[has].astype(str).to_numpy(dtype=object)
+    front = {"run": run}
+    for k in found.keys:
+        front[k] = np.repeat(np.array([dict(spec.groups).get(k) for spec in specs],
+                                      dtype=object), lengths)
+    frame = pd.concat([pd.DataFrame(front), body], axis=1)
     return _normalise(frame, found.keys)
 
 

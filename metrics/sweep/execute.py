@@ -6,6 +6,7 @@ driver as it completes, so the results (sorted by run afterwards) are identical,
 Local workers get at most one run each at a time: a worker holds one run in memory, and the
 runs in flight are exactly the runs being computed, which the progress bar can name. Dask gets
 every task at once (its scheduler balances them); nothing of sylla runs on the scheduler.
+After the runs, the same workers compute the bootstrap chunks of the summaries (`Executor.map`).
 """
 
 from __future__ import annotations
@@ -59,68 +60,164 @@ def run_inline(todo: Todo, options: Options, cache_dir: str | None,
         yield outcome
 
 
-def run_processes(todo: Todo, options: Options, cache_dir: str | None, jobs: int,
-                  tracker: Tracker) -> Iterator[Outcome]:
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-    from concurrent.futures.process import BrokenProcessPool
+#: what multiprocessing's fork server imports once, before it forks any worker: the per-run
+#: task with everything it loads, and SciPy for the bootstrap chunks of the summaries. (The
+#: ``sylla sweep`` command starts the server with the same list before it loads pandas itself.)
+PRELOAD = ["sylla.metrics.sweep.task", "sylla.metrics.result", "scipy.stats"]
 
-    ctx: Any
+
+def _context() -> Any:
+    import multiprocessing
+
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["sylla.metrics.sweep.task", "sylla.metrics.result"])
-    else:  # pragma: no cover - Windows, macOS without forkserver
-        ctx = multiprocessing.get_context("spawn")
-    pending = list(reversed(todo))
-    running: dict[Future, RunSpec] = {}
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
-    try:
-        while pending or running:
-            while pending and len(running) < jobs:
-                spec, key = pending[-1]
-                try:
-                    future = pool.submit(run_task, spec, options, cache_dir, key)
-                except BrokenProcessPool:  # a worker died between runs: start afresh
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
-                    continue
-                pending.pop()
-                running[future] = spec
-                tracker.start(spec.id)
-            done, _ = wait(list(running), timeout=1.0, return_when=FIRST_COMPLETED)
-            for future in done:
-                spec = running.pop(future)
-                tracker.done(spec.id)
-                try:
-                    outcome = future.result()
-                except BrokenProcessPool:
-                    # which run's worker died is unknown: every run in flight is reported, and
-                    # a re-run computes them again (finished ones are in the cache)
-                    lost = [spec] + list(running.values())
-                    running.clear()
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
-                    for other in lost:
-                        tracker.done(other.id)
-                        yield Outcome(run_id=other.id, error="a worker process died (killed, or "
-                                      "out of memory) while this run was in flight")
-                    break
-                yield outcome
-    finally:
-        for future in running:
-            future.cancel()
-        pool.shutdown(wait=True, cancel_futures=True)
+        ctx.set_forkserver_preload(PRELOAD)
+        return ctx
+    return multiprocessing.get_context("spawn")  # pragma: no cover - Windows, macOS
+
+
+def start_workers() -> None:
+    """Start the fork server now, so that it imports `PRELOAD` while this process still
+    discovers the runs; the pool's workers are then forked from it ready to work."""
+    ctx = _context()
+    if ctx.get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
+
+
+class Executor:
+    """Where the per-run tasks and then the bootstrap chunks of the summaries run: this process,
+    a pool of local worker processes, or a Dask cluster. The pool (or the connection) lives from
+    the first run to the last chunk, so the summaries are computed in parallel by workers that
+    already have SciPy loaded; `map` falls back to this process if the workers are gone."""
+
+    def __init__(self, todo: int, *, jobs: int | None, dask: "str | object | None") -> None:
+        self.dask = dask
+        self.client: Any = None
+        self.pool: Any = None
+        self.jobs = 1
+        if todo == 0:
+            return  # nothing to run: the summaries (if any) are computed here
+        if dask is not None:
+            self.client = connect(dask) if isinstance(dask, str) else dask
+            return
+        n = jobs or default_jobs()
+        if n > 1 and todo > 1:
+            from concurrent.futures import ProcessPoolExecutor
+
+            self.jobs = min(n, todo)
+            self._ctx = _context()
+            self.pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=self._ctx)
+
+    def __enter__(self) -> "Executor":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.pool is not None:
+            # a broken pool is not waited for: joining its dead workers can hang
+            self.pool.shutdown(wait=not getattr(self.pool, "_broken", False),
+                               cancel_futures=True)
+            self.pool = None
+        if self.client is not None:
+            if isinstance(self.dask, str):
+                self.client.close()
+            self.client = None
+
+    def runs(self, todo: Todo, options: Options, cache_dir: str | None,
+             tracker: Tracker) -> Iterator[Outcome]:
+        """The outcomes of ``todo`` in completion order."""
+        if self.client is not None:
+            yield from run_dask(todo, options, cache_dir, self.client, tracker)
+        elif self.pool is not None:
+            yield from self._run_processes(todo, options, cache_dir, tracker)
+        else:
+            yield from run_inline(todo, options, cache_dir, tracker)
+
+    def map(self, fn: Callable[[Any], Any], items: list[Any]) -> list[Any]:
+        """``[fn(x) for x in items]``, on the workers when there are any. ``fn`` must be a
+        deterministic module-level function: if the workers fail, this process computes it."""
+        if items:
+            try:
+                if self.client is not None:
+                    return _dask_map(self.client, fn, items)
+                if self.pool is not None:
+                    return [f.result() for f in [self.pool.submit(fn, x) for x in items]]
+            except Exception:  # noqa: BLE001 - a dead worker, a lost cluster: compute it here
+                if self.pool is not None:
+                    self.pool.shutdown(wait=False, cancel_futures=True)
+                    self.pool = None
+        return [fn(x) for x in items]
+
+    def _run_processes(self, todo: Todo, options: Options, cache_dir: str | None,
+                       tracker: Tracker) -> Iterator[Outcome]:
+        from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+        from concurrent.futures.process import BrokenProcessPool
+
+        jobs = self.jobs
+        pending = list(reversed(todo))
+        running: dict[Future, RunSpec] = {}
+        try:
+            while pending or running:
+                while pending and len(running) < jobs:
+                    spec, key = pending[-1]
+                    try:
+                        future = self.pool.submit(run_task, spec, options, cache_dir, key)
+                    except BrokenProcessPool:  # a worker died between runs: start afresh
+                        self.pool.shutdown(wait=False, cancel_futures=True)
+                        self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=self._ctx)
+                        continue
+                    pending.pop()
+                    running[future] = spec
+                    tracker.start(spec.id)
+                done, _ = wait(list(running), timeout=1.0, return_when=FIRST_COMPLETED)
+                for future in done:
+                    spec = running.pop(future)
+                    tracker.done(spec.id)
+                    try:
+                        outcome = future.result()
+                    except BrokenProcessPool:
+                        # which run's worker died is unknown: every run in flight is reported,
+                        # and a re-run computes them again (finished ones are in the cache)
+                        lost = [spec] + list(running.values())
+                        running.clear()
+                        self.pool.shutdown(wait=False, cancel_futures=True)
+                        self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=self._ctx)
+                        for other in lost:
+                            tracker.done(other.id)
+                            yield Outcome(run_id=other.id, error="a worker process died (killed, "
+                                          "or out of memory) while this run was in flight")
+                        break
+                    yield outcome
+        finally:
+            for future in running:
+                future.cancel()
 
 
 class _Call:
-    """Unpickled, it calls `run_task` and becomes its `Outcome`."""
+    """Unpickled, it calls ``fn(*args)`` and becomes its result: what the scheduler sees is
+    `pickle.loads` and bytes, so it needs no sylla (see `run_dask`)."""
 
-    def __init__(self, spec: RunSpec, options: Options, cache_dir: str | None,
-                 key: str | None) -> None:
-        self.args = (spec, options, cache_dir, key)
+    def __init__(self, fn: Callable[..., Any], *args: Any) -> None:
+        self.fn = fn
+        self.args = args
 
     def __reduce__(self) -> tuple[Any, tuple]:
-        return run_task, self.args
+        return self.fn, self.args
+
+
+def _blob(fn: Callable[..., Any], *args: Any) -> bytes:
+    import pickle
+
+    return pickle.dumps(_Call(fn, *args), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _keys(prefix: str, n: int) -> list[str]:
+    stamp = f"{os.getpid()}-{time.time_ns()}"
+    return [f"sylla-{prefix}-{i}-{stamp}" for i in range(n)]
 
 
 def connect(address: str) -> "object":
@@ -140,18 +237,18 @@ def connect(address: str) -> "object":
 
 def run_dask(todo: Todo, options: Options, cache_dir: str | None, client: "object",
              tracker: Tracker) -> Iterator[Outcome]:
-    from distributed import as_completed
-
     import pickle
 
+    from distributed import as_completed
+
+    # The scheduler unpickles task graphs: a task naming sylla's function or types would need
+    # sylla there. It gets `pickle.loads` and bytes instead; unpickling them on a worker is
+    # what calls run_task (see _Call). All tasks go in one message (client.map).
+    blobs = [_blob(run_task, spec, options, cache_dir, key) for spec, key in todo]
+    submitted = client.map(pickle.loads, blobs, pure=False,  # type: ignore[attr-defined]
+                           key=_keys("run", len(blobs)))
     futures: dict[Any, RunSpec] = {}
-    for spec, key in todo:
-        # The scheduler unpickles task graphs: a task naming sylla's function or types would
-        # need sylla there. It gets `pickle.loads` and bytes instead; unpickling them on a worker
-        # is what calls run_task (see _Call).
-        blob = pickle.dumps(_Call(spec, options, cache_dir, key), protocol=pickle.HIGHEST_PROTOCOL)
-        future = client.submit(pickle.loads, blob,  # type: ignore[attr-defined]
-                               pure=False, key=f"sylla-run-{len(futures)}-{os.getpid()}-{time.time_ns()}")
+    for future, (spec, _) in zip(submitted, todo):
         futures[future] = spec
         tracker.start(spec.id)
     try:
@@ -169,22 +266,22 @@ def run_dask(todo: Todo, options: Options, cache_dir: str | None, client: "objec
             client.cancel(list(futures))  # type: ignore[attr-defined]
 
 
+def _dask_map(client: Any, fn: Callable[[Any], Any], items: list[Any]) -> list[Any]:
+    import pickle
+
+    futures = client.map(pickle.loads, [_blob(fn, x) for x in items], pure=False,
+                         key=_keys("chunk", len(items)))
+    try:
+        return client.gather(futures)
+    finally:
+        client.cancel(futures)
+
+
 def execute(todo: Todo, options: Options, cache_dir: str | None, *, jobs: int | None,
             dask: "str | object | None", tracker: Tracker) -> Iterator[Outcome]:
     """Outcomes in completion order. ``dask`` is a scheduler address or a `distributed.Client`."""
-    if dask is not None:
-        client = connect(dask) if isinstance(dask, str) else dask
-        try:
-            yield from run_dask(todo, options, cache_dir, client, tracker)
-        finally:
-            if isinstance(dask, str):
-                client.close()  # type: ignore[attr-defined]
-        return
-    n = jobs or default_jobs()
-    if n <= 1 or len(todo) <= 1:
-        yield from run_inline(todo, options, cache_dir, tracker)
-    else:
-        yield from run_processes(todo, options, cache_dir, min(n, len(todo)), tracker)
+    with Executor(len(todo), jobs=jobs, dask=dask) as ex:
+        yield from ex.runs(todo, options, cache_dir, tracker)
 
 
 Callback = Callable[[Outcome], None]

@@ -57,7 +57,36 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     p.set_defaults(run=run)
 
 
+#: the modules multiprocessing's fork server loads before it forks the local workers; the
+#: same list as ``sylla.metrics.sweep.execute.PRELOAD`` (a test checks), kept here because
+#: importing anything under ``sylla.metrics`` loads pandas, and this runs before that
+PRELOAD = ["sylla.metrics.sweep.task", "sylla.metrics.result", "scipy.stats"]
+
+
+def start_workers_early(args: argparse.Namespace) -> None:
+    """Start the fork server of the local workers first thing, so that it loads pandas, the
+    per-run task and SciPy while this process loads its own and finds the runs. Not for Dask,
+    one job, or an ``--out`` holding a finished sweep (a re-run: most likely all cached)."""
+    import os
+
+    cores = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+             else os.cpu_count() or 1)
+    if args.dask is not None or (args.jobs or cores) <= 1:
+        return
+    if (Path(args.out) / "rows" / "_sweep.json").is_file():
+        return
+    import multiprocessing
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return  # pragma: no cover - Windows, macOS without a fork server
+    multiprocessing.get_context("forkserver").set_forkserver_preload(PRELOAD)
+    from multiprocessing import forkserver
+
+    forkserver.ensure_running()
+
+
 def run(args: argparse.Namespace) -> int:
+    start_workers_early(args)
     from sylla.metrics.errors import EXIT_USAGE, MetricsError
 
     try:

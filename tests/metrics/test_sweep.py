@@ -277,10 +277,106 @@ def test_summary_json_on_disk_is_the_stdout_document(agents: Path, tmp_path: Pat
 
 
 def test_local_processes_give_the_rows_of_one_process(agents: Path) -> None:
-    one = sweep(agents, group_by=PATTERN, out=None, jobs=1, metrics=FAST, progress=False)
-    two = sweep(agents, group_by=PATTERN, out=None, jobs=2, metrics=FAST, progress=False)
-    pd.testing.assert_frame_equal(one.rows, two.rows)
-    pd.testing.assert_frame_equal(one.summary, two.summary)
+    one = sweep(agents, group_by=PATTERN, out=None, jobs=1, metrics=FAST, progress=False,
+                compare="agent")
+    # with two jobs the bootstrap chunks of the summaries are computed by the workers too
+    two = sweep(agents, group_by=PATTERN, out=None, jobs=2, metrics=FAST, progress=False,
+                compare="agent")
+    for a, b in ((one.rows, two.rows), (one.summary, two.summary), (one.compare, two.compare)):
+        pd.testing.assert_frame_equal(a, b, check_exact=True)
+
+
+def _matrix(cells: int, n: int, seed: int = 7) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(cells, n)) * rng.uniform(0.1, 10, size=(cells, 1))
+
+
+def test_bootstrap_chunks_are_the_documented_scipy_call_wherever_they_run() -> None:
+    """The summary intervals are scipy.stats.bootstrap (BCa, 9,999 resamples, the fixed seed,
+    64 cells per vectorised call), bit for bit, computed in this process or by workers."""
+    from scipy.stats import bootstrap
+
+    from sylla.metrics.sweep import aggregate
+    from sylla.metrics.sweep.execute import Executor
+
+    values = _matrix(150, 9)
+    values[5] = 3.0  # a constant cell: its interval is the constant, no resampling
+    frame = pd.DataFrame({"cell": np.repeat(np.arange(150), 9), "value": values.ravel()})
+    inline = aggregate.describe(frame, ["cell"])
+    with Executor(2, jobs=2, dask=None) as workers:
+        assert workers.pool is not None
+        pooled = aggregate.describe(frame, ["cell"], mapper=workers.map)
+    pd.testing.assert_frame_equal(inline, pooled, check_exact=True)
+    varied = [i for i in range(150) if i != 5]
+    assert (inline.ci_low[5], inline.ci_high[5]) == (3.0, 3.0)
+    for start in range(0, len(varied), aggregate.CELLS_PER_CALL):
+        chunk = varied[start:start + aggregate.CELLS_PER_CALL]
+        ci = bootstrap((values[chunk],), np.mean, axis=-1, vectorized=True,
+                       confidence_level=0.95, n_resamples=9999, batch=1000, method="BCa",
+                       rng=np.random.default_rng(SEED)).confidence_interval
+        np.testing.assert_array_equal(inline.ci_low.to_numpy()[chunk], ci.low)
+        np.testing.assert_array_equal(inline.ci_high.to_numpy()[chunk], ci.high)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="kills workers found in /proc")
+def test_summaries_fall_back_to_this_process_when_the_workers_are_gone() -> None:
+    import signal
+    import time
+
+    from sylla.metrics.sweep import aggregate
+    from sylla.metrics.sweep.execute import Executor
+
+    chunks = [_matrix(4, 6, seed) for seed in range(3)]
+    expected = [aggregate.bootstrap_chunk(c) for c in chunks]
+    with Executor(2, jobs=2, dask=None) as workers:
+        workers.map(aggregate.bootstrap_chunk, chunks[:1])  # the workers are up
+        pool = workers.pool
+        for pid in list(pool._processes):
+            os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while not pool._broken and time.monotonic() < deadline:  # the pool notices
+            time.sleep(0.05)
+        assert pool._broken
+        got = workers.map(aggregate.bootstrap_chunk, chunks)
+        assert workers.pool is None  # the broken pool is let go, not waited for
+    for (low, high), (elow, ehigh) in zip(got, expected):
+        np.testing.assert_array_equal(low, elow)
+        np.testing.assert_array_equal(high, ehigh)
+
+
+def _forkserver_started(*argv: str) -> bool:
+    """Whether ``sylla sweep ARGV`` starts the workers' fork server before loading pandas."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from multiprocessing import forkserver\n"
+            "from sylla.cli import build_parser\n"
+            "from sylla.commands.sweep import start_workers_early\n"
+            "args = build_parser().parse_args(['sweep', *sys.argv[1:]])\n"
+            "start_workers_early(args)\n"
+            "assert 'pandas' not in sys.modules\n"
+            "print(forkserver._forkserver._forkserver_pid is not None)\n")
+    proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.strip() == "True"
+
+
+def test_local_workers_start_before_the_runs_are_found_unless_a_rerun(agents: Path,
+                                                                      tmp_path: Path) -> None:
+    from sylla.commands.sweep import PRELOAD
+    from sylla.metrics.sweep import MARK, ROWS_DIR, execute
+
+    assert PRELOAD == execute.PRELOAD
+    out = tmp_path / "o"
+    assert _forkserver_started(str(agents), "--out", str(out), "--jobs", "2")
+    assert not _forkserver_started(str(agents), "--out", str(out), "--jobs", "1")
+    assert not _forkserver_started(str(agents), "--out", str(out), "--dask", "tcp://127.0.0.1:9")
+    code, _, err = _cli(agents, out, "--jobs", "2")
+    assert code == 0, err
+    assert (out / ROWS_DIR / MARK).is_file()  # a finished sweep: the next one is a re-run
+    assert not _forkserver_started(str(agents), "--out", str(out), "--jobs", "2")
 
 
 def _ppid(proc: Path) -> int | None:

@@ -62,6 +62,16 @@ def _check_same(local: tuple[Path, str, bytes], out: Path, stdout: str, err: str
     assert (out / "rows" / "part-00000.parquet").read_bytes() == local[2]
 
 
+def _task_prefixes(address: str) -> set[str]:
+    """The kinds of task the scheduler has seen: the runs, and the bootstrap chunks of the
+    summaries, which go to the cluster's workers too."""
+    from distributed import Client
+
+    with Client(address, timeout="30s") as client:
+        return set(client.run_on_scheduler(
+            lambda dask_scheduler: list(dask_scheduler.task_prefixes)))
+
+
 def test_local_cluster_gives_byte_identical_results(local: tuple[Path, str, bytes],
                                                     tmp_path: Path) -> None:
     from distributed import LocalCluster
@@ -72,6 +82,7 @@ def test_local_cluster_gives_byte_identical_results(local: tuple[Path, str, byte
                                        cluster.scheduler_address)
         assert code == 0, err
         _check_same(local, tmp_path / "o", stdout, err)
+        assert {"sylla-run", "sylla-chunk"} <= _task_prefixes(cluster.scheduler_address)
         # the Python API accepts a client too, and finds everything in the cache now
         from distributed import Client
 
@@ -131,6 +142,7 @@ def test_tcp_scheduler_and_workers_give_byte_identical_results(
     code, stdout, err = _sweep_cli(local[0], tmp_path / "o", "--dask", tcp_cluster)
     assert code == 0, err
     _check_same(local, tmp_path / "o", stdout, err)
+    assert {"sylla-run", "sylla-chunk"} <= _task_prefixes(tcp_cluster)
 
 
 def test_an_unreachable_scheduler_is_a_usage_error(local: tuple[Path, str, bytes],
