@@ -26,7 +26,7 @@ import pandas as pd
 
 from ..align import regime_blocks
 from ..data import EpisodeLog, RunData
-from ..memory import return_freed_arrays, trim
+from ..memory import for_log_of, trim
 from ..progress import Progress
 from ..spill import SpillArray
 from .l2logger import BLOCK, FOLDER, THREADS, csv_options
@@ -125,7 +125,7 @@ def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _
 def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes: list[int],
                  progress: bool | None) -> EpisodeLog:
     """One run from the block files of a regular l2logger log (see the module docstring)."""
-    return_freed_arrays()
+    for_log_of(sum(sizes))
     episode_perf, episode_exp = SpillArray(np.float64), SpillArray(np.float64)
     row_perf, row_exp = SpillArray(np.float64), SpillArray(np.float64)
     tasks, params = _Strings(), _Strings()

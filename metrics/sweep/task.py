@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..memory import one_run_at_a_time
 from .discover import RunSpec
 
 
@@ -104,7 +105,8 @@ def run_task(spec: RunSpec, options: Options, cache_dir: str | None,
             out.cached = True
             out.seconds = time.perf_counter() - start
             return out
-        out.rows, out.warnings = compute_run(spec, options)
+        with one_run_at_a_time():
+            out.rows, out.warnings = compute_run(spec, options)
         if cache_dir is not None:
             # written here, not by the driver, when this worker sees the cache: a driver
             # writing every entry itself would be the bottleneck of a big cluster

@@ -1,0 +1,54 @@
+"""The allocator settings of `sylla.metrics.memory`, checked by what they are for: page faults
+(counted by the kernel, not timed) of a loop that allocates and frees block-sized arrays."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+import sys
+
+import pytest
+
+pytestmark = pytest.mark.skipif(platform.libc_ver()[0] != "glibc",
+                                reason="the settings are glibc's (mallopt, malloc_trim)")
+
+LOOP = """
+import json, resource, numpy as np
+from sylla.metrics.memory import one_run_at_a_time
+
+def faults():
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for _ in range(200):
+        a = np.ones(200_000)  # 1.6 MB, as a block of a 100,000-episode run
+        del a
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
+
+outside = faults()
+with one_run_at_a_time():
+    inside = faults()
+after = faults()
+print(json.dumps([outside, inside, after]))
+"""
+
+
+def _faults(**env: str) -> list[int]:
+    proc = subprocess.run([sys.executable, "-c", LOOP], capture_output=True, text=True,
+                          env={**os.environ, **env}, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_a_run_reuses_its_arrays_in_a_worker_tuned_as_dask_does():
+    # Dask's nanny starts its workers with this setting; every array is then mapped afresh
+    outside, inside, after = _faults(MALLOC_TRIM_THRESHOLD_="65536")
+    assert outside > 20_000
+    assert inside < outside / 10
+    assert after > inside * 10  # the worker's own settings are back after the run
+
+
+def test_nothing_changes_in_a_plain_process():
+    outside, inside, after = _faults()
+    # glibc's dynamic threshold already keeps such arrays on the heap: few faults throughout
+    assert max(outside, inside, after) < 5_000
