@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .spill import SpillArray
+
 BLOCK_COLUMNS = (
     "block", "task", "phase", "phase_number", "kind", "subtype", "learning",
     "params", "start", "stop", "count", "partial",
@@ -54,12 +56,13 @@ class RunData:
     """One run, aligned: ``perf[start:stop]`` is the block's data, in episode order.
 
     ``exp`` is the x coordinate (the log's experience number if it has one, else the episode
-    index); ``blocks`` has the columns in ``BLOCK_COLUMNS``.
+    index); ``blocks`` has the columns in ``BLOCK_COLUMNS``. A long log's ``perf`` and ``exp``
+    are `SpillArray`s (read block by block), so metrics slice them rather than take them whole.
     """
 
     run: str
-    perf: np.ndarray
-    exp: np.ndarray
+    perf: "np.ndarray | SpillArray"
+    exp: "np.ndarray | SpillArray"
     blocks: pd.DataFrame
     partial: bool = False
     #: the same run with one value per logged row (see `EpisodeLog.row_perf`), for the
