@@ -9,10 +9,13 @@ reads another's cache. The Dask cluster is started, and warmed by a sweep of fou
 before the clock starts, since ``--dask`` is for a cluster that already exists (and has loaded
 sylla, its readers and SciPy).
 
-Ratios are against ``--jobs 1`` measured in the same run. On a shared machine the numbers are
-noisy: run it twice and read the spread.
+The three ways of running take turns, ``--rounds`` times (a fresh cluster each round, so no idle
+cluster slows the local sweeps). Each round's speedups are against that round's ``--jobs 1``,
+and the median round is reported with the spread: on a shared machine one sweep can take 10 %
+longer than the next for no reason of its own.
 
-    .venv/bin/python bench/sweep.py [--runs 200] [--episodes 100000] [--l2m-runs 10] [--keep DIR]
+    .venv/bin/python bench/sweep.py [--runs 200] [--episodes 100000] [--rounds 3] [--l2m-runs 10]
+                                    [--keep DIR]
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from statistics import median
 
 ROOT = Path(__file__).resolve().parents[1]
 TASKS = ["alpha_v0", "beta_v0", "gamma_v0"]
@@ -100,10 +104,27 @@ def l2metrics_recursive(l2m_py: Path, tree: Path, runs: int, work: Path) -> tupl
     return wall, len(chosen)
 
 
+def dask_sweep(tree: Path, warm: Path, out: Path) -> tuple[float, float, str, float]:
+    """A sweep on a two-worker LocalCluster started (and warmed) for it, then shut down, so
+    that no idle cluster runs beside the local sweeps."""
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster:
+        # a cluster that already exists has run sweeps before: its workers have loaded what
+        # a sweep needs (the per-run task, readers, plugins, SciPy for the summaries)
+        sweep_cli(warm, out.with_name(out.name + "-warm"), "--dask", cluster.scheduler_address)
+        return sweep_cli(tree, out, "--dask", cluster.scheduler_address)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--episodes", type=int, default=100_000)
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="rounds of --jobs 1, --jobs 2 and LocalCluster, one after another; "
+                             "each round's speedups are against its own --jobs 1, and the "
+                             "median round is reported")
     parser.add_argument("--l2m-runs", type=int, default=10,
                         help="runs for l2metrics' recursive mode (it is slow; scaled per run)")
     parser.add_argument("--l2m-python", default=str(ROOT / ".venv-l2m" / "bin" / "python"))
@@ -117,56 +138,67 @@ def main() -> int:
     size = sum(f.stat().st_size for f in tree.rglob("*") if f.is_file())
     print(f"runs: {args.runs} x {args.episodes:,} episodes, {size / 1e9:.2f} GB "
           f"(generated/reused in {time.perf_counter() - t0:.1f} s)")
-    rows = []
+    modes = ["--jobs 1", "--jobs 2", "LocalCluster, 2 workers"]
+    walls: dict[str, list[float]] = {m: [] for m in modes}
+    busy: dict[str, list[float]] = {m: [] for m in modes}
+    aggs: dict[str, list[float]] = {m: [] for m in modes}
+    docs: set[str] = set()
     try:
         outs = base / "outs"
         shutil.rmtree(outs, ignore_errors=True)
         empty = base / "empty"
         empty.mkdir(exist_ok=True)
         fixed, _, _, _ = sweep_cli(empty, outs / "empty", "--jobs", "1")  # start-up, no runs
-        one, busy1, doc1, agg1 = sweep_cli(tree, outs / "jobs1", "--jobs", "1")
-        rows.append(("--jobs 1", one, busy1, 1.0))
-        two, busy2, doc2, agg2 = sweep_cli(tree, outs / "jobs2", "--jobs", "2")
-        rows.append(("--jobs 2", two, busy2, one / two))
-        from distributed import LocalCluster
-
         warm = generate(base / "warm", 4, 2000)
-        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                          dashboard_address=None) as cluster:
-            # a cluster that already exists has run sweeps before: its workers have loaded
-            # what a sweep needs (the per-run task, readers, plugins, SciPy for the summaries)
-            sweep_cli(warm, outs / "warm", "--dask", cluster.scheduler_address)
-            dk, busyd, docd, aggd = sweep_cli(tree, outs / "dask", "--dask", cluster.scheduler_address)
-        rows.append(("LocalCluster, 2 workers", dk, busyd, one / dk))
-        again, _, doc_again, _ = sweep_cli(tree, outs / "jobs2", "--jobs", "2")
-        rows.append(("re-run, nothing changed", again, 0.0, one / again))
-        same = doc1 == doc2 == docd == doc_again
+        for k in range(args.rounds):
+            for mode in modes:
+                out = outs / f"{k}-{mode.split(',')[0].strip('-').replace(' ', '')}"
+                if mode.startswith("--jobs"):
+                    wall, task, doc, agg = sweep_cli(tree, out, *mode.split())
+                else:
+                    wall, task, doc, agg = dask_sweep(tree, warm, out)
+                walls[mode].append(wall)
+                busy[mode].append(task)
+                aggs[mode].append(agg)
+                docs.add(doc)
+            print(f"round {k + 1}: " + ", ".join(f"{m.split(',')[0]} {walls[m][-1]:.2f} s"
+                                                 for m in modes), flush=True)
+        again, _, doc_again, _ = sweep_cli(tree, outs / "0-jobs2", "--jobs", "2")
+        docs.add(doc_again)
         l2m = l2metrics_recursive(Path(args.l2m_python), tree, args.l2m_runs, base)
     finally:
         if not args.keep:
             shutil.rmtree(base, ignore_errors=True)
-    print(f"\n{'sweep':28} {'wall s':>8} {'task s':>8} {'speedup':>8}")
-    for name, wall, busy, ratio in rows:
-        print(f"{name:28} {wall:8.2f} {busy:8.2f} {ratio:7.2f}x")
+    one = walls["--jobs 1"]
+    print(f"\n{'sweep':26} {'wall s (median, min-max)':>26} {'task s':>8} {'speedup':>18}")
+    for mode in modes:
+        ratios = [a / b for a, b in zip(one, walls[mode])]
+        print(f"{mode:26} {median(walls[mode]):8.2f} ({min(walls[mode]):5.2f}-"
+              f"{max(walls[mode]):5.2f})   {median(busy[mode]):8.2f} {median(ratios):7.2f}x "
+              f"({min(ratios):.2f}-{max(ratios):.2f})")
+    print(f"{'re-run, nothing changed':26} {again:8.2f}")
     n = args.runs
-    print(f"\nfixed cost (a sweep of an empty folder: start-up, imports): {fixed:.2f} s")
+    print(f"\nspeedup: per round, that round's --jobs 1 wall over the mode's; median of "
+          f"{args.rounds} round(s) (min-max)")
+    print(f"fixed cost (a sweep of an empty folder: start-up, imports): {fixed:.2f} s")
     print("scheduling overhead per run = ((wall - fixed - summaries) x workers - time inside the "
-          "tasks) / runs:")
-    for name, wall, busy, agg, workers in (("--jobs 1", one, busy1, agg1, 1),
-                                           ("--jobs 2", two, busy2, agg2, 2),
-                                           ("LocalCluster", dk, busyd, aggd, 2)):
-        print(f"  {name:13} {((wall - fixed - agg) * workers - busy) / n * 1000:7.1f} ms "
-              f"(summaries {agg:.2f} s)")
-    print(f"\nstdout identical across --jobs 1, --jobs 2, Dask and the cached re-run: {same}")
+          "tasks) / runs, medians:")
+    for mode, workers in zip(modes, (1, 2, 2)):
+        over = [((w - fixed - a) * workers - b) / n * 1000
+                for w, b, a in zip(walls[mode], busy[mode], aggs[mode])]
+        print(f"  {mode.split(',')[0]:13} {median(over):7.1f} ms "
+              f"(summaries {median(aggs[mode]):.2f} s)")
+    print(f"\nstdout identical across every sweep above and the cached re-run: {len(docs) == 1}")
     if l2m is None:
         print("l2metrics recursive mode: not measured (no l2metrics venv; run "
               "scripts/setup.d/20-l2metrics.sh or pass --l2m-python)")
     else:
         wall, k = l2m
         per = wall / k
+        base_one = median(one)
         print(f"l2metrics 3.1.0 recursive mode: {wall:.1f} s for {k} runs = {per:.2f} s/run "
-              f"-> {per * n:.0f} s for {n} runs, {per * n / one:.1f}x sylla --jobs 1 "
-              f"({one / n:.2f} s/run)")
+              f"-> {per * n:.0f} s for {n} runs, {per * n / base_one:.1f}x sylla --jobs 1 "
+              f"({base_one / n:.2f} s/run)")
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     return 0
 

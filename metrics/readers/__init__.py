@@ -17,7 +17,9 @@ from ..errors import EXIT_USAGE, MetricsError
 FORMATS = ("auto", "csv", "tsv", "jsonl", "parquet", "l2logger", "learnkit", "iscil")
 
 
-def detect(path: Path) -> str:
+def detect(path: Path, search: bool = True) -> str:
+    """The format of ``path``; ``search=False`` counts only a continual-imitation log directly
+    in a directory, not one further below (see `is_iscil`)."""
     from .iscil import is_iscil
     from .l2logger import is_l2logger
     from .learnkit import is_learnkit
@@ -30,7 +32,7 @@ def detect(path: Path) -> str:
             return "l2logger"
         if is_learnkit(path):
             return "learnkit"
-        if is_iscil(path):
+        if is_iscil(path, search):
             return "iscil"
         raise MetricsError("directory is neither an l2logger log (logger_info.json) nor a "
                            "learnkit log (block-report.tsv); use --log-format", str(path),

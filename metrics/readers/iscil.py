@@ -105,17 +105,19 @@ class IscilLog(EpisodeLog):
 
 # --- finding the logs ---------------------------------------------------------------------------
 
-def is_iscil(path: Path) -> bool:
+def is_iscil(path: Path, search: bool = True) -> bool:
     """A file whose first 64 KiB hold a phase or evaluation line (or a binary file named
     ``training_log.log``, so that the reader can say what is wrong with it), or a directory
-    with such a ``training_log.log`` in it or anywhere below it."""
+    with such a ``training_log.log`` in it or (with ``search``) anywhere below it. A sweep
+    passes ``search=False``: there each experiment folder is a run of its own, and searching
+    every folder's whole subtree on the way down costs a walk per level."""
     if path.is_file():
         return _sniff(path)
     if path.is_dir():
         direct = path / LOG_NAME
         if direct.is_file():
             return _sniff(direct)
-        return any(_sniff(p) for p in sorted(path.rglob(LOG_NAME)) if p.is_file())
+        return search and any(_sniff(p) for p in sorted(path.rglob(LOG_NAME)) if p.is_file())
     return False
 
 

@@ -163,11 +163,13 @@ def _metadata(run: Path) -> dict[str, str]:
 
 def _directory_format(path: Path) -> str | None:
     """The format of a run directory as `sylla metrics` detects it (so a directory format added
-    to the readers is swept too), or None for a folder that only holds runs."""
+    to the readers is swept too), or None for a folder that only holds runs. A folder counts
+    as a continual-imitation run only when its ``training_log.log`` is directly in it: each
+    experiment folder is one run, as the reference script reads them."""
     from ..readers import detect
 
     try:
-        return detect(path)
+        return detect(path, search=False)
     except MetricsError:
         return None
 

@@ -16,6 +16,7 @@ import time
 from typing import Any, Callable, Iterator
 
 from ..errors import EXIT_USAGE, MetricsError
+from . import isolate
 from .discover import RunSpec
 from .task import Options, Outcome, run_task
 
@@ -243,24 +244,35 @@ def run_dask(todo: Todo, options: Options, cache_dir: str | None, client: "objec
 
     # The scheduler unpickles task graphs: a task naming sylla's function or types would need
     # sylla there. It gets `pickle.loads` and bytes instead; unpickling them on a worker is
-    # what calls run_task (see _Call). All tasks go in one message (client.map).
-    blobs = [_blob(run_task, spec, options, cache_dir, key) for spec, key in todo]
+    # what calls `isolate.run_pickled` (see _Call), which hands the run, still pickled, to a
+    # child process of the worker and returns the child's reply, still pickled: the worker
+    # only moves bytes. All tasks go in one message (client.map).
+    blobs = [_blob(isolate.run_pickled, isolate.payload(run_task, spec, options, cache_dir, key))
+             for spec, key in todo]
     submitted = client.map(pickle.loads, blobs, pure=False,  # type: ignore[attr-defined]
                            key=_keys("run", len(blobs)))
     futures: dict[Any, RunSpec] = {}
     for future, (spec, _) in zip(submitted, todo):
         futures[future] = spec
         tracker.start(spec.id)
+    del submitted  # a result is forgotten on the worker once the driver has taken it
     try:
-        for future in as_completed(list(futures), loop=client.loop):  # type: ignore[attr-defined]
+        # with_results: the client's event loop fetches each result as its run ends, so this
+        # thread does not make one round trip to it per run
+        for future, reply in as_completed(list(futures), loop=client.loop,  # type: ignore[attr-defined]
+                                          with_results=True, raise_errors=False):
             spec = futures.pop(future)
             tracker.done(spec.id)
             try:
-                yield future.result()
+                if future.status != "finished":  # an error or a cancellation: raise it here
+                    reply = future.result()
+                outcome = isolate.result(reply)
             except Exception as exc:  # noqa: BLE001 - KilledWorker, a lost connection, ...
                 from .task import describe
 
-                yield Outcome(run_id=spec.id, error=f"on the Dask cluster: {describe(exc)}")
+                text = str(exc) if isinstance(exc, isolate.ChildDied) else describe(exc)
+                outcome = Outcome(run_id=spec.id, error=f"on the Dask cluster: {text}")
+            yield outcome
     finally:
         if futures:
             client.cancel(list(futures))  # type: ignore[attr-defined]
@@ -269,10 +281,11 @@ def run_dask(todo: Todo, options: Options, cache_dir: str | None, client: "objec
 def _dask_map(client: Any, fn: Callable[[Any], Any], items: list[Any]) -> list[Any]:
     import pickle
 
-    futures = client.map(pickle.loads, [_blob(fn, x) for x in items], pure=False,
-                         key=_keys("chunk", len(items)))
+    futures = client.map(pickle.loads,
+                         [_blob(isolate.run_pickled, isolate.payload(fn, x)) for x in items],
+                         pure=False, key=_keys("chunk", len(items)))
     try:
-        return client.gather(futures)
+        return [isolate.result(reply) for reply in client.gather(futures)]
     finally:
         client.cancel(futures)
 

@@ -16,6 +16,12 @@ from ..memory import one_run_at_a_time
 from .discover import RunSpec
 
 
+#: bumped when what `compute_run` keeps of a run changes within one sylla version (2: rows a
+#: plugin adds across a log's runs, such as the pooled row, are left out), so no cache entry
+#: written by the older code is read back
+ROWS_VERSION = 2
+
+
 @dataclass(frozen=True)
 class Options:
     """Everything that changes a run's numbers. Its `key_dict` is part of every cache key, so
@@ -32,7 +38,8 @@ class Options:
     def key_dict(self) -> dict[str, Any]:
         from sylla import __version__
 
-        return {"sylla": __version__, "perf": self.perf, "params": sorted(self.params),
+        return {"sylla": __version__, "rows": ROWS_VERSION, "perf": self.perf,
+                "params": sorted(self.params),
                 "metrics": sorted(self.metrics), "allow_partial": self.allow_partial,
                 "ste": self.ste_digest, "plugins": _plugin_names()}
 
@@ -129,10 +136,14 @@ def compute_run(spec: RunSpec, options: Options) -> tuple[Any, list[str]]:
         spec.path, spec.syllabus, ste=list(options.ste), perf=options.perf,
         log_format=spec.format, params=dict(options.params), allow_partial=options.allow_partial,
         only=list(options.metrics) or None, progress=False)
-    rows = result.rows.reindex(columns=TIDY[1:] + ["partial"])
+    # Rows a plugin adds across the log's runs (the continual-imitation pooled row) are not a
+    # run's: the sweep summarises across runs itself, and counting them would count a run twice.
+    own = result.rows["run"].astype(str).isin([run.run for run in result.runs])
+    kept = result.rows[own.to_numpy()]
+    rows = kept.reindex(columns=TIDY[1:] + ["partial"])
     rows["partial"] = rows["partial"].fillna(False).astype(bool)
     # a log with several runs (a plain log with a ``run`` column) keeps them apart
-    runs = result.rows["run"].astype(str)
+    runs = kept["run"].astype(str)
     if runs.nunique() > 1:
         rows.insert(0, "subrun", runs.to_numpy())
     return rows.reset_index(drop=True), list(result.warnings)

@@ -474,3 +474,27 @@ def test_ste_data_is_part_of_every_key(tmp_path: Path) -> None:
     pong.write_text("".join(lines))
     assert sweep(root, out=out, jobs=1, progress=False, metrics=["ste_rel_perf"],
                  ste=[ste]).counts["computed"] == 1
+
+
+def test_each_continual_imitation_experiment_is_a_run_counted_once() -> None:
+    """An experiment folder holding ``training_log.log`` is one run (as the reference script
+    reads them), the folders above it only hold runs, and the pooled row `sylla metrics` adds
+    across a log's experiments is not a run: the sweep's own mean over the four experiments is
+    that pooled value."""
+    tree = FIXTURES / "iscil" / "tree"
+    found = discover(tree, "*/{env}/{name}_seed{seed}")
+    assert [r.id for r in found.runs] == [
+        "iscil/kitchen/ablation_oldstyle_seed0", "iscil/kitchen/exp_other_seed1",
+        "iscil/kitchen/exp_worked_seed0", "iscil/kitchen/exp_zthird_seed2"]
+    assert {r.format for r in found.runs} == {"iscil"}
+    result = sweep(tree, group_by="*/{env}/*", out=None, jobs=1, metrics=["iscil"],
+                   progress=False)
+    assert result.ok
+    assert set(result.rows.run) == {r.id for r in found.runs}  # no "#pooled" pseudo-run
+    pooled = compute_metrics(tree, None, only=["iscil"], progress=False).rows
+    for k in ("bwt", "fwt", "auc"):
+        cell = result.summary[(result.summary.metric == f"iscil_{k}")
+                              & result.summary.task.isna()]
+        assert cell.n.tolist() == [4]
+        want = pooled[(pooled.run == "pooled") & (pooled.metric == f"iscil_{k}")].value
+        assert cell["mean"].iloc[0] == pytest.approx(float(want.iloc[0]), abs=1e-12)

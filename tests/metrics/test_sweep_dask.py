@@ -94,6 +94,58 @@ def test_local_cluster_gives_byte_identical_results(local: tuple[Path, str, byte
         assert again.counts["cached"] == 6 and again.counts["computed"] == 0
 
 
+def _children_of_worker() -> list[tuple[int, int]]:
+    """On a worker: (pid, parent pid) of its idle children that compute the runs."""
+    import psutil
+
+    from sylla.metrics.sweep import isolate
+
+    return [(c.proc.pid, psutil.Process(c.proc.pid).ppid()) for c in isolate._idle if c.alive]
+
+
+def test_runs_are_computed_in_children_of_the_workers(local: tuple[Path, str, bytes],
+                                                      tmp_path: Path) -> None:
+    """The runs are computed in a child process of each worker; a child that crashes fails
+    only its own call, the worker survives and starts a new child; the children end with the
+    cluster."""
+    import pickle
+
+    import psutil
+    from distributed import Client, LocalCluster
+
+    from sylla.metrics.sweep import isolate
+    from sylla.metrics.sweep.execute import _blob
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        code, stdout, err = _sweep_cli(local[0], tmp_path / "o", "--dask",
+                                       cluster.scheduler_address)
+        assert code == 0, err
+        _check_same(local, tmp_path / "o", stdout, err)
+        pids = client.run(os.getpid)
+        children = client.run(_children_of_worker)
+        assert set(children) == set(pids)
+        for address, kids in children.items():
+            assert kids and all(parent == pids[address] for _, parent in kids), children
+        everyone = [pid for kids in children.values() for pid, _ in kids]
+
+        # a call whose process aborts (as a crash inside a C extension would)
+        crash = _blob(isolate.run_pickled, isolate.payload(os.abort))
+        worker = next(iter(pids))
+        reply = client.submit(pickle.loads, crash, pure=False, workers=[worker]).result()
+        with pytest.raises(isolate.ChildDied, match=r"killed \(SIGABRT\)"):
+            isolate.result(reply)
+        assert client.run(os.getpid) == pids  # the same workers, none restarted
+        again = _blob(isolate.run_pickled, isolate.payload(os.getppid))
+        assert isolate.result(client.submit(pickle.loads, again, pure=False,
+                                            workers=[worker]).result()) == pids[worker]
+    deadline = time.monotonic() + 30
+    while any(psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE
+              for p in everyone):
+        assert time.monotonic() < deadline, "children outlived their workers"
+        time.sleep(0.1)
+
+
 @pytest.fixture
 def tcp_cluster(tmp_path: Path) -> Iterator[str]:
     """``dask scheduler`` and ``dask worker`` (two worker processes) on 127.0.0.1."""
