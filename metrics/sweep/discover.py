@@ -50,15 +50,17 @@ class RunSpec:
         """(role, absolute path) of every input file, in a stable order: the cache key hashes
         their content."""
         out: list[tuple[str, str]] = []
-        root = Path(self.path)
-        if root.is_dir():
+        root = str(Path(self.path))
+        if os.path.isdir(root):
+            # plain strings, not Path objects: a re-run lists every file of every run
+            cut = len(root.rstrip(os.sep)) + 1
             for dirpath, dirnames, filenames in os.walk(root):
                 dirnames.sort()
+                prefix = dirpath[cut:].replace(os.sep, "/") + "/" if dirpath != root else ""
                 for name in sorted(filenames):
-                    full = Path(dirpath) / name
-                    out.append((full.relative_to(root).as_posix(), str(full)))
+                    out.append((prefix + name, os.path.join(dirpath, name)))
         else:
-            out.append(("log", str(root)))
+            out.append(("log", root))
         if self.syllabus is not None and not any(p == self.syllabus for _, p in out):
             out.append(("syllabus", self.syllabus))
         return out

@@ -122,7 +122,7 @@ def _run(args: argparse.Namespace) -> int:
                    progress=False if args.no_progress else None)
     text = render_json(result) if args.format == "json" else render_text(result)
     sys.stdout.write(text)
-    _write_summaries(result, out)
+    _write_summaries(result, out, text if args.format == "json" else None)
     c = result.counts
     busy = sum(result.seconds.values())
     print(f"sylla: {c['runs']} run(s): {c['computed']} computed ({busy:.2f} s in the per-run "
@@ -141,13 +141,15 @@ def _run(args: argparse.Namespace) -> int:
     return 0 if result.ok else 1
 
 
-def _write_summaries(result: object, out: Path) -> None:
-    """summary.json (the --format json document), summary.parquet, compare.parquet and
-    warnings.json beside the rows, each written atomically."""
+def _write_summaries(result: object, out: Path, doc: str | None = None) -> None:
+    """summary.json (the --format json document, ``doc`` when stdout already has it),
+    summary.parquet, compare.parquet and warnings.json beside the rows, each written
+    atomically."""
     from sylla.metrics.sweep.cache import atomic_write
     from sylla.metrics.sweep.report import render_json
 
-    doc = render_json(result)
+    if doc is None:
+        doc = render_json(result)
     atomic_write(out / "summary.json", lambda tmp: Path(tmp).write_text(doc, encoding="utf-8"))
     warnings = json.dumps(result.warnings, indent=2) + "\n"  # type: ignore[attr-defined]
     atomic_write(out / "warnings.json", lambda tmp: Path(tmp).write_text(warnings, encoding="utf-8"))
