@@ -223,7 +223,9 @@ def serve(read_fd: int, write_fd: int, parent: int) -> None:
 
 
 def _die_with(parent: int) -> None:
-    """Ask Linux to end this process when the worker dies, whatever way it dies."""
+    """Ask Linux to end this process when the worker dies, whatever way it dies. Linux sends
+    the signal when the *thread* that started the child ends; a worker thread that ends while
+    its child is idle only costs a new child on the next call (`run_pickled` skips dead ones)."""
     if sys.platform.startswith("linux"):
         try:
             import ctypes

@@ -119,3 +119,20 @@ def _gone(pid: int) -> None:
     while _alive(pid):
         assert time.monotonic() < deadline, f"process {pid} still runs"
         time.sleep(0.05)
+
+
+def test_a_child_whose_starting_thread_ended_is_replaced() -> None:
+    """Linux's parent-death signal follows the thread that started the child: when a worker
+    thread ends, its idle child ends too, and the next call gets a new child, not an error."""
+    import threading
+
+    started: list[int] = []
+    thread = threading.Thread(target=lambda: started.append(call(os.getpid)))
+    thread.start()
+    thread.join()
+    (gone,) = isolate._idle
+    assert gone.proc.pid == started[0]
+    assert gone.proc.wait(timeout=30) == -signal.SIGTERM
+    pid = call(os.getpid)
+    assert pid not in (started[0], os.getpid())
+    assert [c.proc.pid for c in isolate._idle] == [pid]
