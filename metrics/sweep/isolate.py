@@ -3,10 +3,11 @@
 Why: a Dask worker runs its tasks in threads, beside an event loop that wakes every few
 milliseconds (the statistical profiler every 10 ms, the loop's health tick every 20 ms, the
 memory monitor every 100 ms). Each wake-up takes the GIL from the task. A sylla run is
-GIL-bound Python and pandas, so on a busy machine those hand-overs cost it about 10 %
-(`bench/sweep.py`; with the profiler and monitors turned off the tasks ran as fast as in
-`--jobs N` worker processes, which have no event loop). A child process has no event loop:
-the task thread of the worker only waits on a pipe, with the GIL released.
+GIL-bound Python and pandas, so on two busy cores 30 runs took 3.2–3.4 s in a worker thread
+against ~3.0 s in a plain process, and a whole sweep ~5 % longer (docs/metrics.md, *Sweep
+benchmark*; with the profiler and monitors turned off the tasks ran as fast as in `--jobs N`
+worker processes, which have no event loop). A child process has no event loop: the task thread
+of the worker only waits on a pipe, with the GIL released.
 
 It also keeps a crash inside a C extension, or the kernel's out-of-memory killer, from taking
 the Dask worker down: the run fails with a clear message and the next run gets a new child.
