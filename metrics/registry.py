@@ -83,10 +83,16 @@ class Context:
     params: dict[str, Any]
     cache: dict[Any, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    #: task -> name -> value: the intermediate values behind a task's metrics (per-STE-run
+    #: ratios, a task's block values, ...), kept for outputs that show them (l2metrics' files)
+    details: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def warn(self, message: str) -> None:
         if message not in self.warnings:
             self.warnings.append(message)
+
+    def detail(self, task: str, name: str, value: Any) -> None:
+        self.details.setdefault(task, {})[name] = value
 
 
 @runtime_checkable

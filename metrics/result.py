@@ -31,6 +31,8 @@ class MetricsResult:
     ste: dict[str, list[RunData]]
     params: dict[str, Any]
     plugins: list[Metric] = field(default_factory=list)
+    #: run -> task -> intermediate values the plugins recorded (`Context.detail`)
+    details: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
 
     def lifetime(self) -> dict[str, float | None]:
         """Lifetime values (mean over runs when there are several)."""
@@ -105,7 +107,7 @@ def compute_metrics(
 ) -> MetricsResult:
     """Compute every registered metric (or the plugins named in ``only``) on a log."""
     from .readers import read_log
-    from .ste import load_ste, store_ste
+    from .ste import load_ste, match_ste, store_ste
     from .syllabus import load_syllabus
 
     start_clock()
@@ -138,20 +140,22 @@ def compute_metrics(
     warnings[:0] = episode_log.warnings
     log_perf = episode_log.perf
     del episode_log  # the aligned runs hold what the metrics need; free the per-episode table
-    ste_data = load_ste(list(ste), perf) if ste else {}
-    if agnostic:
-        ste_data = _ste_by_base_task(ste_data)
+    loaded = load_ste(list(ste), perf) if ste else {}
+    tasks = list(dict.fromkeys(t for run in runs for t in run.tasks))
+    ste_data = match_ste(loaded, tasks, agnostic=agnostic,
+                         compat=bool(values.get("l2metrics_compat")))
     if ste_store is not None:
-        if not ste_data:
+        if not loaded:
             raise MetricsError("--ste-store needs STE data from --ste", exit_code=EXIT_USAGE)
-        store_ste(ste_data, ste_store, ste_store_format, perf or log_perf)
+        store_ste(loaded, ste_store, ste_store_format, perf or log_perf)
     frames = []
     produced_by: dict[str, list[dict[str, Any]]] = {}
     bar = Progress(len(runs) * len(all_plugins), "computing metrics", progress)
+    details: dict[str, dict[str, dict[str, Any]]] = {}
     with bar:
         for run in runs:
-            _run_plugins(run, ste_data, values, all_plugins, frames, warnings, len(runs), bar,
-                         produced_by)
+            details[run.run] = _run_plugins(run, ste_data, values, all_plugins, frames,
+                                            warnings, len(runs), bar, produced_by)
     for plugin in all_plugins:  # plugins that aggregate across runs (e.g. a pooled row)
         if hasattr(plugin, "finish"):
             extra, notes = plugin.finish(runs, values, produced_by.get(plugin.name, []))
@@ -165,16 +169,16 @@ def compute_metrics(
     rows["value"] = pd.to_numeric(rows["value"], errors="coerce").astype(float)
     rows = _mark_partial(rows, runs)
     return MetricsResult(rows=rows, warnings=warnings, runs=runs, ste=ste_data, params=values,
-                         plugins=all_plugins)
+                         plugins=all_plugins, details=details)
 
 
 def _run_plugins(run: RunData, ste_data: dict, values: dict, all_plugins: list, frames: list,
                  warnings: list, n_runs: int, bar: "Progress",
-                 produced_by: dict[str, list[dict[str, Any]]]) -> None:
+                 produced_by: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, Any]]:
     """Every plugin on one run; a plugin that fails becomes a warning, not a lost run.
 
     Rows of plugins that also aggregate across runs (a ``finish`` method) are kept in
-    ``produced_by`` for that second step."""
+    ``produced_by`` for that second step. Returns the details the plugins recorded."""
     ctx = Context(run=run, ste=ste_data, params=values)
     for plugin in all_plugins:
         try:
@@ -199,6 +203,7 @@ def _run_plugins(run: RunData, ste_data: dict, values: dict, all_plugins: list, 
                  "every task and lifetime metric that uses them is affected")
     warnings.extend(w if run.run in w or n_runs == 1 else f"run {run.run!r}: {w}"
                     for w in ctx.warnings)
+    return ctx.details
 
 
 def _mark_partial(rows: pd.DataFrame, runs: list[RunData]) -> pd.DataFrame:
@@ -235,32 +240,22 @@ def variant_base(task: str) -> str:
 
 def _strip_variants(log: EpisodeLog) -> None:
     """Variant-agnostic mode: every task name becomes its base task (before alignment, so
-    adjacent blocks of two variants of one task become one block, as l2metrics' regimes do)."""
+    adjacent blocks of two variants of one task become one block, as l2metrics' regimes do).
+    Base names compare case-insensitively (``Alpha_V0`` and ``alpha_v1`` are one task), and
+    keep the spelling first seen."""
     if "task" not in log.frame.columns:
         return
     column = log.frame["task"]
+    spelling: dict[str, str] = {}
+
+    def base(task: object) -> str:
+        name = variant_base(str(task))
+        return spelling.setdefault(name.lower(), name)
+
     if isinstance(column.dtype, pd.CategoricalDtype):
-        bases = [variant_base(c) for c in column.cat.categories]
+        bases = [base(c) for c in column.cat.categories]
         codes = pd.Categorical(bases)
         log.frame["task"] = pd.Categorical.from_codes(
             codes.codes[column.cat.codes.to_numpy()], codes.categories)
     else:
-        log.frame["task"] = column.astype(str).map(variant_base)
-
-
-def _ste_by_base_task(ste: dict[str, list[RunData]]) -> dict[str, list[RunData]]:
-    """STE runs of every variant of a task serve the task (l2metrics loads ``<task>*``)."""
-    out: dict[str, list[RunData]] = {}
-    for task, runs in ste.items():
-        base = variant_base(task)
-        for r in runs:
-            blocks = r.blocks.copy()
-            blocks["task"] = blocks["task"].astype(str).map(variant_base)
-            rows = None
-            if r.rows is not None:
-                rows = RunData(r.rows.run, r.rows.perf, r.rows.exp, blocks.assign(
-                    start=r.rows.blocks.start, stop=r.rows.blocks.stop,
-                    count=r.rows.blocks["count"]), r.rows.partial)
-            out.setdefault(base, []).append(RunData(r.run, r.perf, r.exp, blocks, r.partial,
-                                                    rows))
-    return out
+        log.frame["task"] = column.astype(str).map(base)

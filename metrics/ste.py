@@ -2,9 +2,10 @@
 
 Each ``--ste PATH`` is one run (an l2logger or learnkit directory, or a plain log of one task) or
 a directory holding such runs. A run must train exactly one task. Stored STE data is written as
-Parquet or CSV, one self-describing file per run (``<dir>/<task>/<run>.<ext>`` with ``task``,
-``block``, ``block_type``, ``episode`` and the performance column) so it can be given back to
-``--ste`` later. Never pickle: a pickle runs code when loaded.
+Parquet or CSV, one self-describing file per run (``<dir>/<task>/<run>.<ext>``, every logged
+row with its block structure and ``exp_num``: `sylla.metrics.readers.ste_store`) so that
+``--ste DIR`` later gives the same numbers as the runs themselves. Never pickle: a pickle runs
+code when loaded.
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ from .align import align
 from .data import RunData
 from .errors import EXIT_USAGE, MetricsError
 from .readers import read_log
+from .spill import gather
 from .readers.l2logger import is_l2logger
 from .readers.learnkit import is_learnkit
 from .readers.plain import kind_of
+from .readers.ste_store import COLUMNS as STORE_COLUMNS, is_ste_store, read_ste_store
 
 
 def _runs_in(path: Path) -> list[Path]:
@@ -62,6 +65,10 @@ def load_ste(paths: list[str | Path], perf: str | None = None) -> dict[str, list
     out: dict[str, list[RunData]] = {}
     for given in paths:
         for path in _runs_in(Path(given)):
+            if is_ste_store(path):  # written by --ste-store: the run exactly as it was read
+                run = read_ste_store(path)
+                out.setdefault(_trained(run, path), []).append(run)
+                continue
             log = read_log(path, perf, stream=True)
             frame = log.frame
             if "task" not in frame.columns:
@@ -70,14 +77,77 @@ def load_ste(paths: list[str | Path], perf: str | None = None) -> dict[str, list
                 frame["kind"] = "train"
             runs, _ = align(log)
             for run in runs:
-                trained = list(dict.fromkeys(run.blocks[run.blocks.kind == "train"].task))
-                if len(trained) != 1:
-                    raise MetricsError(
-                        f"an STE run must train exactly one task, this one trains "
-                        f"{len(trained)} ({', '.join(map(str, trained)) or 'none'})", str(path))
                 run.run = str(path.name)
-                out.setdefault(str(trained[0]), []).append(run)
+                out.setdefault(_trained(run, path), []).append(run)
     return out
+
+
+def _trained(run: RunData, path: Path) -> str:
+    """The one task an STE run trains."""
+    trained = list(dict.fromkeys(run.blocks[run.blocks.kind == "train"].task))
+    if len(trained) != 1:
+        raise MetricsError(f"an STE run must train exactly one task, this one trains "
+                           f"{len(trained)} ({', '.join(map(str, trained)) or 'none'})",
+                           str(path))
+    return str(trained[0])
+
+
+def match_ste(ste: dict[str, list[RunData]], tasks: list[str], *, agnostic: bool = False,
+              compat: bool = False) -> dict[str, list[RunData]]:
+    """Log task -> the STE runs that serve it, with their block names in the log's spelling.
+
+    Names compare case-insensitively (l2logger lower-cases them, and l2metrics stores STE data
+    under the lower-cased name, so runs named ``Alpha_V0`` and ``alpha_v0`` are one task's).
+    A task gets the runs of its own name; in variant-agnostic mode (``tasks`` are then base
+    names) the runs of every variant whose base name is the task's. ``compat`` follows
+    l2metrics 3.1.0's ``load_ste_data`` instead: its own name if stored, else, when the task is
+    the base name of some stored task, every stored name that *starts with* it (the
+    ``<task>*`` glob, which also gives ``ab`` the runs of ``abc_y``). In agnostic mode every
+    block of a matched run is renamed to its base name, as l2metrics renames them. STE runs
+    that serve no task of the log are kept under their own name.
+    """
+    from .result import variant_base
+
+    stored: dict[str, list[RunData]] = {}
+    for name, runs in ste.items():
+        stored.setdefault(name.lower(), []).extend(runs)
+    canon = {t.lower(): t for t in tasks}
+    bases = {variant_base(s) for s in stored}
+    out: dict[str, list[RunData]] = {}
+    used: set[str] = set()
+    for task in tasks:
+        t = task.lower()
+        if compat:
+            names = [t] if t in stored else sorted(s for s in stored if s.startswith(t)) \
+                if t in bases else []
+        elif agnostic:
+            names = sorted(s for s in stored if variant_base(s) == t)
+        else:
+            names = [t] if t in stored else []
+        used.update(names)
+        picked = [_renamed(r, canon, agnostic) for s in names for r in stored[s]]
+        if picked:
+            out[task] = picked
+    for name, runs in ste.items():
+        if name.lower() not in used and name not in out:
+            out[name] = runs
+    return out
+
+
+def _renamed(run: RunData, canon: dict[str, str], agnostic: bool) -> RunData:
+    """The run with each block's task in the log's spelling (its base name if agnostic)."""
+    from .result import variant_base
+
+    def name(task: object) -> str:
+        base = variant_base(str(task)) if agnostic else str(task)
+        return canon.get(base.lower(), base)
+
+    blocks = run.blocks.assign(task=run.blocks["task"].astype(str).map(name))
+    rows = None
+    if run.rows is not None:
+        rows = RunData(run.rows.run, run.rows.perf, run.rows.exp, run.rows.blocks.assign(
+            task=run.rows.blocks["task"].astype(str).map(name)), run.rows.partial)
+    return RunData(run.run, run.perf, run.exp, blocks, run.partial, rows)
 
 
 def store_ste(ste: dict[str, list[RunData]], directory: str | Path, fmt: str = "parquet",
@@ -95,15 +165,17 @@ def store_ste(ste: dict[str, list[RunData]], directory: str | Path, fmt: str = "
             raise MetricsError(f"cannot create directory: {exc.strerror}", str(folder),
                                exit_code=EXIT_USAGE) from None
         for run in runs:
-            b = run.blocks
+            r = run.logged  # every logged row: l2metrics computes STE values over rows
+            b = r.blocks
             counts = b["count"].to_numpy(dtype=np.int64)
+            spans = list(zip(b.start.astype(int), b.stop.astype(int)))
             frame = pd.DataFrame({
-                "task": np.repeat(b.task.to_numpy(), counts),
-                "block": np.repeat(b.block.to_numpy(), counts),
-                "block_type": np.repeat(b.kind.to_numpy(), counts),
-                "episode": np.arange(run.perf.size),
-                perf: np.asarray(run.perf),
-            })
+                "task": _each(b, "task", counts), "block": np.repeat(b.block.to_numpy(), counts),
+                "block_type": _each(b, "kind", counts),
+                "block_subtype": _each(b, "subtype", counts),
+                "params": _each(b, "params", counts), "exp_num": gather(r.exp, spans),
+                perf: gather(r.perf, spans),
+            }, columns=[*STORE_COLUMNS, perf])
             target = folder / f"{_safe(Path(run.run).stem)}.{fmt}"
             if fmt == "parquet":
                 frame.to_parquet(target, index=False)
@@ -111,6 +183,11 @@ def store_ste(ste: dict[str, list[RunData]], directory: str | Path, fmt: str = "
                 frame.to_csv(target, index=False)
             written.append(target)
     return written
+
+
+def _each(blocks: pd.DataFrame, column: str, counts: np.ndarray) -> np.ndarray:
+    """A block-table column repeated onto the rows of each block."""
+    return np.repeat(blocks[column].astype(str).to_numpy(dtype=object), counts)
 
 
 def _safe(name: str) -> str:

@@ -51,7 +51,13 @@ NORMALIZATION = Parameter("normalization", "task", "scale each task (or the run)
                           choices=("task", "run", "none"))
 STE_AVERAGING = Parameter("ste_averaging", "metrics", "average STE runs' metrics or their curves",
                           choices=("metrics", "time"))
-PREPROCESSING = (SMOOTHING, WINDOW, SMOOTH_EVAL, CLAMP, NORMALIZATION, DATA_RANGE, VARIANT_MODE)
+COMPAT = Parameter("l2metrics_compat", False, "match STE runs and data-range keys to a "
+                   "variant-agnostic task by name prefix, as l2metrics 3.1.0 does (its "
+                   "'<task>*' glob also gives task 'ab' the runs of 'abc_y'); default: exact "
+                   "base names (sylla metrics --l2metrics-compat)",
+                   type=lambda v: _flag("l2metrics_compat", v))
+PREPROCESSING = (SMOOTHING, WINDOW, SMOOTH_EVAL, CLAMP, NORMALIZATION, DATA_RANGE, VARIANT_MODE,
+                 COMPAT)
 
 
 @dataclass
@@ -75,7 +81,9 @@ def regimes(ctx: Context) -> Regimes:
     if key in ctx.cache:
         return ctx.cache[key]
     ste = {t: [s.logged for s in runs] for t, runs in ctx.ste.items()}
-    ranges = load_data_range(p["data_range"], ctx.run.tasks) if p["data_range"] else None
+    ranges = load_data_range(p["data_range"], ctx.run.tasks,
+                             agnostic=p["variant_mode"] == "agnostic",
+                             compat=p["l2metrics_compat"]) if p["data_range"] else None
     prepared = prepare_l2m(ctx.run.logged, ste, smoothing=p["smoothing"],
                            window_length=p["window_length"], clamp=p["clamp_outliers"],
                            normalization=p["normalization"], smooth_eval=p["smooth_eval"],
@@ -99,9 +107,16 @@ def regimes(ctx: Context) -> Regimes:
     return result
 
 
-def load_data_range(path: str, tasks: list[str]) -> dict[str, tuple[float, float]]:
+def load_data_range(path: str, tasks: list[str], *, agnostic: bool = False,
+                    compat: bool = False) -> dict[str, tuple[float, float]]:
     """l2metrics' data-range file: ``{"task": {"min": a, "max": b}, ...}`` covering every task
-    of the run, with finite ``min < max``... or ``min == max`` (a constant task becomes 1)."""
+    of the run, with finite ``min < max``... or ``min == max`` (a constant task becomes 1).
+
+    Keys match task names case-insensitively (l2metrics lower-cases both). In variant-agnostic
+    mode a base task takes the widest range of its variants' keys (``alpha`` from ``alpha_v0``
+    and ``alpha_v1``), as l2metrics merges them; l2metrics picks those keys by substring
+    (``"ab" in "abc_y"``), which ``compat`` reproduces, while sylla's default takes the keys
+    whose base name is the task's."""
     import json
 
     try:
@@ -123,7 +138,15 @@ def load_data_range(path: str, tasks: list[str]) -> dict[str, tuple[float, float
         if not ok:
             raise MetricsError(f"task {task!r}: the range must be {{\"min\": a, \"max\": b}} "
                                "with finite numbers a <= b", path, exit_code=EXIT_USAGE)
-        out[str(task)] = (float(entry["min"]), float(entry["max"]))
+        out[str(task).lower()] = (float(entry["min"]), float(entry["max"]))
+    if agnostic:
+        merged: dict[str, tuple[float, float]] = {}
+        for base in {k.split("_")[0] for k in out}:
+            keys = [k for k in out if (base in k if compat else k.split("_")[0] == base)]
+            merged[base] = (min(out[k][0] for k in keys), max(out[k][1] for k in keys))
+        out = merged
+    # every key stays: l2metrics' run normalisation spans all the file's ranges
+    out.update({t: out[t.lower()] for t in tasks if t.lower() in out})
     missing = [t for t in tasks if t not in out]
     if missing:
         raise MetricsError(f"no range for task(s) {', '.join(missing)}", path,
@@ -226,6 +249,7 @@ class PerfRecovery:
         values = []
         for task in ctx.run.tasks:
             y = np.array([v for i, v in sorted(rec.items()) if b.task.iat[i] == task])
+            ctx.detail(task, "recovery_times", y.tolist())
             if y.size > 1:
                 value = -theil_sen_slope(y)
                 out.append(row("perf_recovery", value, task))
@@ -262,6 +286,7 @@ class AvgPerf:
             values = []
             for task in ctx.run.tasks:
                 vals = per_task.get(task, {}).get(name, [])
+                ctx.detail(task, f"{name}_vals", list(vals))
                 v = float(np.mean(vals)) if vals else math.nan
                 out.append(row(name, v, task))
                 values.append(v)
@@ -318,6 +343,7 @@ class PerfMaintenance:
                 per_task.setdefault(str(tasks[i]), []).append(v)
             lifetime = []
             for task in ctx.run.tasks:
+                ctx.detail(task, f"maintenance_val_{m}", per_task.get(task, []))
                 if task in per_task:
                     v = float(np.mean(per_task[task]))
                     out.append(row(f"perf_maintenance_{m}", v, task))
@@ -477,6 +503,7 @@ class SteRelPerf:
                 k = min(x.size, c.size)
                 rel.append(np.nansum(x[:k]) / np.nansum(c[:k]))
             v = float(np.nanmean(rel))
+            ctx.detail(task, "ste_rel_perf_vals", [float(x) for x in rel])
             out.append(row("ste_rel_perf", v, task))
             values.append(v)
         _lifetime(out, "ste_rel_perf", values, ctx.params["aggregation"])
@@ -509,17 +536,29 @@ class SampleEfficiency:
             if e2s == 0:
                 ctx.warn(f"sample_efficiency: task {task} saturates at its first experience")
                 continue
-            se = []
+            se: list[float] = []
+            vals: dict[str, list[float]] = {k: [] for k in SE_DETAILS}
             for c, c_exp in curves:
                 ste_sat, ste_e2s = l2m_saturation(exp_means(c, c_exp))
                 if ste_e2s == 0:
                     continue
+                for key, value in zip(SE_DETAILS, (ste_sat, ste_e2s, sat / ste_sat,
+                                                   ste_e2s / e2s)):
+                    vals[key].append(float(value))
                 if sat < ste_sat * 0.2 or slope < 0:
                     ctx.warn(f"sample_efficiency: task {task} violates its assumptions "
                              "(too low or falling); counted as 0")
                     se.append(0.0)
                 else:
                     se.append((sat / ste_sat) * (ste_e2s / e2s))
+            # l2metrics keeps a task's intermediates when it averages metrics even if no STE
+            # run saturates, but not when it averages curves and the one curve does not
+            if se or ctx.params["ste_averaging"] == "metrics":
+                ctx.detail(task, "se_task_saturation", float(sat))
+                ctx.detail(task, "se_task_exp_to_sat", float(e2s))
+                for key, values_ in vals.items():
+                    ctx.detail(task, key, values_)
+                ctx.detail(task, "sample_efficiency_vals", [float(x) for x in se])
             if not se:
                 continue
             v = float(np.nanmean(se))
@@ -527,6 +566,11 @@ class SampleEfficiency:
             values.append(v)
         _lifetime(out, "sample_efficiency", values, ctx.params["aggregation"])
         return out
+
+
+#: sample efficiency's intermediates per STE run, named as in l2metrics' task metrics
+SE_DETAILS = ("ste_saturation_vals", "ste_exp_to_sat_vals", "se_saturation_vals",
+              "se_exp_to_sat_vals")
 
 
 def _slope_consuming(x: np.ndarray, y: np.ndarray) -> float:

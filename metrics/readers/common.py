@@ -10,6 +10,38 @@ import pandas as pd
 from ..errors import EXIT_USAGE, MetricsError
 
 
+class TaskNames:
+    """Codes for task names that compare case-insensitively, as l2logger reads them.
+
+    l2logger lower-cases every ``task_name`` when it reads a log (``l2logger.util
+    .read_log_data``), so ``Alpha_V0`` and ``alpha_v0`` are one task for l2metrics. sylla
+    matches them the same way and keeps the spelling first written; `spellings` keeps every
+    other spelling so that the reader can say that one task was written two ways."""
+
+    def __init__(self) -> None:
+        self.index: dict[str, int] = {}
+        self.names: list[str] = []
+        self.spellings: dict[int, list[str]] = {}
+
+    def code(self, name: str) -> int:
+        key = name.lower()
+        code = self.index.get(key)
+        if code is None:
+            code = self.index[key] = len(self.names)
+            self.names.append(name)
+        elif name != self.names[code]:
+            seen = self.spellings.setdefault(code, [])
+            if name not in seen:
+                seen.append(name)
+        return code
+
+    def warnings(self) -> list[str]:
+        return [f"task {self.names[c]!r} is also written as "
+                f"{', '.join(repr(s) for s in others)}; task names are compared "
+                "case-insensitively (as l2logger and l2metrics read them), so they are one task"
+                for c, others in self.spellings.items()]
+
+
 def read_failure(path: Path, exc: Exception) -> MetricsError:
     """Turn a parser or OS exception into a message that names the file."""
     if isinstance(exc, FileNotFoundError):

@@ -19,7 +19,7 @@ import pandas as pd
 from ..data import EpisodeLog
 from ..errors import EXIT_USAGE, MetricsError
 from ..progress import Progress
-from .common import perf_values, read_failure
+from .common import TaskNames, perf_values, read_failure
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -160,23 +160,29 @@ def _code_type(n: int) -> type:
 
 
 class _Codes:
-    """Global codes for dictionary-encoded strings across files."""
+    """Global codes for dictionary-encoded strings across files (task names case-insensitive,
+    see `TaskNames`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, fold: bool = False) -> None:
         self.index: dict[str, int] = {}
+        self.tasks = TaskNames() if fold else None
 
     def map(self, column: "pa.ChunkedArray") -> np.ndarray:
         import pyarrow as pa
 
         chunk = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
-        local = np.array([self.index.setdefault(v, len(self.index))
-                          for v in chunk.dictionary.to_pylist()])
-        local = local.astype(np.int16 if len(self.index) < 32_000 else np.int32)
+        code = self.tasks.code if self.tasks is not None else (
+            lambda v: self.index.setdefault(v, len(self.index)))
+        local = np.array([code(v) for v in chunk.dictionary.to_pylist()])
+        local = local.astype(np.int16 if len(self.categories) < 32_000 else np.int32)
         return local[chunk.indices.to_numpy(zero_copy_only=False)]
 
     @property
     def categories(self) -> list[str]:
-        return list(self.index)
+        return list(self.tasks.names) if self.tasks is not None else list(self.index)
+
+    def warnings(self) -> list[str]:
+        return self.tasks.warnings() if self.tasks is not None else []
 
 
 def _natural(path: Path) -> tuple:
@@ -206,7 +212,7 @@ def read_l2logger(path: Path, perf: str | None = None, progress: bool | None = N
     subtype = str(info.get("log_format_version", "1.0")) == "1.1"
     files = sorted(data_files(path), key=_natural)
     sizes = [f.stat().st_size for f in files]
-    codes = {c: _Codes() for c in STRINGS}
+    codes = {c: _Codes(fold=c == "task_name") for c in STRINGS}
     cols: dict[str, list[np.ndarray]] = {c: [] for c in
                                          ("block_num", "exp", "perf", "row", "file", *STRINGS)}
     read = rows = 0
@@ -245,21 +251,28 @@ def read_l2logger(path: Path, perf: str | None = None, progress: bool | None = N
         if parts:
             arrays[c] = np.concatenate(parts)
             if c in STRINGS:
-                arrays[c] = arrays[c].astype(_code_type(len(codes[c].index)))
+                arrays[c] = arrays[c].astype(_code_type(len(codes[c].categories)))
         del parts
     log = _to_episodes(arrays, codes, perf, path, [str(f) for f in files], subtype,
                        allow_partial, warnings)
+    warnings.extend(codes["task_name"].warnings())
     log.warnings = warnings
     return log
 
+
+#: a log counting experiences from 1 is complete: it is read as it is, with this note
+STARTS_AT_ONE = ("exp_num starts at 1, not 0 as l2logger counts; no experience is missing, so "
+                 "the metrics are exact")
 
 FOLDER = re.compile(r"^(\d+)-(train|test)$")
 
 
 def _check_folders(files: list[Path], path: Path, allow_partial: bool,
                    warnings: list[str]) -> None:
-    """Each worker's block folders are ``<n>-<train|test>`` numbered 0, 1, 2, ... without gaps:
-    a gap means a block folder was deleted."""
+    """Block folders are ``<n>-<train|test>`` numbered 0, 1, 2, ... without gaps: a gap means a
+    block folder was deleted. Workers share one block counter, and a worker that ran no
+    experience of a block has no folder for it, so with several workers the gaps are looked
+    for in all their folders together."""
     by_worker: dict[Path, list[int]] = {}
     for file in files:
         folder = FOLDER.match(file.parent.name)
@@ -267,6 +280,9 @@ def _check_folders(files: list[Path], path: Path, allow_partial: bool,
             raise MetricsError("block folder name must be <block number>-<train|test>",
                                str(file.parent))
         by_worker.setdefault(file.parent.parent, []).append(int(folder.group(1)))
+    if len(by_worker) > 1:
+        union = sorted({n for numbers in by_worker.values() for n in numbers})
+        by_worker = {path: union}
     for worker, numbers in by_worker.items():
         numbers = sorted(numbers)
         expected = list(range(len(numbers)))
@@ -331,15 +347,20 @@ def _check_experiences(a: dict[str, np.ndarray], codes: dict[str, "_Codes"], fil
         fail(np.arange(exp.size) == j, f"exp_num {int(exp[j])} is logged again after other "
                                        f"experiences (earlier at {files[int(a['file'][first])]}:"
                                        f"{int(a['row'][first])}): a restarted or appended run?")
-    # gaps: the experience numbers of all workers together run from 0 without holes
+    # gaps: the experience numbers of all workers together run from 0 (or 1, see
+    # `STARTS_AT_ONE`) without holes
+    origin = 1 if exp.size and int(exp.min()) == 1 else 0
     if ordered:
-        holes = bool(exp.size) and (exp[0] != 0 or bool(np.any(np.diff(exp) > 1)))
+        holes = bool(exp.size) and (exp[0] != origin or bool(np.any(np.diff(exp) > 1)))
         present = e[np.r_[True, e[1:] != e[:-1]]] if holes else exp[:0]
     else:
         present = np.unique(exp)
-        holes = bool(present.size) and (present[0] != 0 or present[-1] != present.size - 1)
+        holes = bool(present.size) and (present[0] != origin
+                                         or present[-1] != origin + present.size - 1)
+    if origin and not holes:
+        warnings.append(STARTS_AT_ONE)
     if holes:
-        full = np.arange(int(present[-1]) + 1)
+        full = np.arange(origin, int(present[-1]) + 1)
         missing = np.setdiff1d(full, present, assume_unique=True)
         first = int(missing[0])
         message = (f"{missing.size} experience(s) missing from the log (exp_num {first}"

@@ -29,7 +29,8 @@ from ..data import EpisodeLog, RunData
 from ..memory import for_log_of, trim
 from ..progress import Progress
 from ..spill import SpillArray
-from .l2logger import BLOCK, FOLDER, THREADS, csv_options
+from .common import TaskNames
+from .l2logger import BLOCK, FOLDER, STARTS_AT_ONE, THREADS, csv_options
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -49,19 +50,21 @@ def _single(array: "pa.Array", column: str) -> str:
 
 class _Strings:
     """Global codes for a dictionary-encoded column across batches (each has its own
-    dictionary)."""
+    dictionary); task names compare case-insensitively (`TaskNames`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, fold: bool = False) -> None:
         self.index: dict[str, int] = {}
+        self.tasks = TaskNames() if fold else None
 
     def codes(self, array: "pa.DictionaryArray") -> np.ndarray:
-        local = np.array([self.index.setdefault(str(v), len(self.index))
-                          for v in array.dictionary.to_pylist()], dtype=np.int32)
+        code = self.tasks.code if self.tasks is not None else (
+            lambda v: self.index.setdefault(v, len(self.index)))
+        local = np.array([code(str(v)) for v in array.dictionary.to_pylist()], dtype=np.int32)
         return local[array.indices.to_numpy(zero_copy_only=False)]
 
     @property
     def names(self) -> list[str]:
-        return list(self.index)
+        return list(self.tasks.names) if self.tasks is not None else list(self.index)
 
 
 def _folder(file: Path) -> tuple[int, str]:
@@ -128,11 +131,12 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
     for_log_of(sum(sizes))
     episode_perf, episode_exp = SpillArray(np.float64), SpillArray(np.float64)
     row_perf, row_exp = SpillArray(np.float64), SpillArray(np.float64)
-    tasks, params = _Strings(), _Strings()
+    tasks, params = _Strings(fold=True), _Strings()
     keys: list[tuple[str, int, str, int]] = []  # type, task code, subtype, params code
     bounds: list[tuple[int, int, int, int]] = []  # episode start/stop, row start/stop
     worker: str | None = None
     next_exp = 0
+    first_exp_num: int | None = None
     repeated = False
     read = 0
     with Progress(sum(sizes), f"reading {path.name}", progress) as bar:
@@ -147,6 +151,10 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
             if not np.isfinite(values).all():
                 raise Irregular("a performance value is not finite")
             step = np.diff(exp)
+            if first_exp_num is None:
+                first_exp_num = int(exp[0])
+                if first_exp_num == 1:
+                    next_exp = 1  # counted from 1: complete all the same (`STARTS_AT_ONE`)
             if exp[0] != next_exp or bool((step < 0).any()) or bool((step > 1).any()):
                 raise Irregular("experience numbers do not run on without gaps or repeats")
             next_exp = int(exp[-1]) + 1
@@ -195,4 +203,6 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
     empty = pd.DataFrame({c: [] for c in ("run", "worker", "episode", "perf", "row", "task",
                                           "kind")})
     return EpisodeLog(frame=empty, path=str(path), format="l2logger",
-                      files=[str(f) for f in files], perf=perf, runs=[run])
+                      files=[str(f) for f in files], perf=perf, runs=[run],
+                      warnings=([STARTS_AT_ONE] if first_exp_num == 1 else [])
+                      + (tasks.tasks.warnings() if tasks.tasks is not None else []))

@@ -50,6 +50,9 @@ SHAPE_COLUMNS = {
     "feb2020": {"phase", "block", "class_name", "task", "termination_status"},
 }
 DONE = "DONE"
+#: an episode cut at the step limit; l2metrics of 2020 read it as any other (fab1475's
+#: ``util.read_log_data`` keeps every row whatever its status), and so does sylla, with a note
+NOT_DONE = "NOT_DONE"
 
 
 def is_learnkit(path: Path) -> bool:
@@ -164,11 +167,11 @@ def _read_file(file: Path, index: int, perf: str) -> tuple[pd.DataFrame, str]:
             raise MetricsError(f"block_num is {numbers[i]} inside folder {phase_dir.name}",
                                str(file), int(rows[i]))
     status = raw[status_col]
-    bad = (status != DONE).to_numpy()
+    bad = (~status.isin((DONE, NOT_DONE))).to_numpy()
     if bad.any():
         i = int(np.argmax(bad))
-        raise MetricsError(f"{status_col} must be {DONE}, got {status.iloc[i]!r}", str(file),
-                           int(rows[i]))
+        raise MetricsError(f"{status_col} must be {DONE} or {NOT_DONE}, got "
+                           f"{status.iloc[i]!r}", str(file), int(rows[i]))
     worker = WORKER.match(worker_dir.name)
     part = pd.DataFrame({
         "worker_dir": worker.group(1) if worker else worker_dir.name,
@@ -176,6 +179,7 @@ def _read_file(file: Path, index: int, perf: str) -> tuple[pd.DataFrame, str]:
         "block_num": _integers(raw, block_col, file, rows, "the block"),
         "phase": label, "kind": kind, "subtype": "wake", "task": task,
         "perf": check_perf(raw, perf, str(file), rows), "row": rows, "file": index,
+        "cut": (status == NOT_DONE).to_numpy(),
     })
     return part, shape
 
@@ -221,11 +225,18 @@ def read_learnkit(path: Path, perf: str = "reward", allow_partial: bool = False)
             raise MetricsError(message + " (use --allow-partial to compute without it)",
                                str(files[int(out.file.iat[i])]), int(out.row.iat[i]))
         warnings.append(f"{path}: {message}; metrics use the episodes present")
+    cut = frame.loc[frame["cut"], "episode"].unique()
+    if cut.size:
+        where = frame[frame["cut"]].iloc[0]
+        warnings.append(f"{path}: {cut.size} episode(s) have status {NOT_DONE} (cut at the "
+                        f"step limit; the first is episode {int(where.episode)}, "
+                        f"{files[int(where.file)]}:{int(where.row)}); they are read as "
+                        "ordinary episodes, as l2metrics read them in 2020")
     out["perf"] = means.to_numpy()
     out["exp"] = out["episode"]
     out["worker"] = "0"
     out["run"] = path.name
     out["params"] = ""
-    out = out.drop(columns=["worker_dir"])
+    out = out.drop(columns=["worker_dir", "cut"])
     return EpisodeLog(frame=out, path=str(path), format="learnkit",
                       files=[str(f) for f in files], perf=perf, warnings=warnings)

@@ -118,3 +118,52 @@ def test_missing_episode(tmp_path):
         read_log(d)
     log = read_log(d, allow_partial=True)
     assert len(log.frame) == 19 and any("episode 12 is missing" in w for w in log.warnings)
+
+
+REAL = FIXTURES / "learnkit_sep2020_real" / "syllabus_ANT_multiple_tasks-1600709972-1635876"
+
+
+def _statuses(run) -> list[tuple[str, int, str, int]]:
+    """(file, row, status, exp_num) of every row of the real run, read with the csv module."""
+    import csv
+
+    out = []
+    for path in sorted(run.glob("worker-env-*/*/*/data-log.tsv")):
+        with open(path, newline="") as handle:
+            for i, rec in enumerate(csv.DictReader(handle, delimiter="\t"), start=2):
+                out.append((str(path), i, rec["status"], int(rec["exp_num"])))
+    return out
+
+
+def test_real_september_2020_run_reads_its_not_done_episodes():
+    """l2metrics' own example run of September 2020 (commit fab1475) has episodes cut at the
+    step limit (NOT_DONE); they are read as ordinary episodes, with a note that counts them."""
+    rows = _statuses(REAL)
+    cut = [r for r in rows if r[2] == "NOT_DONE"]
+    assert cut, "the fixture must hold NOT_DONE episodes"
+    log = read_log(REAL)
+    assert sorted(log.frame.episode.tolist()) == sorted({r[3] for r in rows})  # none dropped
+    assert {r[3] for r in cut} <= set(log.frame.episode.tolist())
+    notes = [w for w in log.warnings if "NOT_DONE" in w]
+    assert len(notes) == 1 and f"{len(cut)} episode(s)" in notes[0]
+    first = min(cut, key=lambda r: (r[0], r[1]))
+    assert f"{first[0]}:{first[1]}" in notes[0] or "data-log.tsv:" in notes[0]
+
+
+def test_real_september_2020_run_with_its_syllabus():
+    syllabus = REAL / "syllabus_ANT_multiple_tasks.json"
+    r = compute_metrics(REAL, syllabus, only=["avg_perf"])
+    assert any("NOT_DONE" in w for w in r.warnings)
+    assert r.lifetime()["avg_train_perf"] is not None
+
+
+def test_a_status_other_than_done_or_not_done_is_an_error(tmp_path):
+    d = tmp_path / REAL.name
+    shutil.copytree(REAL, d)
+    path = sorted(d.glob("worker-env-*/*/*/data-log.tsv"))[0]
+    lines = path.read_text().splitlines(keepends=True)
+    lines[3] = lines[3].replace("\tDONE\t", "\tCRASHED\t", 1)
+    path.write_text("".join(lines))
+    with pytest.raises(MetricsError, match=r"must be DONE or NOT_DONE, got 'CRASHED'") as info:
+        read_log(d)
+    assert str(path) in str(info.value) and ":4" in str(info.value)
