@@ -54,6 +54,8 @@ class Parameter:
     help: str
     type: Callable[[str], Any] = str
     choices: tuple[Any, ...] | None = None
+    #: the same setting in l2metrics 3.1.0 (its command-line flags), for docs/metrics.md
+    l2metrics: str | None = None
 
     def parse(self, text: str) -> Any:
         try:

@@ -33,6 +33,8 @@ class MetricsResult:
     plugins: list[Metric] = field(default_factory=list)
     #: run -> task -> intermediate values the plugins recorded (`Context.detail`)
     details: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    #: the log's performance column the metrics were computed on
+    perf: str = "reward"
 
     def lifetime(self) -> dict[str, float | None]:
         """Lifetime values (mean over runs when there are several)."""
@@ -169,7 +171,7 @@ def compute_metrics(
     rows["value"] = pd.to_numeric(rows["value"], errors="coerce").astype(float)
     rows = _mark_partial(rows, runs)
     return MetricsResult(rows=rows, warnings=warnings, runs=runs, ste=ste_data, params=values,
-                         plugins=all_plugins, details=details)
+                         plugins=all_plugins, details=details, perf=log_perf)
 
 
 def _run_plugins(run: RunData, ste_data: dict, values: dict, all_plugins: list, frames: list,

@@ -11,7 +11,7 @@ from ..data import RunData
 from ..registry import Parameter, fraction
 
 AGGREGATION = Parameter("aggregation", "mean", "how task values become a lifetime value",
-                        choices=("mean", "median"))
+                        choices=("mean", "median"), l2metrics="-a/--aggregation-method")
 S = Parameter("s", 0.1, "reference smoothing: window of round(s*n) episodes, 0 < s <= 1",
               type=fraction)
 

@@ -122,7 +122,23 @@ class Gem:
             out.append(row("gem_fwt_code", float(np.sum(fwt)) / T))
         else:
             ctx.warn("gem: BWT and FWT need at least two trained tasks")
-        if np.isnan(R).any():
-            ctx.warn("gem: some tasks are not tested in every test phase; affected "
-                     "entries are missing")
+        for message in _missing_entries(order, R, labels):
+            ctx.warn(message)
         return out
+
+
+def _missing_entries(order: list[str], R: np.ndarray, labels: list[str]) -> list[str]:
+    """Why entries of R are missing, by cause: a training no test phase follows (the whole
+    row is missing), or a test phase that does not test some task (single entries)."""
+    messages = []
+    untested = [order[i] for i in range(len(order)) if not labels[i]]
+    if untested:
+        messages.append(f"gem: no test phase follows the training of {', '.join(untested)} "
+                        "(before the next task's training or the end of the log); their rows "
+                        "of R are missing")
+    gaps = [f"{order[j]} in {labels[i]}" for i in range(len(order)) if labels[i]
+            for j in range(len(order)) if math.isnan(R[i, j])]
+    if gaps:
+        messages.append(f"gem: some test phases do not test every task ({', '.join(gaps[:5])}"
+                        f"{', ...' if len(gaps) > 5 else ''}); those entries of R are missing")
+    return messages

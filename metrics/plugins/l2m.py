@@ -26,16 +26,17 @@ from .common import AGGREGATION, aggregate
 
 SMOOTHING = Parameter("smoothing", "flat", "l2metrics smoothing window shape (l2metrics -g): "
                       "flat moving average, a tapered numpy window, or none",
-                      choices=(*WINDOWS, "none"))
+                      choices=(*WINDOWS, "none"), l2metrics="-g/--smoothing-method")
 SMOOTH_EVAL = Parameter("smooth_eval", False, "smooth evaluation (test) blocks too (l2metrics -G)",
-                        type=lambda v: _flag("smooth_eval", v))
+                        type=lambda v: _flag("smooth_eval", v), l2metrics="-G/--smooth-eval-data")
 DATA_RANGE = Parameter("data_range", None, "JSON file of fixed ranges {task: {min, max}} for "
-                       "clamping and normalisation (l2metrics -d)", type=str)
+                       "clamping and normalisation (l2metrics -d)", type=str,
+                       l2metrics="-d/--data-range-file")
 VARIANT_MODE = Parameter("variant_mode", "aware", "agnostic: a task's variants (<task>_<variant>) "
                          "count as the task, for the log and the STE runs (l2metrics -r)",
-                         choices=("aware", "agnostic"))
+                         choices=("aware", "agnostic"), l2metrics="-r/--variant-mode")
 WINDOW = Parameter("window_length", None, "l2metrics smoothing window (default min(20% of "
-                   "the block, 100))", type=positive_int)
+                   "the block, 100))", type=positive_int, l2metrics="-w/--window-length")
 def _flag(name: str, value: str) -> bool:
     text = str(value).lower()
     if text in ("1", "true", "yes", "on"):
@@ -46,16 +47,17 @@ def _flag(name: str, value: str) -> bool:
 
 
 CLAMP = Parameter("clamp_outliers", False, "clamp each task to its 10%/90% quantiles",
-                  type=lambda v: _flag("clamp_outliers", v))
+                  type=lambda v: _flag("clamp_outliers", v), l2metrics="-x/--clamp-outliers")
 NORMALIZATION = Parameter("normalization", "task", "scale each task (or the run) onto [1, 101]",
-                          choices=("task", "run", "none"))
+                          choices=("task", "run", "none"), l2metrics="-n/--normalization-method")
 STE_AVERAGING = Parameter("ste_averaging", "metrics", "average STE runs' metrics or their curves",
-                          choices=("metrics", "time"))
+                          choices=("metrics", "time"), l2metrics="-v/--ste-averaging-method")
 COMPAT = Parameter("l2metrics_compat", False, "match STE runs and data-range keys to a "
                    "variant-agnostic task by name prefix, as l2metrics 3.1.0 does (its "
                    "'<task>*' glob also gives task 'ab' the runs of 'abc_y'); default: exact "
                    "base names (sylla metrics --l2metrics-compat)",
-                   type=lambda v: _flag("l2metrics_compat", v))
+                   type=lambda v: _flag("l2metrics_compat", v),
+                   l2metrics="none: l2metrics always globs")
 PREPROCESSING = (SMOOTHING, WINDOW, SMOOTH_EVAL, CLAMP, NORMALIZATION, DATA_RANGE, VARIANT_MODE,
                  COMPAT)
 
@@ -104,7 +106,39 @@ def regimes(ctx: Context) -> Regimes:
         filtered = np.ones(n, dtype=bool)
     result = Regimes(prepared, sat, e2s, term, e2t, filtered)
     ctx.cache[key] = result
+    _record_summary(ctx, prepared, ranges, p["normalization"])
     return result
+
+
+def _record_summary(ctx: Context, prepared: Prepared,
+                    ranges: dict[str, tuple[float, float]] | None, normalization: str) -> None:
+    """What l2metrics reports beside its metrics (``--format l2metrics``): the range of the
+    preprocessed data per task and over the run, the train and test row counts, and the
+    ranges the data were normalised with (none when not normalised; the whole ``-d`` file,
+    every key, when one was given). Run-level values go under the task ``""``."""
+    run = prepared.run
+    b = run.blocks
+    kinds, tasks = b.kind.to_numpy(), b.task.astype(str).to_numpy()
+    spans = np.column_stack([b.start.to_numpy(), b.stop.to_numpy()])
+    every = []
+    for task in dict.fromkeys(tasks):
+        x = gather(run.perf, [tuple(r) for r in spans[tasks == task]])
+        every.append(x)
+        ctx.detail(task, "min", float(np.nanmin(x)) if x.size else math.nan)
+        ctx.detail(task, "max", float(np.nanmax(x)) if x.size else math.nan)
+        for name, kind in (("num_lx", "train"), ("num_ex", "test")):
+            own = spans[(tasks == task) & (kinds == kind)]
+            ctx.detail(task, name, int((own[:, 1] - own[:, 0]).sum()))
+    x = np.concatenate(every) if every else np.array([])
+    ctx.detail("", "min", float(np.nanmin(x)) if x.size else math.nan)
+    ctx.detail("", "max", float(np.nanmax(x)) if x.size else math.nan)
+    if normalization == "none":
+        used = None
+    elif ranges is not None:
+        used = {k: {"min": lo, "max": hi} for k, (lo, hi) in ranges.items() if k == k.lower()}
+    else:
+        used = {t: {"min": float(lo), "max": float(hi)} for t, (lo, hi) in prepared.ranges.items()}
+    ctx.detail("", "normalization_data_range", used)
 
 
 def load_data_range(path: str, tasks: list[str], *, agnostic: bool = False,
@@ -242,7 +276,7 @@ class PerfRecovery:
         rec = recovery_times(ctx, r)
         out = [row("l2m_recovery_time", v, str(b.task.iat[i]), int(b.block.iat[i]),
                    str(b.phase.iat[i])) for i, v in rec.items()]
-        if len(rec) <= 1:
+        if len(rec) <= 1:  # l2metrics then records no recovery times either
             ctx.warn("perf_recovery: not enough recovery times (needs two later train blocks "
                      "of one task)")
             return out
@@ -313,7 +347,8 @@ class PerfMaintenance:
     inputs = ("log",)
     needs = {m: Need("reevaluation", when=("maintenance_method", (m[-5:], "both"))) for m in emits}
     parameters = PREPROCESSING + (AGGREGATION, Parameter(
-        "maintenance_method", "mrlep", "which maintenance metric(s)", choices=("mrlep", "mrtlp", "both")))
+        "maintenance_method", "mrlep", "which maintenance metric(s)", choices=("mrlep", "mrtlp", "both"),
+        l2metrics="-m/--maintenance-method"))
 
     def compute(self, ctx: Context) -> list[Row]:
         r = regimes(ctx)
@@ -343,7 +378,7 @@ class PerfMaintenance:
                 per_task.setdefault(str(tasks[i]), []).append(v)
             lifetime = []
             for task in ctx.run.tasks:
-                ctx.detail(task, f"maintenance_val_{m}", per_task.get(task, []))
+                ctx.detail(task, f"maintenance_val_{m}", _clumps(values[m], tasks == task))
                 if task in per_task:
                     v = float(np.mean(per_task[task]))
                     out.append(row(f"perf_maintenance_{m}", v, task))
@@ -353,6 +388,22 @@ class PerfMaintenance:
             ctx.warn("perf_maintenance: no task is evaluated again after its first "
                      "post-training evaluation")
         return out
+
+
+def _clumps(values: dict[int, float], own: np.ndarray) -> list[list[float]]:
+    """A task's maintenance values grouped as l2metrics lists them: one list per stretch of
+    the task's blocks that all have a value (a training or a reference test ends a stretch)."""
+    out: list[list[float]] = []
+    current: list[float] = []
+    for i in np.flatnonzero(own):
+        if int(i) in values:
+            current.append(float(values[int(i)]))
+        elif current:
+            out.append(current)
+            current = []
+    if current:
+        out.append(current)
+    return out
 
 
 class Transfer:
@@ -365,7 +416,8 @@ class Transfer:
     needs = {m: Need(f"{m.split('_')[0]}_pairs", when=("transfer_method", (m.split("_")[-1], "both")))
              for m in emits}
     parameters = PREPROCESSING + (AGGREGATION, Parameter(
-        "transfer_method", "ratio", "transfer formula(s)", choices=("ratio", "contrast", "both")))
+        "transfer_method", "ratio", "transfer formula(s)", choices=("ratio", "contrast", "both"),
+        l2metrics="-t/--transfer-method"))
 
     def compute(self, ctx: Context) -> list[Row]:
         r = regimes(ctx)
@@ -542,9 +594,9 @@ class SampleEfficiency:
                 ste_sat, ste_e2s = l2m_saturation(exp_means(c, c_exp))
                 if ste_e2s == 0:
                     continue
-                for key, value in zip(SE_DETAILS, (ste_sat, ste_e2s, sat / ste_sat,
+                for key, value in zip(SE_DETAILS, (ste_sat, int(ste_e2s), sat / ste_sat,
                                                    ste_e2s / e2s)):
-                    vals[key].append(float(value))
+                    vals[key].append(value if isinstance(value, int) else float(value))
                 if sat < ste_sat * 0.2 or slope < 0:
                     ctx.warn(f"sample_efficiency: task {task} violates its assumptions "
                              "(too low or falling); counted as 0")

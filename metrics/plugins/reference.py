@@ -136,6 +136,7 @@ class Recovery:
         s = ctx.params["s"]
         out: list[Row] = []
         per_task: dict[str, list[float]] = {}
+        never: dict[str, list[int]] = {}
         previous: dict[str, float] = {}
         for block, task, phase, kind, x in _blocks(ctx.run):
             if kind != "train":
@@ -143,11 +144,17 @@ class Recovery:
             if task in previous:
                 value = first_reach(x, previous[task], s)
                 if math.isnan(value):
-                    ctx.warn(f"recovery_time: block {block} ({task}) never regained the "
-                             "previous train block's saturation value")
+                    never.setdefault(task, []).append(block)
                 out.append(row("recovery_time", value, task, block, phase))
                 per_task.setdefault(task, []).append(value)
             previous[task] = saturation(x, s)[0]
+        for task, blocks in never.items():
+            n = len(per_task[task])
+            ctx.warn(f"recovery_time: task {task}: {len(blocks)} of {n} later train blocks "
+                     f"(block(s) {', '.join(map(str, blocks))}) never regained the previous "
+                     "train block's saturation value; "
+                     + (f"the task's value averages the {n - len(blocks)} that did"
+                        if len(blocks) < n else "the task has no value"))
         task_values = {t: aggregate(v, "mean") for t, v in per_task.items()}
         out += [row("recovery_time", v, t) for t, v in task_values.items()]
         if task_values:

@@ -48,8 +48,12 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     p.add_argument("--perf", default=None, metavar="COLUMN",
                    help="performance column (default: the first of an l2logger log's "
                         "metrics_columns, else reward)")
-    p.add_argument("--format", "-f", default="text", choices=("text", "json", "csv", "parquet"),
-                   help="output format (default: text)")
+    p.add_argument("--format", "-f", default="text",
+                   choices=("text", "json", "csv", "parquet", "l2metrics"),
+                   help="output format (default: text); l2metrics writes l2metrics 3.1.0's "
+                        "<name>_metrics.json and <name>_regime.tsv into --out (default: .)")
+    p.add_argument("--name", metavar="NAME", help="with --format l2metrics: the files' base "
+                   "name (l2metrics' -o; default: the log folder's name)")
     p.add_argument("--out", "-o", metavar="DIR", help="write outputs (and plots) into DIR "
                    "(default: standard output)")
     p.add_argument("--plots", action="store_true", help="write PNG learning curves and the "
@@ -66,6 +70,10 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     p.add_argument("--duplicates", default="warn", choices=("warn", "error"),
                    help="an episode logged twice with different values in a plain log: warn "
                         "and average, or stop with an error (default: warn)")
+    p.add_argument("--l2metrics-compat", action="store_true",
+                   help="in variant-agnostic mode, match STE runs and -d range keys to a task "
+                        "by name prefix as l2metrics 3.1.0 does (task 'ab' then also takes "
+                        "'abc_y''s); default: exact base names (docs/metrics.md)")
     p.add_argument("--list", action="store_true", help="list metric plugins and parameters")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar "
                    "(default: shown on a terminal for runs that take over about a second)")
@@ -123,6 +131,8 @@ def _run(args: argparse.Namespace) -> int:
         if not sep or not name:
             raise MetricsError(f"--param wants NAME=VALUE, got {item!r}", exit_code=EXIT_USAGE)
         params[name.strip()] = value.strip()
+    if args.l2metrics_compat:
+        params["l2metrics_compat"] = "true"
     from sylla.metrics.plots import write_plots
     from sylla.metrics.report import write_outputs
     from sylla.metrics.result import compute_metrics
@@ -134,7 +144,13 @@ def _run(args: argparse.Namespace) -> int:
         only=args.metric or None, progress=False if args.no_progress else None,
         duplicates=args.duplicates)
     out = Path(args.out) if args.out else None
-    write_outputs(result, args.format, out, sys.stdout)
+    if args.format == "l2metrics":
+        from sylla.metrics.l2m_output import write_l2metrics
+
+        for path in write_l2metrics(result, args.log, out, result.perf, args.name):
+            print(f"sylla: wrote {path}", file=sys.stderr)
+    else:
+        write_outputs(result, args.format, out, sys.stdout)
     if args.plots:
         written = write_plots(result, (out or Path("metrics-plots")) / "plots")
         print(f"sylla: wrote {len(written)} plot(s) to {written[0].parent if written else out}",

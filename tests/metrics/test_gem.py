@@ -65,3 +65,26 @@ def test_revisits_use_each_tasks_last_training():
     # BWT: B forgot 1 (8 - 9); the first-training definition would give (11 - 10) / 1 = +1
     assert rows["gem_bwt_paper"] == pytest.approx(-1.0)
     assert any("more than once" in w for w in ctx.warnings)
+
+
+def test_a_training_with_no_test_after_it_is_named_as_the_cause():
+    """The last task is trained but never tested afterwards: its row of R is missing. The
+    warning names that cause, not "tasks not tested in every phase" (they all are)."""
+    t = lambda a, b: [("A", "test", [a]), ("B", "test", [b])]  # noqa: E731
+    run = make_run(t(0, 1) + [("A", "train", [5])] + t(10, 3) + [("B", "train", [5])])
+    ctx = Context(run, {}, {})
+    Gem().compute(ctx)
+    gem = [w for w in ctx.warnings if w.startswith("gem:")]
+    assert any("no test phase follows the training of B" in w for w in gem), gem
+    assert not any("do not test every task" in w for w in gem), gem
+
+
+def test_a_test_phase_that_skips_a_task_is_named_with_its_phase():
+    run = make_run([("A", "test", [0]), ("B", "test", [1]), ("A", "train", [5]),
+                    ("A", "test", [10]), ("B", "train", [5]), ("A", "test", [8]),
+                    ("B", "test", [12])])
+    ctx = Context(run, {}, {})
+    Gem().compute(ctx)
+    gem = [w for w in ctx.warnings if w.startswith("gem:")]
+    assert any("do not test every task (B in 1.test)" in w for w in gem), gem
+    assert not any("no test phase follows" in w for w in gem), gem

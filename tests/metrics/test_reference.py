@@ -147,3 +147,22 @@ def test_integral_ratio_uses_the_common_length(tmp_path):
     r = compute_metrics(FIXTURES / "rewards.csv", SYLLABUS, ste=[ste])
     assert value(r, "ste_integral_ratio", "Breakout") == pytest.approx(4.0 / 2.0)
     assert any("differ in length" in w for w in r.warnings)
+
+
+def test_recovery_time_counts_the_blocks_that_never_recover_in_one_warning():
+    """A task value averages only the retrainings that recovered; the warning says how many did
+    not (the value alone, 1.0 here, would hide that 2 of 3 never recovered)."""
+    from sylla.metrics.plugins.reference import Recovery
+    from sylla.metrics.registry import Context
+
+    from .conftest import make_run
+
+    run = make_run([("A", "train", [5, 6, 7]), ("A", "train", [1, 2, 3]),
+                    ("A", "train", [1, 4]), ("A", "train", [0, 0])])
+    ctx = Context(run, {}, {"s": 0.1, "aggregation": "mean"})
+    rows = Recovery().compute(ctx)
+    task = [r["value"] for r in rows if r["task"] == "A" and r["block"] is None]
+    assert task == [1.0]
+    warnings = [w for w in ctx.warnings if w.startswith("recovery_time")]
+    assert len(warnings) == 1 and "2 of 3 later train blocks" in warnings[0], warnings
+    assert "averages the 1 that did" in warnings[0]

@@ -1,0 +1,467 @@
+"""The differential harness: the same l2logger log through l2metrics' own CLI and through sylla.
+
+Used by ``tests/metrics/test_differential.py`` (a short hypothesis run) and
+``bench/differential.py`` (the long campaign). Logs are written by l2logger's ``DataLogger``
+(`l2l_write.py`, in ``.venv-l2m``); l2metrics 3.1.0 runs as ``python -m l2metrics -R ...``, the
+recursive mode, because that is the one whose files carry every value at full precision (the
+lifetime TSV; the single-run JSON rounds lifetime values to 10 decimals). STE runs are stored
+with ``python -m l2metrics -R -s a|w`` into a private ``$L2DATA``, as a user stores them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[3]
+HERE = Path(__file__).resolve().parent
+#: SYLLA_L2M_PYTHON points at another l2metrics 3.1.0 interpreter (a venv made elsewhere)
+L2M_PY = Path(os.environ.get("SYLLA_L2M_PYTHON", ROOT / ".venv-l2m" / "bin" / "python"))
+REL, ABS = 1e-9, 1e-9
+
+
+@dataclass(frozen=True)
+class OptionSet:
+    """One row of the option table: l2metrics flags and the same choice in sylla's words.
+
+    ``ste`` is how STE runs are stored for l2metrics: ``a`` (append: every run), ``w``
+    (write: each run replaces the one before, so the last run of a task is used) or ``none``.
+    ``data_range`` is ``base`` or ``variant`` for a ``-d`` file keyed by base or variant
+    names, ``compat`` runs sylla with ``--l2metrics-compat``."""
+
+    name: str
+    flags: tuple[str, ...] = ()
+    params: tuple[tuple[str, str], ...] = ()
+    ste: str = "a"
+    perf: str | None = None
+    data_range: str | None = None
+    compat: bool = False
+
+
+def _o(name: str, flags: str = "", params: dict[str, str] | None = None, **kw: Any) -> OptionSet:
+    return OptionSet(name, tuple(flags.split()), tuple((params or {}).items()), **kw)
+
+
+#: every l2metrics flag that changes a number, alone and in the combinations that interact
+OPTION_SETS: tuple[OptionSet, ...] = (
+    _o("defaults"),
+    _o("no-ste", ste="none"),
+    _o("ste-write", ste="w"),
+    _o("norm-run", "-n run", {"normalization": "run"}),
+    _o("norm-none", "-n none", {"normalization": "none"}),
+    _o("smooth-none", "-g none", {"smoothing": "none"}),
+    _o("smooth-hanning", "-g hanning", {"smoothing": "hanning"}),
+    _o("smooth-hamming-w5", "-g hamming -w 5", {"smoothing": "hamming", "window_length": "5"}),
+    _o("smooth-bartlett", "-g bartlett", {"smoothing": "bartlett"}),
+    _o("smooth-blackman-G", "-g blackman -G", {"smoothing": "blackman", "smooth_eval": "true"}),
+    _o("smooth-eval", "-G", {"smooth_eval": "true"}),
+    _o("window-3", "-w 3", {"window_length": "3"}),
+    _o("window-20", "-w 20", {"window_length": "20"}),
+    _o("clamp", "-x", {"clamp_outliers": "true"}),
+    _o("clamp-run", "-x -n run", {"clamp_outliers": "true", "normalization": "run"}),
+    _o("range-variant", "", {}, data_range="variant"),
+    _o("range-variant-run", "-n run", {"normalization": "run"}, data_range="variant"),
+    _o("range-clamp", "-x", {"clamp_outliers": "true"}, data_range="variant"),
+    _o("agnostic", "-r agnostic", {"variant_mode": "agnostic"}),
+    _o("agnostic-range-base", "-r agnostic", {"variant_mode": "agnostic"}, data_range="base"),
+    _o("agnostic-range-variant", "-r agnostic", {"variant_mode": "agnostic"},
+       data_range="variant"),
+    _o("agnostic-compat", "-r agnostic", {"variant_mode": "agnostic"}, compat=True),
+    _o("agnostic-compat-range", "-r agnostic", {"variant_mode": "agnostic"},
+       data_range="variant", compat=True),
+    _o("median", "-a median", {"aggregation": "median"}),
+    _o("mrtlp", "-m mrtlp", {"maintenance_method": "mrtlp"}),
+    _o("maint-both", "-m both", {"maintenance_method": "both"}),
+    _o("contrast", "-t contrast", {"transfer_method": "contrast"}),
+    _o("transfer-both", "-t both", {"transfer_method": "both"}),
+    _o("ste-time", "-v time", {"ste_averaging": "time"}),
+    _o("ste-time-write", "-v time", {"ste_averaging": "time"}, ste="w"),
+    _o("perf-score", "-p score", {}, perf="score"),
+    _o("perf-score-norm-run", "-p score -n run", {"normalization": "run"}, perf="score"),
+    _o("all-both-median", "-a median -m both -t both -x",
+       {"aggregation": "median", "maintenance_method": "both", "transfer_method": "both",
+        "clamp_outliers": "true"}),
+    _o("raw", "-n none -g none -t contrast",
+       {"normalization": "none", "smoothing": "none", "transfer_method": "contrast"}),
+)
+
+
+# ----------------------------------------------------------------------------- writing logs
+
+def write_logs(specs: list[dict[str, Any]]) -> list[Path]:
+    """Write every spec with l2logger's DataLogger in one ``.venv-l2m`` process."""
+    out = subprocess.run([str(L2M_PY), str(HERE / "l2l_write.py")], input=json.dumps(specs),
+                         capture_output=True, text=True, timeout=600)
+    if out.returncode:
+        raise RuntimeError(f"l2logger failed to write the logs:\n{out.stderr[-3000:]}")
+    return [Path(p) for p in json.loads(out.stdout)]
+
+
+def write_data_range(path: Path, tasks: list[str], keyed: str) -> Path:
+    """A ``-d`` file covering every task, keyed by variant (``alpha_v0``) or base (``alpha``)
+    name; ranges differ per key so that a wrong key changes numbers."""
+    keys = sorted({t if keyed == "variant" else t.split("_")[0] for t in tasks})
+    ranges = {k: {"min": -5.0 - i, "max": 20.0 + 3 * i} for i, k in enumerate(keys)}
+    path.write_text(json.dumps(ranges))
+    return path
+
+
+# ----------------------------------------------------------------------------- running tools
+
+@dataclass
+class L2mResult:
+    """l2metrics' values for one log, at full precision, or why it failed."""
+
+    lifetime: dict[str, float | None] = field(default_factory=dict)
+    tasks: dict[str, dict[str, Any]] = field(default_factory=dict)
+    regimes: list[dict[str, Any]] = field(default_factory=list)
+    summary: dict[str, float | None] = field(default_factory=dict)
+    error: str | None = None
+
+
+def _l2m(args: list[str], l2data: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, L2DATA=str(l2data), MPLBACKEND="Agg",
+               PYTHONPATH=str(HERE / "l2m_shim"))
+    return subprocess.run([str(L2M_PY), "-m", "l2metrics", *args], capture_output=True,
+                          text=True, env=env, cwd=cwd, timeout=900)
+
+
+def store_ste_l2m(ste_parent: Path, mode: str, l2data: Path) -> None:
+    """``l2metrics -R -s MODE -l STE_PARENT``: store every STE run under the folder."""
+    l2data.mkdir(parents=True, exist_ok=True)
+    out = _l2m(["-R", "-s", mode, "-l", str(ste_parent)], l2data, l2data)
+    if out.returncode:
+        raise RuntimeError(f"l2metrics could not store the STE runs:\n{out.stderr[-3000:]}")
+
+
+def run_l2metrics(log_parent: Path, option: OptionSet, l2data: Path, out_dir: Path,
+                  data_range: Path | None = None) -> dict[str, L2mResult]:
+    """``l2metrics -R -l LOG_PARENT`` with the option set; run folder name -> its values."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    args = ["-R", "-l", str(log_parent), "-O", str(out_dir), "-o", "diff", "--no-plot",
+            "--no-save-settings", *option.flags]
+    if data_range is not None:
+        args += ["-d", str(data_range)]
+    proc = _l2m(args, l2data, out_dir)
+    lifetime_tsv = out_dir / "diff.tsv"
+    if not lifetime_tsv.exists():
+        return {"*": L2mResult(error=_last_error(proc))}
+    lifetime = pd.read_csv(lifetime_tsv, sep="\t")
+    regimes = pd.read_csv(out_dir / "diff_regime.tsv", sep="\t")
+    dicts = json.loads((out_dir / "diff.json").read_text())
+    results: dict[str, L2mResult] = {}
+    for (_, life), entry in zip(lifetime.iterrows(), dicts):
+        run = str(life["run_id"])
+        result = L2mResult()
+        skip = {"run_id", "complexity", "difficulty", "scenario_type", "metrics_column", "min",
+                "max", "num_lx", "num_ex", "runtime", "0"}
+        result.lifetime = {k: _num(v) for k, v in life.items() if k not in skip}
+        result.summary = {k: _num(life[k]) for k in SUMMARY if k in life}
+        result.tasks = entry.get("task_metrics", {})
+        mine = regimes[regimes["run_id"].astype(str) == run]
+        result.regimes = mine.to_dict(orient="records")
+        results[run] = result
+    failed = _failed_run(proc.stderr or "")
+    if failed is not None and failed not in results:
+        results[failed] = L2mResult(error=_last_error(proc))
+    return results
+
+
+def _failed_run(stderr: str) -> str | None:
+    """The run l2metrics was computing when it stopped with an error (it logs "Starting
+    metrics report for NAME" before each run of a recursive call and stops at an error)."""
+    if "Error" not in stderr and "Traceback" not in stderr:
+        return None
+    marker = "Starting metrics report for "
+    starts = [ln.split(marker, 1)[1].strip() for ln in stderr.splitlines() if marker in ln]
+    return starts[-1] if starts else None
+
+
+def _last_error(proc: subprocess.CompletedProcess[str]) -> str:
+    lines = [ln for ln in (proc.stderr or "").splitlines() if ln.strip()]
+    errors = [ln for ln in lines if "Error" in ln or "ERROR" in ln]
+    return (errors[-1] if errors else (lines[-1] if lines else f"exit {proc.returncode}"))[:300]
+
+
+def _num(value: Any) -> float | None:
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(f) or math.isinf(f) else f
+
+
+def run_sylla(log: Path, stes: list[Path], option: OptionSet,
+              data_range: Path | None = None) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """sylla's tidy rows and per-task details for the same log and choices (in-process)."""
+    from sylla.metrics.result import compute_metrics
+
+    params = dict(option.params)
+    if data_range is not None:
+        params["data_range"] = str(data_range)
+    if option.compat:
+        params["l2metrics_compat"] = "true"
+    result = compute_metrics(log, ste=stes, params=params, perf=option.perf, progress=False)
+    details = next(iter(result.details.values()), {})
+    return result.rows, {task.lower(): d for task, d in details.items()}
+
+
+# ----------------------------------------------------------------------------- comparing
+
+@dataclass
+class Comparison:
+    compared: int = 0
+    mismatches: list[str] = field(default_factory=list)
+
+    def check(self, where: str, mine: float | None, theirs: float | None) -> None:
+        self.compared += 1
+        if theirs is None and mine is None:
+            return
+        if theirs is None or mine is None or not math.isclose(mine, theirs, rel_tol=REL,
+                                                               abs_tol=ABS):
+            self.mismatches.append(f"{where}: sylla {mine!r} vs l2metrics {theirs!r}")
+
+
+def _value(frame: pd.DataFrame) -> float | None:
+    values = frame.value.dropna()
+    if len(values) > 1:
+        raise AssertionError(f"several sylla rows for one value:\n{frame}")
+    return None if values.empty else float(values.iloc[0])
+
+
+REGIME_METRICS = {"saturation": "saturation", "exp_to_sat": "exp_to_sat",
+                  "term_perf": "term_perf", "exp_to_term_perf": "exp_to_term_perf"}
+#: l2metrics' task metrics that are not compared: they are not computed from the log's data
+#: (``min``/``max``/``num_lx``/``num_ex`` are checked by the ``--format l2metrics`` tests)
+#: the preprocessed data's range and the row counts, per task and over the run
+SUMMARY = ("min", "max", "num_lx", "num_ex")
+
+
+def _flat(value: Any) -> list[float | None]:
+    """A value or (nested) list of values as one flat list (l2metrics stores a lone value of
+    a list-valued entry as the value itself, and maintenance values as runs of regimes)."""
+    if isinstance(value, (list, tuple)):
+        return [x for v in value for x in _flat(v)]
+    if value is None:
+        return []
+    return [_num(value)]
+
+
+#: task intermediates with one value per STE run: l2metrics lists them in its store's order
+#: (``-s a`` prepends each new run), sylla in ``--ste`` order, so they compare as sorted lists
+PER_STE_RUN = frozenset({"ste_rel_perf_vals", "ste_saturation_vals", "ste_exp_to_sat_vals",
+                         "se_saturation_vals", "se_exp_to_sat_vals", "sample_efficiency_vals"})
+
+
+def _sorted(values: list[Any]) -> list[Any]:
+    """The list sorted with NaN (``None``) last."""
+    return sorted(values, key=lambda v: (v is None or v != v, 0.0 if v is None else v))
+
+
+def compare(theirs: L2mResult, rows: pd.DataFrame,
+            details: dict[str, dict[str, Any]] | None = None) -> Comparison:
+    """Every number l2metrics gives, against sylla's: lifetime, per task (with the
+    intermediates behind a task's values), per transfer pair (the value of every block of the
+    pair), per regime. Task names compare case-insensitively, as l2metrics lower-cases them."""
+    c = Comparison()
+    details = details or {}
+    rows = rows.assign(key=rows.task.map(lambda t: None if t is None or pd.isna(t)
+                                         else str(t).lower()))
+    life = rows[rows.task.isna() & rows.block.isna()]
+    for metric, value in theirs.lifetime.items():
+        c.check(f"lifetime {metric}", _value(life[life.metric == metric]), value)
+    run_level = details.get("", {})
+    for metric, value in theirs.summary.items():
+        mine = run_level.get(metric) if metric in ("min", "max") else sum(
+            int(d.get(metric, 0)) for t, d in details.items() if t)
+        c.check(f"run {metric}", _num(mine), value)
+    per_task = rows[rows.task.notna() & rows.block.isna() & rows.phase.isna()]
+    blocks = rows[rows.block.notna()]
+    for task, values in theirs.tasks.items():
+        mine_details = details.get(task.lower(), {})
+        for metric, value in values.items():
+            if metric in SUMMARY:
+                c.check(f"task {metric} {task}", _num(mine_details.get(metric)), _num(value))
+                continue
+            if isinstance(value, dict):
+                for other, vals in value.items():
+                    key = f"{task}->{other}".lower()
+                    mine = per_task[(per_task.metric == metric) & (per_task.key == key)]
+                    c.check(f"pair {metric} {key}", _value(mine), _num(vals[0]))
+                    every = blocks[(blocks.metric == metric) & (blocks.key == key)]
+                    ours = every.sort_values("block").value.tolist()
+                    c.check(f"pair {metric} {key} count", len(ours), len(vals))
+                    for i, (a, b) in enumerate(zip(ours, vals)):
+                        c.check(f"pair {metric} {key}[{i}]", a, _num(b))
+                continue
+            if metric in ("recovery_times", "se_task_saturation", "se_task_exp_to_sat") or \
+                    metric.endswith("_vals") or metric.startswith("maintenance_val_"):
+                theirs_list = _flat(value)
+                ours_list = _flat(mine_details.get(metric))
+                if not isinstance(value, list) and theirs_list == [None]:
+                    theirs_list = []  # NaN: l2metrics has no such value for the task
+                if metric in PER_STE_RUN:  # one value per STE run, in the order they were stored
+                    theirs_list, ours_list = _sorted(theirs_list), _sorted(ours_list)
+                c.check(f"task {metric} {task} count", len(ours_list), len(theirs_list))
+                for i, (a, b) in enumerate(zip(ours_list, theirs_list)):
+                    c.check(f"task {metric} {task}[{i}]", a, b)
+                continue
+            mine = per_task[(per_task.metric == metric) & (per_task.key == task.lower())]
+            c.check(f"task {metric} {task}", _value(mine), _num(value))
+    for regime in theirs.regimes:
+        number = int(regime["regime_num"])
+        here = blocks[blocks.block == number]
+        for theirs_name, mine_name in REGIME_METRICS.items():
+            if theirs_name in regime:
+                c.check(f"regime {number} {theirs_name}",
+                        _value(here[here.metric == mine_name]), _num(regime[theirs_name]))
+        if "avg_perf" in regime:
+            mine = here[here.metric.isin(["avg_train_perf", "avg_eval_perf"])]
+            c.check(f"regime {number} avg_perf", _value(mine), _num(regime["avg_perf"]))
+    return c
+
+
+# ----------------------------------------------------------------------------- a batch
+
+@dataclass
+class BatchReport:
+    """What one batch of logs under a list of option sets gave."""
+
+    logs: int = 0
+    runs: int = 0  # (log, option set) pairs both tools computed
+    values: int = 0
+    l2m_failed: list[str] = field(default_factory=list)
+    sylla_failed: list[str] = field(default_factory=list)
+    mismatches: list[str] = field(default_factory=list)
+    departures: list[str] = field(default_factory=list)  # argued departures, not compared
+
+
+def prepare_batch(logs: list[dict[str, Any]], ste_pool: list[dict[str, Any]],
+                  work: Path) -> tuple[list[Path], list[Path], dict[str, Path]]:
+    """Write the logs and STE runs; returns log folders, STE folders and the two ``-d`` files."""
+    for i, item in enumerate(logs):
+        item["log"]["dir"] = str(work / "logs")
+        item["log"]["scenario"] = f"run{i:03d}"
+    for spec in ste_pool:
+        spec["dir"] = str(work / "ste")
+    written = write_logs([item["log"] for item in logs] + ste_pool)
+    (work / "ste").mkdir(exist_ok=True)
+    tasks = sorted({t for item in logs for t in item["tasks"]})
+    ranges = {k: write_data_range(work / f"range-{k}.json", tasks, k)
+              for k in ("variant", "base")}
+    return written[:len(logs)], written[len(logs):], ranges
+
+
+def ste_for_mode(stes: list[Path], mode: str) -> list[Path]:
+    """The STE runs l2metrics holds after storing the folder with ``-s MODE``: all of them
+    (``a``), the last in its sorted walk of each task (``w``), or none."""
+    if mode == "none":
+        return []
+    ordered = sorted(stes)
+    if mode == "a":
+        return ordered
+    last: dict[str, Path] = {}
+    for path in ordered:
+        last[_trained_task(path)] = path
+    return sorted(last.values())
+
+
+def _trained_task(run: Path) -> str:
+    """The lower-cased task an STE run trains (as l2logger reads it)."""
+    for tsv in sorted(run.glob("*/*-train/data-log.tsv")):
+        head = tsv.read_text().splitlines()[:2]
+        cols = head[0].split("\t")
+        return head[1].split("\t")[cols.index("task_name")].lower()
+    raise ValueError(f"no training in STE run {run}")
+
+
+def departs(option: OptionSet, tasks: list[str], stored: list[str],
+            range_keys: list[str]) -> str | None:
+    """Why sylla's default rightly gives other numbers than l2metrics here, if it does.
+
+    In variant-agnostic mode l2metrics 3.1.0 gives a base task the STE runs of every stored
+    name that starts with it and the data range of every key that contains it, so task ``ab``
+    also takes ``abc_y``'s (docs/metrics.md, "Variant-agnostic matching"). sylla matches exact
+    base names unless ``--l2metrics-compat``; the option sets with ``compat`` check that mode
+    against l2metrics on the same logs."""
+    if option.compat or ("variant_mode", "agnostic") not in option.params:
+        return None
+    base = lambda name: name.lower().split("_")[0]  # noqa: E731
+    stored_bases = {base(s) for s in stored}
+    for task in sorted({base(t) for t in tasks}):
+        exact = {s for s in stored if base(s) == task}
+        glob = {task} & set(stored) or ({s for s in stored if s.startswith(task)}
+                                        if task in stored_bases else set())
+        if exact != glob:
+            return f"STE runs of {sorted(glob - exact)} also match {task!r} by prefix"
+        exact = {k for k in range_keys if base(k) == task}
+        substring = {k for k in range_keys if task in k.lower()}
+        if exact != substring:
+            return f"ranges of {sorted(substring - exact)} also match {task!r} by substring"
+    return None
+
+
+def run_batch(logs: list[dict[str, Any]], ste_pool: list[dict[str, Any]],
+              options: list[OptionSet], work: Path) -> BatchReport:
+    """Both tools on every log of the batch under every option set; every value compared."""
+    report = BatchReport(logs=len(logs))
+    log_dirs, ste_dirs, ranges = prepare_batch(logs, ste_pool, work)
+    l2data = {}
+    for mode in sorted({o.ste for o in options}):
+        l2data[mode] = work / f"l2data-{mode}"
+        if mode != "none" and ste_dirs:
+            store_ste_l2m(work / "ste", mode, l2data[mode])
+        l2data[mode].mkdir(exist_ok=True)
+    where_is = {d.name: d for d in log_dirs}
+    for option in options:
+        data_range = ranges.get(option.data_range) if option.data_range else None
+        pending = sorted(where_is)
+        theirs: dict[str, L2mResult] = {}
+        attempt = 0
+        while pending:  # a run that stops l2metrics ends its recursive call: go on without it
+            parent = work / f"l2m-{option.name}-{attempt}"
+            parent.mkdir()
+            for name in pending:
+                where_is[name] = where_is[name].rename(parent / name)
+            got = run_l2metrics(parent, option, l2data[option.ste],
+                                work / f"out-{option.name}-{attempt}", data_range)
+            if "*" in got:
+                theirs.update({n: got["*"] for n in pending})
+            theirs.update({n: r for n, r in got.items() if n in pending})
+            still = [n for n in pending if n not in theirs]
+            if len(still) == len(pending):  # no progress: l2metrics failed without a name
+                theirs.update({n: L2mResult(error="l2metrics wrote nothing") for n in still})
+                still = []
+            pending = still
+            attempt += 1
+        stes = ste_for_mode(ste_dirs, option.ste)
+        stored = sorted({_trained_task(p) for p in stes})
+        keys = sorted(json.loads(data_range.read_text())) if data_range else []
+        for name, folder in sorted(where_is.items()):
+            where = f"{option.name} {name}"
+            why = departs(option, logs[int(name[3:6])]["tasks"], stored, keys)
+            if why:
+                report.departures.append(f"{where}: {why}")
+                continue
+            result = theirs.get(name)
+            if result is None or result.error is not None:
+                report.l2m_failed.append(f"{where}: {result.error if result else 'no output'}")
+                continue
+            try:
+                rows, details = run_sylla(folder, stes, option, data_range)
+            except Exception as exc:  # noqa: BLE001 - a failure here is a finding, kept
+                report.sylla_failed.append(f"{where}: {type(exc).__name__}: {exc}")
+                continue
+            comparison = compare(result, rows, details)
+            report.runs += 1
+            report.values += comparison.compared
+            report.mismatches += [f"{where}: {m}" for m in comparison.mismatches]
+    return report

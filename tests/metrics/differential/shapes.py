@@ -1,0 +1,116 @@
+"""Hypothesis strategies for l2logger log specs of every shape the differential suite covers.
+
+A spec is what `l2l_write.py` turns into a real log with l2logger's ``DataLogger``. The shapes
+(issue 23): uneven blocks of 1-500 experiences; 1-3 rows per experience and ``incomplete`` rows;
+two workers drawing from one experience counter; formats 1.0 and 1.1 with ``sleep`` blocks;
+variants of one task; a task only ever tested; logs that start or end in training,
+back-to-back trainings and 1-experience blocks; names that share a prefix and names in upper or
+mixed case; an ``exp_num`` that starts at 1; STE runs of several lengths, in another case than
+the log's.
+
+Performance is a noisy learning curve with continuous noise, so two smoothed values of a block
+are never equal in exact arithmetic (the one documented tie, docs/metrics.md, cannot occur).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from hypothesis import strategies as st
+
+#: task-name families: variants of one task, names sharing a prefix, case variants
+FAMILIES = (
+    ("alpha_v0", "beta_v0", "gamma_v0"),
+    ("alpha_v0", "alpha_v1", "beta_v0"),
+    ("ab_x", "abc_y", "b_z"),
+    ("Alpha_V0", "BETA_v0", "gamma_V1"),
+    ("Pong_a", "Breakout_b", "pong_c"),
+)
+PERF = ["reward", "score"]
+
+
+@st.composite
+def log_specs(draw: st.DrawFn, *, max_block: int = 500) -> dict[str, Any]:
+    """One log spec: ``{"log": spec, "tasks": [lower-case names], "shape": {...}}``."""
+    family = draw(st.sampled_from(FAMILIES))
+    n_trained = draw(st.integers(1, 3 if len(family) >= 3 else 2))
+    trained = list(family[:n_trained])
+    tested_only = [family[n_trained]] if n_trained < len(family) and draw(st.booleans()) else []
+    version = draw(st.sampled_from(["1.1", "1.1", "1.0"]))
+    rows_max = draw(st.sampled_from([1, 1, 2, 3]))
+    workers = draw(st.sampled_from([["worker-default"], ["worker-default"],
+                                    ["worker-0", "worker-1"]]))
+    incomplete = draw(st.sampled_from([0.0, 0.0, 0.05]))
+    mixed_case = draw(st.booleans()) and family[0] == "alpha_v0"
+    seed = draw(st.integers(0, 2**31 - 1))
+    size = st.one_of(st.integers(1, 40), st.integers(1, 40), st.integers(40, max_block))
+
+    # the block plan: optional leading test, then train (+ optional test) per step
+    plan: list[tuple[str, str, list[tuple[str, int]]]] = []
+    all_tasks = trained + tested_only
+    if draw(st.booleans()):
+        plan.append(("test", "wake", [(t, draw(size)) for t in all_tasks]))
+    steps = draw(st.lists(st.sampled_from(trained), min_size=1, max_size=6))
+    for i, task in enumerate(steps):
+        plan.append(("train", "wake", [(task, draw(size))]))
+        last = i == len(steps) - 1
+        if last and draw(st.booleans()):
+            break  # the log ends in training
+        if not last and draw(st.integers(0, 4)) == 0:
+            continue  # back-to-back trainings
+        tested = draw(st.lists(st.sampled_from(all_tasks), min_size=1, max_size=3, unique=True))
+        plan.append(("test", "wake", [(t, draw(size)) for t in tested]))
+        if version == "1.1" and draw(st.integers(0, 5)) == 0:
+            plan.append(("train", "sleep", [(task, draw(st.integers(1, 20)))]))
+            plan.append(("test", "wake", [(t, draw(size)) for t in tested]))
+    rng = random.Random(seed)
+    first_exp = draw(st.sampled_from([0, 0, 0, 1]))
+    log = _spec("run", plan, rng, version, rows_max, workers, incomplete, mixed_case, first_exp)
+
+    return {"log": log, "tasks": sorted({t.lower() for t in all_tasks}),
+            "shape": {"version": version, "rows": rows_max, "workers": len(workers),
+                      "incomplete": incomplete > 0, "tested_only": bool(tested_only),
+                      "mixed_case": mixed_case, "blocks": len(plan), "first_exp": first_exp}}
+
+
+@st.composite
+def ste_pools(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """STE runs for the tasks of every family (one pool per batch of logs, since l2metrics
+    keeps stored STE data per process): 0-3 runs per task, of several lengths, some with
+    several rows per experience, named in the log's case or lower case."""
+    specs: list[dict[str, Any]] = []
+    rng = random.Random(draw(st.integers(0, 2**31 - 1)))
+    for task in sorted({t for family in FAMILIES for t in family}):
+        for k in range(draw(st.integers(0, 3))):
+            name = task.lower() if draw(st.booleans()) else task
+            specs.append(_spec(f"ste-{name}-{k}", [("train", "wake", [(name, draw(
+                st.integers(5, 300)))])], rng, "1.1", draw(st.sampled_from([1, 2])),
+                ["worker-default"], 0.0, False, 0))
+    return specs
+
+
+def _spec(scenario: str, plan: list[tuple[str, str, list[tuple[str, int]]]], rng: random.Random,
+          version: str, rows_max: int, workers: list[str], incomplete: float,
+          mixed_case: bool, first_exp: int) -> dict[str, Any]:
+    records: list[list[Any]] = []
+    skill: dict[str, float] = {}
+    exp = first_exp
+    for block_num, (kind, subtype, parts) in enumerate(plan):
+        for task, n in parts:
+            base = task.lower()
+            level = skill.get(base, rng.uniform(-2, 2))
+            gain = rng.uniform(2, 8) if kind == "train" and subtype == "wake" else 0.0
+            for i in range(n):
+                mean = level + gain * (1 - math.exp(-5 * i / max(n, 1)))
+                rows = [[round(mean + rng.gauss(0, 1), 6), round(2 * mean + rng.gauss(0, 3), 6)]
+                        for _ in range(rng.randint(1, rows_max))]
+                status = "incomplete" if incomplete and rng.random() < incomplete else "complete"
+                name = task.capitalize() if mixed_case and rng.random() < 0.5 else task
+                records.append([rng.choice(workers), block_num, exp, kind,
+                                subtype, name, status, rows])
+                exp += 1
+            skill[base] = level + gain
+    return {"dir": "", "scenario": scenario, "version": version, "perf": PERF,
+            "records": records}
