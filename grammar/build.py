@@ -47,7 +47,10 @@ def build(
     source: SourceMap,
     non_json: list[NonJson],
     lines: LineIndex,
+    instructions: "tuple[Instruction, ...] | None" = None,
 ) -> Syllabus:
+    """The model of one parsed document; ``instructions`` when the caller has them already
+    (an incremental parse whose edit left the instruction list and the defaults alone)."""
     top = value if isinstance(value, dict) else {}
     if form == "array":
         base: tuple[str | int, ...] = ()
@@ -58,11 +61,13 @@ def build(
         raw_instructions = raw if isinstance(raw, list) else []
     defaults = top.get("default_params")
     defaults = defaults if isinstance(defaults, dict) else {}
-    items = source.children(base) if raw_instructions else None
-    instructions: list[Instruction] = []
-    for i, instruction in enumerate(raw_instructions):
-        item = items[i] if isinstance(items, list) and i < len(items) else None
-        instructions.append(_instruction(i, instruction, item, base + (i,), defaults, source))
+    if instructions is None:
+        items = source.children(base) if raw_instructions else None
+        built: list[Instruction] = []
+        for i, instruction in enumerate(raw_instructions):
+            item = items[i] if isinstance(items, list) and i < len(items) else None
+            built.append(_instruction(i, instruction, item, base + (i,), defaults, source))
+        instructions = tuple(built)
     top_keys: list[TopLevelKey] = []
     if form in ("object", "fragment") and isinstance(value, dict):
         for name in value:
@@ -75,7 +80,7 @@ def build(
         path=path,
         form=form,  # type: ignore[arg-type]
         value=value,
-        instructions=tuple(instructions),
+        instructions=instructions,
         name=_str(top.get("name")),
         author=_str(top.get("author")),
         contains=_str(top.get("contains")),
