@@ -88,8 +88,8 @@ def test_the_edits_of_the_bench_take_an_incremental_path() -> None:
         lambda t: _edit_at(t, '"$phase": "3.train"', 0, "", 1),  # a quote deleted: still invalid
         lambda t: _edit_at(t, '$phase": "3.train"', 0, '"'),  # the quote back
         lambda t: _edit_at(t, line + "\n", len(line), ","),  # the comma back: valid again
-        lambda t: _edit_at(t, line, len(line) - 1, "", 1),  # an instruction's closing brace deleted
-        lambda t: _edit_at(t, '"count": 10\n', len('"count": 10'), "}"),  # and typed back
+        lambda t: _edit_at(t, line + ",\n    {\"$info", len(line) - 1, "", 1),  # an instruction's closing brace deleted
+        lambda t: _edit_at(t, '"count": 10,\n    {"$info', len('"count": 10'), "}"),  # and typed back
     ]
     for n, step in enumerate(steps):
         text = step(text)
