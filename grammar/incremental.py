@@ -1,27 +1,36 @@
 """``reparse(previous, text)``: the parse of a new version of a text, from the previous one.
 
 An editor changes a large syllabus a few characters at a time, and a full parse of 500 KB
-takes a tenth to a quarter of a second. Most edits stay inside one instruction (a count, a
-parameter, a task name). Then only that instruction is parsed again: everything before it is
-the same, and everything after it is the same text moved by the edit's length, so its tokens,
-values and positions are the old ones moved. The result is exactly ``parse(text, path)``:
+takes a tenth to a quarter of a second. The result is always exactly ``parse(text, path)``:
 the same model (value, instructions, spans, non-JSON constructs, source positions) and the
-same diagnostics. When that cannot be shown from the texts alone, ``reparse`` parses in full:
+same diagnostics. The changed region (common prefix and suffix of the two texts) decides how
+much is read again:
 
-* the previous parse had any problem but schema ones (a syntax error's repair can depend on
-  what follows it), a byte-order mark, or is not an object or bare list of instructions;
-* the changed region (common prefix and suffix of the two texts) is not strictly inside one
-  instruction's braces, so commas, brackets, comments between instructions, top-level keys
-  and the instruction count are never touched by the fast path;
-* the new text of that instruction does not parse, on its own, as one object without any
-  problem (or nests deeply enough to come near ``MAX_DEPTH``).
+* strictly inside one instruction that still parses alone without a problem: only that
+  instruction (``_one_instruction``); everything after it is the same text moved by the
+  edit's length, so its tokens, values and positions are the old ones moved;
+* anywhere else inside the instruction list's brackets (whitespace or comments between
+  instructions, a comma, a line break, an instruction's boundary, instructions added or
+  deleted, syntax errors): the instructions the region touches and one unchanged neighbour on
+  each side, parsed as the elements of a list (``_reparse_list``, reasons there);
+* outside the instruction list (a top-level key or value, the space around the list): the
+  top level, with the unchanged list standing in as one value (``_reparse_around``).
 
-Why the rest cannot change: the lexer reads left to right, and the tokens before the
-instruction end before its ``{``, which is unchanged, so they lex the same; the instruction's
-text parses alone as one object ending at its ``}``; after it the text is the same as before,
-so it lexes into the same tokens; and without syntax errors the parser's actions depend only
-on the tokens. Schema errors of an instruction depend only on its text (``schema.validate``
-relies on that too), and the top level is unchanged.
+A syntax error is parsed again together with everything around it: the previous parse's
+errors (``ParseResult.events``, silent repairs included) join the changed region, and a repair
+that would reach outside the list (closing it, or trying to) means a full parse, since the
+document's context could decide it. Also parsed in full: a byte-order mark, a document that is
+not an object or bare list of instructions, an edit across the list's own brackets, a region
+nesting deep enough to come near ``MAX_DEPTH``.
+
+Why the rest cannot change: the lexer reads left to right, and the tokens before a reparsed
+range end before its first character, which is unchanged, so they lex the same; the range
+ends with an unchanged token that nothing can run on from (``lalr._OPEN_ENDED``); after it the
+text is the same as before, so it lexes into the same tokens; the parser's state after a
+``[`` does not depend on what is around it, and without an error reaching outside the range
+its actions depend only on the tokens. Schema errors of an instruction depend only on its text
+(``schema.validate`` relies on that too), those of the top level only on the top level; when a
+version has syntax errors there are none, as in a full parse.
 """
 
 from __future__ import annotations
