@@ -51,6 +51,9 @@ REPO = Path(__file__).resolve().parents[1]
 TARGET_MS = 100.0
 KINDS = ("between", "top-key", "top-line", "string", "count", "line-break", "invalid")
 REQUESTS = ("documentSymbol", "hover", "completion")
+#: documentSymbol until the first line of its answer arrives: the server's part, without this
+#: client reading and parsing the 2 MB outline (what an editor then does is its own cost)
+FIRST_LINE = "documentSymbol (first line)"
 
 
 def syllabus_from_examples(min_bytes: int = 500_000) -> str:
@@ -139,7 +142,7 @@ async def run_edits(python: str, text: str, uri: str, edits: list[tuple[str, int
     session.python = python  # type: ignore[attr-defined]
     await start(session, python)
     await asyncio.wait_for(session.open(uri, text), 180)
-    times: dict[str, list[float]] = {name: [] for name in REQUESTS}
+    times: dict[str, list[float]] = {name: [] for name in REQUESTS + (FIRST_LINE,)}
     version = 0
     hover_at = text.rindex('"$episode"') + 3
     for kind, start_, end, new in edits:
@@ -164,8 +167,12 @@ async def run_edits(python: str, text: str, uri: str, edits: list[tuple[str, int
             }
             for name, (method, params) in requests.items():
                 sent = time.perf_counter()
-                received, answer = await asyncio.wait_for(session.request(method, params), 120)
+                pending = session.request(method, params)
+                request_id = session.next_id
+                received, answer = await asyncio.wait_for(pending, 120)
                 times[name].append((received - sent) * 1000)
+                if name == "documentSymbol":
+                    times[FIRST_LINE].append((session.first_line[request_id] - sent) * 1000)
                 if name == "documentSymbol" and not answer:
                     raise SystemExit(f"documentSymbol after {kind} ({step}) gave no outline")
             await asyncio.wait_for(published, 120)
@@ -211,18 +218,18 @@ async def main() -> int:
         path = Path(tmp) / "edits-500k.json"
         path.write_text(text, encoding="utf-8")
         results = {label: await run_edits(python, text, path.as_uri(), edits) for label, python in servers}
-    print(f"\n{'server':>7} {'request':>15} {'n':>3} {'p50':>8} {'p95':>8} {'max':>8} {'p95/parse':>10} {'p95/loads':>10}")
+    print(f"\n{'server':>7} {'request':>27} {'n':>3} {'p50':>8} {'p95':>8} {'max':>8} {'p95/parse':>10} {'p95/loads':>10}")
     for label, times in results.items():
-        for name in REQUESTS:
+        for name in REQUESTS + (FIRST_LINE,):
             values = times[name]
             p95 = percentile(values, 95)
             met = p95 <= TARGET_MS
-            if label == "after":
+            if label == "after" and name != FIRST_LINE:
                 ok &= met
-            print(f"{label:>7} {name:>15} {len(values):3d} {percentile(values, 50):7.1f}ms {p95:7.1f}ms {max(values):7.1f}ms "
+            print(f"{label:>7} {name:>27} {len(values):3d} {percentile(values, 50):7.1f}ms {p95:7.1f}ms {max(values):7.1f}ms "
                   f"{p95 / parse_ms:10.2f} {p95 / loads_ms:10.1f}{'  OK' if met else '  MISSED'}")
     if "before" in results:
-        for name in REQUESTS:
+        for name in REQUESTS + (FIRST_LINE,):
             print(f"  {name}: p95 after / before = {percentile(results['after'][name], 95) / percentile(results['before'][name], 95):.2f}")
     print(f"\ntarget: p95 <= {TARGET_MS:.0f} ms per request kind; median of all answers "
           f"{statistics.median(v for t in results['after'].values() for v in t):.1f} ms")
