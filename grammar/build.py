@@ -7,11 +7,12 @@ so the linter and the language server can say more than "invalid".
 
 from __future__ import annotations
 
+import operator
 import re
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from .lalr import Item
+from .lalr import Item, Tok
 from .model import (
     EMPTY,
     Block,
@@ -47,7 +48,10 @@ def build(
     source: SourceMap,
     non_json: list[NonJson],
     lines: LineIndex,
+    instructions: "tuple[Instruction, ...] | None" = None,
 ) -> Syllabus:
+    """The model of one parsed document; ``instructions`` when the caller has them already
+    (an incremental parse whose edit left the instruction list and the defaults alone)."""
     top = value if isinstance(value, dict) else {}
     if form == "array":
         base: tuple[str | int, ...] = ()
@@ -58,11 +62,8 @@ def build(
         raw_instructions = raw if isinstance(raw, list) else []
     defaults = top.get("default_params")
     defaults = defaults if isinstance(defaults, dict) else {}
-    items = source.children(base) if raw_instructions else None
-    instructions: list[Instruction] = []
-    for i, instruction in enumerate(raw_instructions):
-        item = items[i] if isinstance(items, list) and i < len(items) else None
-        instructions.append(_instruction(i, instruction, item, base + (i,), defaults, source))
+    if instructions is None:
+        instructions = _instructions(text, raw_instructions, source.children(base) if raw_instructions else None, base, defaults, source)
     top_keys: list[TopLevelKey] = []
     if form in ("object", "fragment") and isinstance(value, dict):
         for name in value:
@@ -75,7 +76,7 @@ def build(
         path=path,
         form=form,  # type: ignore[arg-type]
         value=value,
-        instructions=tuple(instructions),
+        instructions=instructions,
         name=_str(top.get("name")),
         author=_str(top.get("author")),
         contains=_str(top.get("contains")),
@@ -88,6 +89,51 @@ def build(
         lines=lines,
         instructions_span=source.span(base) if form != "array" else source.span(()),
     )
+
+
+def _instructions(
+    text: str, values: list[Any], items: Any, base: tuple[str | int, ...], defaults: Mapping[str, Any], source: SourceMap
+) -> tuple[Instruction, ...]:
+    """The model of each instruction. Real syllabi repeat the same few instructions thousands
+    of times, so an instruction whose text was seen before in this document (lexed whole: the
+    same text is the same value) is a copy of the first one's model with its own place: the
+    parts built from its value (merged parameters, task reference) are shared, and immutable."""
+    items = items if isinstance(items, list) else []
+    seen: dict[str, tuple[type, list[Any]]] = {}
+    out: list[Instruction] = []
+    append = out.append
+    for i, value in enumerate(values):
+        item = items[i] if i < len(items) else None
+        if item is None or item.__class__ is not Tok:
+            append(_instruction(i, value, item, base + (i,), defaults, source))
+            continue
+        key = text[item.start : item.end]
+        found = seen.get(key)
+        if found is None:
+            instruction = _instruction(i, value, item, base + (i,), defaults, source)
+            append(instruction)
+            cls = instruction.__class__
+            if cls is Block or cls is PhaseMark:
+                seen[key] = (cls, list(_FIELDS[cls](instruction)))
+            continue
+        cls, fields = found
+        fields[0] = i
+        fields[_SPAN_AT[cls]] = Span(item.start, item.end)
+        fields[_PATH_AT[cls]] = base + (i,)
+        append(cls(*fields))
+    return tuple(out)
+
+
+def _field_names(cls: type) -> list[str]:
+    import dataclasses
+
+    return [f.name for f in dataclasses.fields(cls)]
+
+
+_FIELDS = {cls: operator.attrgetter(*_field_names(cls)) for cls in (Block, PhaseMark)}
+_SPAN_AT = {cls: _field_names(cls).index("span") for cls in (Block, PhaseMark)}
+_PATH_AT = {cls: _field_names(cls).index("path") for cls in (Block, PhaseMark)}
+assert all(_field_names(cls)[0] == "index" for cls in (Block, PhaseMark))
 
 
 def _str(v: Any) -> str | None:

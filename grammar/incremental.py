@@ -1,27 +1,36 @@
 """``reparse(previous, text)``: the parse of a new version of a text, from the previous one.
 
 An editor changes a large syllabus a few characters at a time, and a full parse of 500 KB
-takes a tenth to a quarter of a second. Most edits stay inside one instruction (a count, a
-parameter, a task name). Then only that instruction is parsed again: everything before it is
-the same, and everything after it is the same text moved by the edit's length, so its tokens,
-values and positions are the old ones moved. The result is exactly ``parse(text, path)``:
+takes a tenth to a quarter of a second. The result is always exactly ``parse(text, path)``:
 the same model (value, instructions, spans, non-JSON constructs, source positions) and the
-same diagnostics. When that cannot be shown from the texts alone, ``reparse`` parses in full:
+same diagnostics. The changed region (common prefix and suffix of the two texts) decides how
+much is read again:
 
-* the previous parse had any problem but schema ones (a syntax error's repair can depend on
-  what follows it), a byte-order mark, or is not an object or bare list of instructions;
-* the changed region (common prefix and suffix of the two texts) is not strictly inside one
-  instruction's braces, so commas, brackets, comments between instructions, top-level keys
-  and the instruction count are never touched by the fast path;
-* the new text of that instruction does not parse, on its own, as one object without any
-  problem (or nests deeply enough to come near ``MAX_DEPTH``).
+* strictly inside one instruction that still parses alone without a problem: only that
+  instruction (``_one_instruction``); everything after it is the same text moved by the
+  edit's length, so its tokens, values and positions are the old ones moved;
+* anywhere else inside the instruction list's brackets (whitespace or comments between
+  instructions, a comma, a line break, an instruction's boundary, instructions added or
+  deleted, syntax errors): the instructions the region touches and one unchanged neighbour on
+  each side, parsed as the elements of a list (``_reparse_list``, reasons there);
+* outside the instruction list (a top-level key or value, the space around the list): the
+  top level, with the unchanged list standing in as one value (``_reparse_around``).
 
-Why the rest cannot change: the lexer reads left to right, and the tokens before the
-instruction end before its ``{``, which is unchanged, so they lex the same; the instruction's
-text parses alone as one object ending at its ``}``; after it the text is the same as before,
-so it lexes into the same tokens; and without syntax errors the parser's actions depend only
-on the tokens. Schema errors of an instruction depend only on its text (``schema.validate``
-relies on that too), and the top level is unchanged.
+A syntax error is parsed again together with everything around it: the previous parse's
+errors (``ParseResult.events``, silent repairs included) join the changed region, and a repair
+that would reach outside the list (closing it, or trying to) means a full parse, since the
+document's context could decide it. Also parsed in full: a byte-order mark, a document that is
+not an object or bare list of instructions, an edit across the list's own brackets, a region
+nesting deep enough to come near ``MAX_DEPTH``.
+
+Why the rest cannot change: the lexer reads left to right, and the tokens before a reparsed
+range end before its first character, which is unchanged, so they lex the same; the range
+ends with an unchanged token that nothing can run on from (``lalr._OPEN_ENDED``); after it the
+text is the same as before, so it lexes into the same tokens; the parser's state after a
+``[`` does not depend on what is around it, and without an error reaching outside the range
+its actions depend only on the tokens. Schema errors of an instruction depend only on its text
+(``schema.validate`` relies on that too), those of the top level only on the top level; when a
+version has syntax errors there are none, as in a full parse.
 """
 
 from __future__ import annotations
@@ -31,11 +40,12 @@ import operator
 from typing import Any
 
 from .build import _instruction
-from .lalr import MAX_DEPTH, Item, Node, Tok, parse_range
-from .model import Block, Diagnostic, Instruction, LineIndex, NonJson, NonJsonKind, PhaseMark, Span, Syllabus, TopLevelKey
+from .build import build
+from .lalr import MAX_DEPTH, Item, Node, Tok, parse_around, parse_list, parse_range
+from .model import Block, Diagnostic, Severity, Instruction, LineIndex, NonJson, NonJsonKind, PhaseMark, Span, Syllabus, TopLevelKey
 from .gc_pause import paused_gc
 from .parse import ParseResult, parse
-from .schema import validate_instruction
+from .schema import validate, validate_instruction, validate_top
 from .source_map import SourceMap
 
 _CHUNK = 4096
@@ -100,8 +110,10 @@ def _reparse(previous: ParseResult, text: str) -> ParseResult | None:
     model = previous.model
     if model is None or model.source_map is None or text.startswith("\ufeff") or model.form not in ("object", "array"):
         return None
-    if any(d.kind != "schema" for d in previous.diagnostics) or any(n.kind is NonJsonKind.BOM for n in model.non_json):
+    if any(n.kind is NonJsonKind.BOM for n in model.non_json):
         return None
+    if previous.events is None and any(d.kind != "schema" and d.severity is Severity.ERROR for d in previous.diagnostics):
+        return None  # errors whose extent is not known: nothing to say what they repaired
     old = previous.text
     root = model.source_map.root
     if model.form == "object":
@@ -116,6 +128,23 @@ def _reparse(previous: ParseResult, text: str) -> ParseResult | None:
     start, old_end, new_end = changed_region(old, text)
     if start == old_end == new_end:
         return None  # the same text: nothing to reuse that the caller does not have
+    if previous.events is None and all(d.kind == "schema" for d in previous.diagnostics):
+        fast = _one_instruction(previous, text, model, root, array, items, start, old_end, new_end)
+        if fast is not None:
+            return fast
+    if array.start < start and old_end < array.end and old[array.end - 1] == "]":
+        return _reparse_list(previous, text, model, root, array, start, old_end, new_end)
+    if old_end <= array.start or start >= array.end:
+        return _reparse_around(previous, text, model, root, array, start, old_end, new_end)
+    return None
+
+
+def _one_instruction(
+    previous: ParseResult, text: str, model: Syllabus, root: Node, array: Node,
+    items: list[Item], start: int, old_end: int, new_end: int,
+) -> ParseResult | None:
+    """The edit strictly inside one instruction, which still parses alone without a problem:
+    that instruction parsed again, every other one reused (see the module docstring)."""
     i = _enclosing(items, start, old_end)
     if i is None:
         return None
@@ -292,3 +321,338 @@ def _copy(instruction: Instruction, span: Span, source: SourceMap | None) -> Ins
     if source_at >= 0:
         values[source_at] = source
     return cls(*values)
+
+
+# ---- edits between instructions, across them, and outside the instruction list ----
+
+
+def _is_object(item: Item) -> bool:
+    return item.type == "object" if item.__class__ is Node else item.type == "SHALLOW_OBJECT"
+
+
+def _syntax_clean(diagnostics: list[Diagnostic]) -> bool:
+    return not any(d.kind != "schema" and d.severity is Severity.ERROR for d in diagnostics)
+
+
+def _reparse_list(
+    previous: ParseResult, text: str, model: Syllabus, root: Node, array: Node,
+    start: int, old_end: int, new_end: int,
+) -> ParseResult | None:
+    """An edit inside the instruction list's brackets: the instructions it touches and one
+    unchanged neighbour on each side are parsed again, as the elements of a list.
+
+    The neighbours ``L`` and ``R`` are what makes this the full parse's result: ``L`` starts
+    in the unchanged text before the edit and ``R`` ends in the unchanged text after it, both
+    direct elements of the list, so the lexer starts and ends there in step with a full lex;
+    the parser's state after ``[`` does not depend on what is around the list, and once
+    ``R`` is read it is in the same state as the previous parse was after it, which then
+    went on without an error. Syntax errors are parsed again with everything around them (the
+    previous parse's too: ``ParseResult.events``), and refused when a repair would reach
+    outside the list (``RawParse.escaped``), where the document's context could decide it."""
+    old = previous.text
+    items: list[Item] = array.children
+    delta = new_end - old_end
+    lo, hi = start, old_end
+    if previous.events is not None:
+        lo, hi = min(lo, previous.events[0]), max(hi, previous.events[1])
+        if not (array.start < lo and hi < array.end - 1):
+            return None
+    # L: the last item ending before the region; R: the first starting after it
+    a = _first_end_at_or_after(items, lo)  # items[a:] end at or after lo
+    b = _first_start_after(items, hi)  # items[b:] start after hi
+    if a > 0:
+        a -= 1  # L itself is parsed again
+        s = items[a].start
+    else:
+        s = array.start + 1
+    if b < len(items):
+        e_old = items[b].end
+        b += 1
+    else:
+        e_old = array.end - 1
+    e = e_old + delta
+    if s >= e:
+        return None
+    sub = parse_list(text, s, e)
+    fresh_root = sub.root
+    if sub.stopped or sub.escaped or fresh_root is None or fresh_root.__class__ is not Node or fresh_root.type != "array":
+        return None
+    fresh: list[Item] = fresh_root.children
+    if a < b and b - a >= 1:
+        first_old, last_old = items[a], items[b - 1]
+        if a > 0 or s != array.start + 1:
+            if not fresh or fresh[0].start != first_old.start or fresh[0].end != first_old.end:
+                return None
+        if e_old != array.end - 1:
+            if not fresh or fresh[-1].start != last_old.start + delta or fresh[-1].end != last_old.end + delta:
+                return None
+    # The list must hold an object, or a full lex would take the list (and with it the
+    # whole document) as one shallow token.
+    if not any(_is_object(it) for it in fresh) and not any(_is_object(it) for it in items[:a]) and not any(
+        _is_object(it) for it in items[b:]
+    ):
+        return None
+    if sub.events is not None:
+        if text.count("{", s, e) + text.count("[", s, e) > _MAX_BRACKETS:
+            return None
+    else:
+        for it in fresh:
+            if it.__class__ is Node and text.count("{", it.start, it.end) + text.count("[", it.start, it.end) > _MAX_BRACKETS:
+                return None
+    return _splice_list(previous, text, model, root, array, a, b, fresh, sub.non_json, sub.problems, sub.events, s, e_old, delta)
+
+
+def _first_end_at_or_after(items: list[Item], offset: int) -> int:
+    lo, hi = 0, len(items)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if items[mid].end < offset:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def _first_start_after(items: list[Item], offset: int) -> int:
+    lo, hi = 0, len(items)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if items[mid].start <= offset:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def _mover(after: int, delta: int) -> Any:
+    def move(span: Span) -> Span:
+        if span.end < after or not delta:
+            return span
+        return Span(span.start + delta if span.start >= after else span.start, span.end + delta)
+
+    return move
+
+
+def _splice_list(
+    previous: ParseResult, text: str, model: Syllabus, root: Node, array: Node,
+    a: int, b: int, fresh: list[Item], fresh_non_json: list[NonJson], fresh_problems: list[Diagnostic],
+    events: list[int] | None, s: int, e_old: int, delta: int,
+) -> ParseResult:
+    """The previous parse with ``items[a:b]`` (old text ``[s, e_old)``) replaced by ``fresh``."""
+    old_items = array.children
+    shift = len(fresh) - (b - a)
+    move = _mover(e_old, delta)
+    tail = old_items[b:] if delta == 0 else [_moved(it, delta) for it in old_items[b:]]
+    items = old_items[:a] + fresh + tail
+    values = array.value[:a] + [it.value for it in fresh] + array.value[b:]
+    new_array = Node("array", values, array.start, array.end + delta, items)
+    new_root = _with_array(model, root, array, new_array, e_old, delta)
+    source = SourceMap(text, new_root)
+    base: tuple[str | int, ...] = ("instructions",) if model.form == "object" else ()
+    depth = len(base)
+    rebase = len({x.source for x in model.instructions if x.__class__ in _WITH_SOURCE}) >= _MAX_SOURCE_MAPS
+    instructions: list[Instruction] = []
+    old_instructions = model.instructions
+    for j in range(a):
+        instructions.append(_rebased(old_instructions[j], move, source, rebase, True))
+    for k, item in enumerate(fresh):
+        instructions.append(_instruction(a + k, item.value, item, base + (a + k,), model.default_params, source))
+    if delta == 0 and shift == 0 and not rebase:
+        instructions.extend(old_instructions[b:])
+    else:
+        for j in range(b, len(old_instructions)):
+            instructions.append(_renumbered(old_instructions[j], j + shift, base, move, source))
+    non_json = [n if n.span.end <= s else NonJson(n.kind, move(n.span)) for n in model.non_json
+                if not (s <= n.span.start < e_old)]
+    non_json.extend(fresh_non_json)
+    non_json.sort(key=lambda n: n.span.start)
+    new_model = _model(model, text, new_root, tuple(instructions), tuple(non_json), source, move)
+    clean = _syntax_clean(fresh_problems)
+    problems: list[Diagnostic] = []
+    schema: list[Diagnostic] = []
+    for d in previous.diagnostics:
+        if d.kind != "schema":
+            if not (s <= d.span.start and d.span.end <= e_old):
+                problems.append(d if d.span.end < e_old else _moved_diagnostic(d, move))
+            continue
+        if not clean:
+            continue
+        path = d.path
+        if len(path) > depth and path[:depth] == base and isinstance(path[depth], int):
+            index = path[depth]
+            if a <= index < b:
+                continue
+            if index >= b:
+                d = _moved_diagnostic(d, move)
+                if shift:
+                    d = dataclasses.replace(d, path=base + (index + shift,) + path[depth + 1 :])
+                schema.append(d)
+                continue
+        schema.append(d if d.span.end < e_old else _moved_diagnostic(d, move))
+    problems.extend(fresh_problems)
+    if clean:
+        if _syntax_clean(previous.diagnostics):
+            for k, item in enumerate(fresh):
+                schema.extend(validate_instruction(item.value, base + (a + k,), source, text[item.start : item.end]))
+        else:  # the previous version had no schema diagnostics to reuse
+            schema = validate(new_root.value, model.form, source, text)
+    problems.extend(schema)
+    problems.sort(key=lambda d: (d.span.start, d.span.end))
+    return ParseResult(new_model, problems, text, previous.path, None if events is None else (events[0], events[1]))
+
+
+def _with_array(model: Syllabus, root: Node, array: Node, new_array: Node, after: int, delta: int) -> Node:
+    """The document's root with its instruction list replaced (and what follows it moved)."""
+    if model.form != "object":
+        return new_array
+    children: dict[str, Item] = {}
+    keys: dict[str, Tok] = {}
+    value: dict[str, Any] = {}
+    for name, child in root.children.items():
+        key = root.keys[name]
+        if child is array:
+            child = new_array
+        elif child.start >= after and delta:
+            child, key = _moved(child, delta), _moved(key, delta)  # type: ignore[assignment]
+        children[name] = child
+        keys[name] = key
+        value[name] = child.value
+    return Node("object", value, root.start, root.end + delta, children, keys)
+
+
+def _model(
+    model: Syllabus, text: str, root: Item, instructions: tuple[Instruction, ...], non_json: tuple[NonJson, ...],
+    source: SourceMap, move: Any,
+) -> Syllabus:
+    """The previous model for the new text: its top level unchanged, spans moved."""
+    top_keys = tuple(
+        k if move(k.span) is k.span and move(k.value_span) is k.value_span
+        else TopLevelKey(k.name, move(k.span), move(k.value_span))
+        for k in model.top_level_keys
+    )
+    return Syllabus(
+        text=text,
+        path=model.path,
+        form=model.form,
+        value=root.value,
+        instructions=instructions,
+        name=model.name,
+        author=model.author,
+        contains=model.contains,
+        default_params=model.default_params,
+        comments=model.comments,
+        declared_type=model.declared_type,
+        top_level_keys=top_keys,
+        non_json=non_json,
+        source_map=source,
+        lines=LineIndex(text),
+        instructions_span=None if model.instructions_span is None else move(model.instructions_span),
+    )
+
+
+def _renumbered(instruction: Instruction, index: int, base: tuple[str | int, ...], move: Any, source: SourceMap) -> Instruction:
+    """An unchanged instruction after the edit: moved, at its new place in the list, reading
+    its inner positions from the new source map."""
+    cls = instruction.__class__
+    get, span_at, source_at = _fields(cls)
+    values = list(get(instruction))
+    values[span_at] = move(instruction.span)
+    values[_INDEX] = index
+    values[_path_at(cls)] = base + (index,)
+    if source_at >= 0:
+        values[source_at] = source
+    return cls(*values)
+
+
+_INDEX = 0  # every instruction class has ``index`` first
+_PATHS: dict[type, int] = {}
+
+
+def _path_at(cls: type) -> int:
+    found = _PATHS.get(cls)
+    if found is None:
+        names = [f.name for f in dataclasses.fields(cls)]
+        assert names[_INDEX] == "index"
+        found = _PATHS[cls] = names.index("path")
+    return found
+
+
+def _reparse_around(
+    previous: ParseResult, text: str, model: Syllabus, root: Node, array: Node,
+    start: int, old_end: int, new_end: int,
+) -> ParseResult | None:
+    """An edit outside the instruction list (a top-level key, the space around the list):
+    the document parsed again with the list, unchanged, standing in as one value.
+
+    The list's parse depends on nothing around it (the parser's state after its ``[`` is the
+    same wherever it stands), so only the top level is read again; the instructions are kept
+    (moved) unless the defaults they merge changed."""
+    old = previous.text
+    if old[array.end - 1] != "]":
+        return None  # closed by a repair: the text after it may still belong to it
+    if previous.events is not None and previous.events[1] >= array.start and previous.events[0] <= array.end:
+        return None
+    if not any(_is_object(it) for it in array.children):
+        return None
+    delta = new_end - old_end
+    d = delta if old_end <= array.start else 0
+    hole = Tok("array", array.value, array.start + d, array.end + d)
+    outside = text.count("{", 0, hole.start) + text.count("[", 0, hole.start) + text.count("{", hole.end) + text.count("[", hole.end)
+    if outside > _MAX_BRACKETS:
+        return None
+    sub = parse_around(text, 0, len(text), hole)
+    new_root = sub.root
+    if sub.stopped or sub.escaped or new_root is None:
+        return None
+    if model.form == "object":
+        if new_root.__class__ is not Node or new_root.type != "object" or sub.form != "object":
+            return None
+        held = new_root.children.get("instructions")
+        if held is None or held.__class__ is not Tok or held.start != hole.start or held.value is not array.value:
+            return None
+        moved_array = array if d == 0 else _moved(array, d)
+        children = dict(new_root.children)
+        children["instructions"] = moved_array
+        new_root = Node("object", new_root.value, new_root.start, new_root.end, children, new_root.keys)
+    else:
+        if new_root.__class__ is not Tok or new_root.start != hole.start or new_root.value is not array.value:
+            return None
+        moved_array = new_root = array if d == 0 else _moved(array, d)
+    source = SourceMap(text, new_root)
+    value = new_root.value
+    top = value if isinstance(value, dict) else {}
+    defaults = top.get("default_params")
+    defaults = defaults if isinstance(defaults, dict) else {}
+    base: tuple[str | int, ...] = ("instructions",) if model.form == "object" else ()
+    non_json = [n if d == 0 else NonJson(n.kind, Span(n.span.start + d, n.span.end + d)) for n in model.non_json
+                if array.start <= n.span.start < array.end]
+    non_json.extend(sub.non_json)
+    lines = LineIndex(text)
+    if defaults != dict(model.default_params):
+        new_model = build(text, model.path, model.form, value, source, non_json, lines)
+    else:
+        instructions = model.instructions
+        if d:
+            move = _mover(array.start, d)
+            instructions = tuple(_copy(x, move(x.span), source if x.__class__ in _WITH_SOURCE else None) for x in instructions)
+        new_model = build(text, model.path, model.form, value, source, non_json, lines, instructions)
+    clean = _syntax_clean(sub.problems)
+    problems: list[Diagnostic] = list(sub.problems)
+    inside = [
+        x for x in previous.diagnostics
+        if array.start <= x.span.start and x.span.end <= array.end and (x.kind != "schema" or x.path[: len(base)] == base and len(x.path) > len(base))
+    ]
+    moved = _mover(array.start, d)
+    for x in inside:
+        if x.kind != "schema":
+            problems.append(_moved_diagnostic(x, moved) if d else x)
+    if clean:
+        if _syntax_clean(previous.diagnostics):
+            problems.extend(_moved_diagnostic(x, moved) if d else x for x in inside if x.kind == "schema")
+            if model.form == "object":
+                problems.extend(validate_top(value, source))
+        else:
+            problems.extend(validate(value, model.form, source, text))
+    problems.sort(key=lambda x: (x.span.start, x.span.end))
+    events = sub.events
+    return ParseResult(new_model, problems, text, previous.path, None if events is None else (events[0], events[1]))

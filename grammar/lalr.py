@@ -15,7 +15,9 @@ again in exact mode.
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 from json.scanner import make_scanner
 from typing import Any, Callable
 
@@ -31,7 +33,7 @@ MAX_ERRORS = 100
 _OPEN = frozenset({"LBRACE", "LSQB"})
 _CLOSE = frozenset({"RBRACE", "RSQB"})
 _LEX_ERRORS = frozenset(
-    {"BAD_STRING", "SINGLE_QUOTED", "OPEN_COMMENT", "WORD", "BAD_NUMBER", "ERROR"}
+    {"BAD_STRING", "SINGLE_QUOTED", "OPEN_COMMENT", "WORD", "BAD_NUMBER", "ERROR", "HOLE"}
 )
 _COMMENT_KINDS = {
     "LINE_COMMENT": NonJsonKind.LINE_COMMENT,
@@ -84,7 +86,7 @@ Item = Tok | Node
 class RawParse:
     """What one run of the driver found: the root item, its form, problems and non-JSON."""
 
-    __slots__ = ("root", "form", "problems", "non_json", "stopped")
+    __slots__ = ("root", "form", "problems", "non_json", "stopped", "events", "escaped")
 
     def __init__(self) -> None:
         self.root: Item | None = None
@@ -92,6 +94,13 @@ class RawParse:
         self.problems: list[Diagnostic] = []
         self.non_json: list[NonJson] = []
         self.stopped = False
+        #: ``[first start, last end]`` of every lexical or syntax error, reported or not (a
+        #: repair made while errors are quiet changes the tree all the same); None: no error
+        self.events: list[int] | None = None
+        #: a list parse (``parse_list``) whose errors reached below its opening bracket, or
+        #: whose bracket could not be closed where it ends: the same text inside a document
+        #: might parse differently
+        self.escaped = False
 
 
 class _TooDeep(Exception):
@@ -112,6 +121,20 @@ class _Run:
         self.quiet = 0  # tokens still to shift before another syntax error is reported
         self.syntax_errors = 0
         self.shallow_duplicates = False
+        #: in a list parse, the stack height of its opening bracket (see ``parse_list``)
+        self.floor = 0
+        #: the token standing for an already parsed value (see ``parse_around``)
+        self.hole: Tok | None = None
+
+    def event(self, start: int, end: int) -> None:
+        events = self.out.events
+        if events is None:
+            self.out.events = [start, end]
+        else:
+            if start < events[0]:
+                events[0] = start
+            if end > events[1]:
+                events[1] = end
 
     # ---- rule actions (named r_<rule>) ----
     def r_document(self, c: list) -> Item:
@@ -197,6 +220,8 @@ class _Run:
 
     def lex_error(self, kind: str, start: int, end: int) -> Tok | None:
         """Report a lexical error and return the token that best repairs it (or None)."""
+        if kind == "HOLE":
+            return self.hole
         text = self.text[start:end]
         if kind == "BAD_STRING":
             if not text.endswith('"') or len(text) == 1:
@@ -228,6 +253,7 @@ class _Run:
         return None
 
     def _problem(self, kind: str, message: str, start: int, end: int) -> None:
+        self.event(start, end)
         self.syntax_errors += 1
         self.out.problems.append(Diagnostic(kind, message, Span(start, end)))
         if self.syntax_errors >= MAX_ERRORS:
@@ -236,10 +262,29 @@ class _Run:
 
 def parse_range(text: str, start: int = 0, end: int | None = None, exact: bool = False) -> RawParse:
     """Parse ``text[start:end]``; positions stay absolute offsets into ``text``."""
+    return _parse(text, start, len(text) if end is None else end, exact, None, False, False)
+
+
+def parse_list(text: str, start: int, end: int) -> RawParse:
+    """Parse ``text[start:end]`` as the elements of a list: a ``[`` is read before ``start``
+    and a ``]`` after ``end``. ``escaped`` is set when an error's repair would reach below that opening bracket
+    (closing it, or trying to), since inside a document such a repair finds another context;
+    the result is then not that of the same elements inside their document."""
+    return _parse(text, start, end, False, None, True, True)
+
+
+def parse_around(text: str, start: int, end: int, hole: Item) -> RawParse:
+    """Parse ``text[start:end]`` with the value ``hole`` standing for ``text[hole.start:hole.end]``
+    (already parsed, lexed no more): the top level of a document around its instruction list.
+    ``escaped`` is set when the hole was not read as a value right away."""
+    return _parse(text, start, end, False, hole, False, False)
+
+
+def _parse(text: str, start: int, end: int, exact: bool, hole: Item | None, open_: bool, close: bool) -> RawParse:
     t = tables()
     run = _Run(text, t)
     try:
-        _drive(run, text, start, len(text) if end is None else end, exact)
+        _drive(run, text, start, end, exact, hole, open_, close)
     except _Stop:
         run.out.stopped = True
         run.out.root = None
@@ -256,7 +301,52 @@ def parse_range(text: str, start: int = 0, end: int | None = None, exact: bool =
     return run.out
 
 
-def _drive(run: _Run, text: str, start: int, end: int, exact: bool) -> None:
+class _Hole:
+    """A match-like stand-in for a value parsed before (see ``parse_around``)."""
+
+    lastgroup = "HOLE"
+
+    def __init__(self, item: Item) -> None:
+        self.item = item
+
+    def start(self) -> int:
+        return self.item.start
+
+    def end(self) -> int:
+        return self.item.end
+
+    def group(self) -> str:
+        return ""
+
+
+def _tokens(regex: "re.Pattern[str]", text: str, start: int, end: int, hole: Item | None, run: "_Run") -> Any:
+    """The lexer's matches over ``[start, end)``; with a ``hole``, a stand-in in its place."""
+    if hole is None:
+        return regex.finditer(text, start, end)
+    run.hole = Tok(
+        "SHALLOW_ARRAY" if hole.type in ("array", "SHALLOW_ARRAY") else "SHALLOW_OBJECT", hole.value, hole.start, hole.end
+    )
+    return itertools.chain(_checked(regex.finditer(text, start, hole.start), hole.start, run), (_Hole(hole),), regex.finditer(text, hole.end, end))
+
+
+#: tokens that, cut short where a parse of part of a text ends, could run on past it in the
+#: whole text (a line comment before a ``]`` on the same line swallows it)
+_OPEN_ENDED = frozenset({"LINE_COMMENT", "MARGIN_NOTE", "OPEN_COMMENT", "BAD_STRING", "SINGLE_QUOTED"})
+
+
+def _checked(matches: Any, end: int, run: "_Run") -> Any:
+    """``matches``, setting ``escaped`` when the last one is open-ended and reaches ``end``."""
+    m = None
+    for m in matches:
+        yield m
+    if m is not None and m.end() == end and m.lastgroup in _OPEN_ENDED:
+        run.out.escaped = True
+
+
+def _drive(
+    run: _Run, text: str, start: int, end: int, exact: bool,
+    hole: Item | None = None, open_: bool = False, close: bool = False,
+) -> None:
     t = run.t
     actions, gotos, rules, end_state = t.actions, t.gotos, t.rules, t.end_state
     ignore = t.ignore
@@ -271,8 +361,12 @@ def _drive(run: _Run, text: str, start: int, end: int, exact: bool) -> None:
     scan = None  # the C JSON scanner, made on the first whole-lexed container
     last_end = start
     skip_to = start  # the lexer may swallow a malformed run (``01``) as one bad token
+    if open_:
+        _feed(t, states, values, Tok("LSQB", None, start, start), actions_for)
+        run.floor = len(states)
+    m = None
 
-    for m in regex.finditer(text, start, end):
+    for m in _tokens(regex, text, start, end, hole, run):
         if m.start() < skip_to:
             continue
         k = m.lastgroup
@@ -323,6 +417,16 @@ def _drive(run: _Run, text: str, start: int, end: int, exact: bool) -> None:
             push_value(actions_for[act[1]](children))
             push_state(gotos[states[-1]][name])
 
+    if close:
+        if m is not None and m.end() == end and m.lastgroup in _OPEN_ENDED:
+            run.out.escaped = True
+            return
+        if _simulate(t, states, ("RSQB",), run.floor) == 1:
+            _feed(t, states, values, Tok("RSQB", None, end, end), actions_for)
+            last_end = end
+        else:
+            run.out.escaped = True
+            return
     _finish(run, states, values, last_end, actions_for)
 
 
@@ -367,24 +471,27 @@ _REPAIRS: tuple[tuple[str, ...], ...] = (
 )
 
 
-def _simulate(t: Tables, states: list[int], seq: tuple[str, ...] | list[str]) -> bool:
-    """Would the parser shift every terminal of ``seq`` in turn (reducing as needed)?"""
+def _simulate(t: Tables, states: list[int], seq: tuple[str, ...] | list[str], floor: int = 0) -> int:
+    """Would the parser shift every terminal of ``seq`` in turn (reducing as needed)? 1 yes,
+    0 no, -1 when finding out pops the stack below ``floor`` (a list parse's bracket)."""
     actions, gotos, rules, end_state = t.actions, t.gotos, t.rules, t.end_state
     s = list(states)
     for k in seq:
         while True:
             act = actions[s[-1]].get(k)
             if act is None:
-                return False
+                return 0
             if act[0]:
                 s.append(act[1])
                 break
             name, n, _ = rules[act[1]]
             del s[-n:]
+            if len(s) < floor:
+                return -1
             s.append(gotos[s[-1]][name])
             if k == "$END" and s[-1] == end_state:
-                return True
-    return True
+                return 1
+    return 1
 
 
 def _reduce(t: Tables, states: list[int], values: list, rule: int, actions_for: list) -> None:
@@ -411,12 +518,20 @@ def _feed(t: Tables, states: list[int], values: list, tok: Tok, actions_for: lis
 def _recover(run: _Run, states: list[int], values: list, tok: Tok, actions_for: list) -> bool:
     """Report an unexpected token and repair; True when ``tok`` should now be fed."""
     t = run.t
+    run.event(tok.start, max(tok.end, tok.start + 1))
+    if run.hole is not None and (tok is run.hole or (values and values[-1] is run.hole)):
+        # the hole stands for a list whose closing bracket a full parse would still hold on
+        # its stack here: its messages and repairs could differ
+        run.out.escaped = True
     expected = set(t.actions[states[-1]])
     if not run.quiet:
         end = tok.end if tok.type == "$END" else max(tok.end, tok.start + 1)
         run._problem("syntax", _message(expected, states, values, tok, t), tok.start, end)
     for repair in _REPAIRS:
-        if _simulate(t, states, repair + (tok.type,)):
+        found = _simulate(t, states, repair + (tok.type,), run.floor)
+        if found < 0:
+            run.out.escaped = True
+        if found > 0:
             for k in repair:
                 _feed(t, states, values, Tok(k, None, tok.start, tok.start), actions_for)
             run.quiet = 0

@@ -27,6 +27,9 @@ class ParseResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     text: str = ""
     path: str | None = None
+    #: ``(first start, last end)`` of every syntax error the parser met and repaired, reported
+    #: or not (``RawParse.events``): an incremental parse must parse that stretch again
+    events: tuple[int, int] | None = field(default=None, compare=False, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -75,4 +78,4 @@ def _parse(text: str, decoded: "Decoded", path: str | None) -> ParseResult:
         problems.extend(validate(value, form, source, text))
     model = build(text, path, form, value, source, non_json, lines)
     problems.sort(key=lambda d: (d.span.start, d.span.end))
-    return ParseResult(model, problems, text, path)
+    return ParseResult(model, problems, text, path, None if raw.events is None else (raw.events[0], raw.events[1]))

@@ -129,17 +129,9 @@ def validate(value: Any, form: str, source: SourceMap, text: str) -> list[Diagno
     many = isinstance(instructions, list) and len(instructions) > _DISK_CACHE_MAX_INSTRUCTIONS
     valid = _KnownValid(use_disk=not many)
     if form != "array":
-        if isinstance(value, dict) and isinstance(instructions, list):
-            shallow = dict(value)
-            shallow["instructions"] = []
-        else:
-            shallow, instructions = value, None
-        key = valid.digest("top:" + json.dumps(shallow, sort_keys=True, ensure_ascii=False))
-        if key not in valid:
-            errors = list(_describe(_validators()[0].iter_errors(shallow)))
-            found.extend(errors)
-            if not errors:
-                valid.add(key)
+        if not (isinstance(value, dict) and isinstance(instructions, list)):
+            instructions = None
+        found.extend(_top_errors(value, valid))
     if isinstance(instructions, list):
         items = source.children(base) if base or form == "array" else None
         for i, instruction in enumerate(instructions):
@@ -148,6 +140,29 @@ def validate(value: Any, form: str, source: SourceMap, text: str) -> list[Diagno
             for rel, keyword, message in _instruction_errors(instruction, key, valid):
                 found.append((base + (i,) + rel, keyword, message))
     return _diagnostics(found, source)
+
+
+def _top_errors(value: Any, valid: _KnownValid) -> list[tuple[tuple[str | int, ...], str, str]]:
+    """The errors of a document object's top level, its instruction list (when it is a list)
+    left out: those are checked one instruction at a time."""
+    if isinstance(value, dict) and isinstance(value.get("instructions"), list):
+        shallow = dict(value)
+        shallow["instructions"] = []
+    else:
+        shallow = value
+    key = valid.digest("top:" + json.dumps(shallow, sort_keys=True, ensure_ascii=False))
+    if key in valid:
+        return []
+    errors = list(_describe(_validators()[0].iter_errors(shallow)))
+    if not errors:
+        valid.add(key)
+    return errors
+
+
+def validate_top(value: Any, source: SourceMap) -> list[Diagnostic]:
+    """Schema diagnostics of a document object's top level only, exactly those ``validate``
+    gives it (an incremental parse of an edit outside the instruction list needs no more)."""
+    return _diagnostics(_top_errors(value, _KnownValid(use_disk=True, remember=False)), source)
 
 
 def validate_instruction(instruction: Any, path: tuple[str | int, ...], source: SourceMap, key: str) -> list[Diagnostic]:

@@ -9,8 +9,8 @@ open document: once a document has been linted in a language it stays in it unti
 so an edit that breaks it for a moment (deleting ``"instructions"``, retyping the root element)
 gets findings, not silence. Parsing a large file takes a while, so each request reuses the
 analysis of the version it was asked about instead of parsing again, and a new version of a
-syllabus is parsed from the previous one (``sylla.grammar.incremental``) when the edit stays
-inside one instruction.
+syllabus is parsed from the previous one (``sylla.grammar.incremental``): the instructions an
+edit touches, or the top level around the instruction list, with the same result as a full parse.
 """
 
 from __future__ import annotations

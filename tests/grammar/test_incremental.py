@@ -137,18 +137,41 @@ def test_edits_inside_an_instruction_take_the_fast_path() -> None:
     assert schema_error is not None and [d.keyword for d in schema_error.diagnostics] == ["type"]
 
 
-def test_edits_the_fast_path_must_not_take() -> None:
+def test_edits_the_one_instruction_path_leaves_to_the_others() -> None:
+    """Edits outside one instruction, or that break it, are not for the one-instruction path;
+    the list and top-level paths (``test_incremental_anywhere.py``) take them, equal to a full parse."""
     text = phase_pairs(instructions=40)
     old = parse(text)
+    model, root = old.model, old.model.source_map.root
+    array = root.children["instructions"]
     line = '{"$repeat": {"$episode": "Pong"}, "count": 10}'
     for new in (
-        _count_edit(text, line, "1 0"),  # a syntax error inside the instruction
+        _count_edit(text, line, "1x0"),  # a syntax error inside the instruction
         text.replace(line + ",", line + ",,", 1),  # between instructions
         text.replace(line, line[:-1], 1),  # the instruction's own closing brace
         text.replace('"name": "generated"', '"name": "edited"'),  # a top-level key
         text.replace(line, '{"$phase": "9.train"}, ' + line, 1),  # one instruction more
     ):
-        assert incremental._reparse(old, new) is None
+        start, old_end, new_end = changed_region(text, new)
+        assert incremental._one_instruction(old, new, model, root, array, array.children, start, old_end, new_end) is None
+        fast = incremental._reparse(old, new)
+        assert fast is not None
+        assert_same(fast, parse(new))
+
+
+def test_edits_no_incremental_path_takes() -> None:
+    """What could change the document around the list is parsed in full."""
+    text = phase_pairs(instructions=40)
+    old = parse(text)
+    line = '{"$repeat": {"$episode": "Pong"}, "count": 10}'
+    for new in (
+        text.replace(line + ",", line + "],", 1),  # closes the list early: the repair reaches outside it
+        _count_edit(text, line, "1 0"),  # repaired as "1}, 0", then the "}" closes the list
+        text.replace('"instructions": [', '"instructions": ', 1),  # the list's own bracket
+        text.replace('"instructions"', '"instruction"', 1),  # the list is no longer the instructions
+        "\ufeff" + text,  # a byte-order mark
+    ):
+        assert incremental._reparse(old, new) is None, new[-60:]
         assert_same(reparse(old, new), parse(new))
 
 

@@ -1,0 +1,241 @@
+"""documentSymbol, hover and completion after any one-keystroke edit of a 500 KB syllabus, as an
+editor meets them: a real ``sylla lsp`` process driven over stdio by a bare JSON-RPC client.
+
+The syllabus is made of the bundled examples (``examples/*.json*``): their instruction lists,
+one after the other with the phases renumbered, one instruction per line, under the top level
+of ``examples/cl-pong.json``, until it holds 500 KB. Twenty edits at seeded random places, one
+character typed or deleted each, of these kinds (each at least once):
+
+* ``between``: a space typed in the whitespace between two instructions;
+* ``top-key``: a character typed into, or deleted from, a top-level key;
+* ``top-line``: a space typed at the start of a top-level line (the issue's line 4);
+* ``string``: a character typed into, or deleted from, a string inside an instruction;
+* ``count``: a digit typed into a count;
+* ``line-break``: a line break typed before an instruction or inside one;
+* ``invalid``: the comma after an instruction deleted, which makes the file invalid.
+
+Each edit is sent as a didChange and, at once, while the server parses and lints that version,
+documentSymbol, hover and completion for the new version, one after another; then the edit is
+undone the same way (an edit from an invalid file, for the ``invalid`` kind). Every answer is
+timed from its request's bytes leaving the client to its answer's bytes arriving.
+
+Baselines measured in the same run, in this process: ``json.loads`` of the text and sylla's
+full parse of it (best of 5). ``--before PYTHON`` also runs the same edits against another
+installation's server (the code before a change, in its own venv), in the same run.
+
+Usage: python bench/lsp_edits.py [--seed 1] [--before /path/to/other/.venv/bin/python]
+Exits 1 when a p95 exceeds 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from lsp_latency import Session, percentile  # noqa: E402
+
+from sylla.grammar.parse import parse  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+TARGET_MS = 100.0
+KINDS = ("between", "top-key", "top-line", "string", "count", "line-break", "invalid")
+REQUESTS = ("documentSymbol", "hover", "completion")
+#: documentSymbol until the first line of its answer arrives: the server's part, without this
+#: client reading and parsing the 2 MB outline (what an editor then does is its own cost)
+FIRST_LINE = "documentSymbol (first line)"
+
+
+def syllabus_from_examples(min_bytes: int = 500_000) -> str:
+    """The bundled examples' instructions, repeated with phases renumbered, one per line."""
+    rounds: list[list[Any]] = []
+    for path in sorted(REPO.glob("examples/*.json*")):
+        model = parse(path.read_text(encoding="utf-8")).model
+        if model is not None and model.instructions:
+            value = model.value
+            rounds.append(value["instructions"] if isinstance(value, dict) else value)
+    top = json.loads((REPO / "examples" / "cl-pong.json").read_text(encoding="utf-8"))
+    lines: list[str] = []
+    size, phase = 0, 0
+    while size < min_bytes:
+        for instructions in rounds:
+            numbers: dict[str, int] = {}
+            for ins in instructions:
+                if isinstance(ins, dict) and isinstance(ins.get("$phase"), str) and "." in ins["$phase"]:
+                    old, kind = ins["$phase"].split(".", 1)
+                    if old not in numbers:
+                        phase += 1
+                        numbers[old] = phase
+                    ins = {**ins, "$phase": f"{numbers[old]}.{kind}"}
+                line = json.dumps(ins)
+                lines.append(line)
+                size += len(line) + 6
+    head = {k: v for k, v in top.items() if k != "instructions"}
+    head_text = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in head.items())
+    return "{\n" + head_text + ',\n  "instructions": [\n    ' + ",\n    ".join(lines) + "\n  ]\n}\n"
+
+
+def plan_edits(text: str, seed: int, n: int = 20) -> list[tuple[str, int, int, str]]:
+    """``n`` edits ``(kind, start, end, new text)`` on ``text``, each kind at least once."""
+    rng = random.Random(seed)
+    kinds = list(KINDS) + [rng.choice(KINDS) for _ in range(n - len(KINDS))]
+    rng.shuffle(kinds)
+    body = text.index('"instructions"')
+    lines = [m.start() for m in re.finditer(r"\n    \{", text)]
+    top_keys = [m.start() for m in re.finditer(r'^  "', text[:body], re.M)]
+
+    def instruction_line() -> int:
+        return lines[rng.randrange(len(lines) - 1)] + 5  # the "{" of an instruction
+
+    edits: list[tuple[str, int, int, str]] = []
+    for kind in kinds:
+        if kind == "between":
+            at = instruction_line() - 1
+            edits.append((kind, at, at, " "))
+        elif kind == "top-key":
+            key = rng.choice(top_keys) + 3 + rng.randrange(2)
+            edits.append((kind, key, key + 1, "") if rng.random() < 0.5 else (kind, key, key, "x"))
+        elif kind == "top-line":
+            at = rng.choice(top_keys + [body - 2])
+            edits.append((kind, at, at, " "))
+        elif kind == "string":
+            start = instruction_line()
+            quote = text.index('"', text.index(":", start) + 1) + 1
+            edits.append((kind, quote + 1, quote + 2, "") if rng.random() < 0.5 else (kind, quote + 1, quote + 1, "z"))
+        elif kind == "count":
+            found = text.find('"count": ', instruction_line())
+            at = found + len('"count": ')
+            edits.append((kind, at, at, str(rng.randrange(1, 10))))
+        elif kind == "line-break":
+            start = instruction_line()
+            at = start if rng.random() < 0.5 else text.index(",", start) + 1
+            edits.append((kind, at, at, "\n"))
+        else:  # invalid: the comma after an instruction
+            at = text.index(",\n    {", instruction_line())
+            edits.append((kind, at, at + 1, ""))
+    return edits
+
+
+def position(text: str, offset: int) -> dict[str, int]:
+    """The LSP position (UTF-16) of ``offset``; the bench's text is ASCII."""
+    line = text.count("\n", 0, offset)
+    return {"line": line, "character": offset - (text.rfind("\n", 0, offset) + 1)}
+
+
+def change(text: str, start: int, end: int, new: str) -> dict[str, Any]:
+    return {"range": {"start": position(text, start), "end": position(text, end)}, "text": new}
+
+
+async def run_edits(python: str, text: str, uri: str, edits: list[tuple[str, int, int, str]]) -> dict[str, list[float]]:
+    """Each request's answer times (ms) over every edit and its undo."""
+    session = Session()
+    session.python = python  # type: ignore[attr-defined]
+    await start(session, python)
+    await asyncio.wait_for(session.open(uri, text), 180)
+    times: dict[str, list[float]] = {name: [] for name in REQUESTS + (FIRST_LINE,)}
+    version = 0
+    hover_at = text.rindex('"$episode"') + 3
+    for kind, start_, end, new in edits:
+        for step in ("edit", "undo"):
+            version += 1
+            if step == "edit":
+                old_piece = text[start_:end]
+                payload = change(text, start_, end, new)
+                text = text[:start_] + new + text[end:]
+            else:
+                payload = change(text, start_, start_ + len(new), old_piece)
+                text = text[:start_] + old_piece + text[start_ + len(new):]
+            await asyncio.sleep(0.05)  # keystrokes are tens of milliseconds apart
+            published = session.expect(version)
+            session.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [payload]})
+            hover = hover_at + (len(new) - (end - start_) if step == "edit" and start_ < hover_at else 0)
+            complete = text.index('{"', text.index("\n    {", len(text) // 2)) + 2
+            requests = {
+                "documentSymbol": ("textDocument/documentSymbol", {"textDocument": {"uri": uri}}),
+                "hover": ("textDocument/hover", {"textDocument": {"uri": uri}, "position": position(text, hover)}),
+                "completion": ("textDocument/completion", {"textDocument": {"uri": uri}, "position": position(text, complete)}),
+            }
+            for name, (method, params) in requests.items():
+                sent = time.perf_counter()
+                pending = session.request(method, params)
+                request_id = session.next_id
+                received, answer = await asyncio.wait_for(pending, 120)
+                times[name].append((received - sent) * 1000)
+                if name == "documentSymbol":
+                    times[FIRST_LINE].append((session.first_line[request_id] - sent) * 1000)
+                if name == "documentSymbol" and not answer:
+                    raise SystemExit(f"documentSymbol after {kind} ({step}) gave no outline")
+            await asyncio.wait_for(published, 120)
+    await session.stop()
+    return times
+
+
+async def start(session: Session, python: str) -> None:
+    from lsp_latency import CAPABILITIES
+
+    session.proc = await asyncio.create_subprocess_exec(
+        python, "-m", "sylla", "lsp", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+    )
+    session._reader = asyncio.ensure_future(session._read())
+    await asyncio.wait_for(session.request("initialize", {"processId": None, "rootUri": None, "capabilities": CAPABILITIES}), 60)
+    session.notify("initialized", {})
+
+
+def best_ms(fn: Any, repeat: int = 5) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1000)
+    return min(times)
+
+
+async def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--before", help="the python of another installation whose server to run on the same edits")
+    args = parser.parse_args()
+    text = syllabus_from_examples()
+    edits = plan_edits(text, args.seed)
+    loads_ms = best_ms(lambda: json.loads(text))
+    parse_ms = best_ms(lambda: parse(text))
+    print(f"syllabus from examples/: {len(text.encode()) / 1000:.0f} KB, {text.count(chr(10))} lines; "
+          f"{len(edits)} edits (seed {args.seed}), each then undone: " + ", ".join(f"{k} {sum(e[0] == k for e in edits)}" for k in KINDS))
+    print(f"baselines in this process: json.loads {loads_ms:.1f} ms, sylla full parse {parse_ms:.1f} ms ({parse_ms / loads_ms:.1f}x json.loads)")
+    servers = [("after", sys.executable)] + ([("before", args.before)] if args.before else [])
+    ok = True
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "edits-500k.json"
+        path.write_text(text, encoding="utf-8")
+        results = {label: await run_edits(python, text, path.as_uri(), edits) for label, python in servers}
+    print(f"\n{'server':>7} {'request':>27} {'n':>3} {'p50':>8} {'p95':>8} {'max':>8} {'p95/parse':>10} {'p95/loads':>10}")
+    for label, times in results.items():
+        for name in REQUESTS + (FIRST_LINE,):
+            values = times[name]
+            p95 = percentile(values, 95)
+            met = p95 <= TARGET_MS
+            if label == "after" and name != FIRST_LINE:
+                ok &= met
+            print(f"{label:>7} {name:>27} {len(values):3d} {percentile(values, 50):7.1f}ms {p95:7.1f}ms {max(values):7.1f}ms "
+                  f"{p95 / parse_ms:10.2f} {p95 / loads_ms:10.1f}{'  OK' if met else '  MISSED'}")
+    if "before" in results:
+        for name in REQUESTS + (FIRST_LINE,):
+            print(f"  {name}: p95 after / before = {percentile(results['after'][name], 95) / percentile(results['before'][name], 95):.2f}")
+    print(f"\ntarget: p95 <= {TARGET_MS:.0f} ms per request kind; median of all answers "
+          f"{statistics.median(v for t in results['after'].values() for v in t):.1f} ms")
+    print(f"load average {' / '.join(f'{x:.2f}' for x in os.getloadavg())} (1 / 5 / 15 min) on {os.cpu_count()} CPUs")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
