@@ -123,7 +123,6 @@ def _run(args: argparse.Namespace) -> int:
         if not sep or not name:
             raise MetricsError(f"--param wants NAME=VALUE, got {item!r}", exit_code=EXIT_USAGE)
         params[name.strip()] = value.strip()
-    from sylla.metrics.plots import write_plots
     from sylla.metrics.report import write_outputs
     from sylla.metrics.result import compute_metrics
 
@@ -136,6 +135,8 @@ def _run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else None
     write_outputs(result, args.format, out, sys.stdout)
     if args.plots:
+        from sylla.metrics.plots import write_plots
+
         written = write_plots(result, (out or Path("metrics-plots")) / "plots")
         print(f"sylla: wrote {len(written)} plot(s) to {written[0].parent if written else out}",
               file=sys.stderr)
