@@ -127,7 +127,6 @@ def entry_points_of(group: str) -> list:
     import re
     import sys
     from configparser import ConfigParser
-    from importlib.metadata import EntryPoint
 
     if any(os.path.isfile(p) for p in sys.path if p):
         from importlib.metadata import entry_points
@@ -157,9 +156,27 @@ def entry_points_of(group: str) -> list:
             parser = ConfigParser(delimiters=("=",), interpolation=None)
             parser.optionxform = str  # type: ignore[assignment,method-assign]
             parser.read_string(text)
-            found.extend(EntryPoint(key.strip(), value.strip(), group)
+            found.extend(_EntryPoint(key.strip(), value.strip())
                          for key, value in parser.items(group))
     return found
+
+
+@dataclass(frozen=True)
+class _EntryPoint:
+    """``name = module:attr [extras]``, loaded as importlib.metadata.EntryPoint loads it (whose
+    module costs more to import than reading every entry_points.txt)."""
+
+    name: str
+    value: str
+
+    def load(self) -> Any:
+        import importlib
+
+        module, _, attrs = self.value.split("[", 1)[0].strip().partition(":")
+        obj = importlib.import_module(module.strip())
+        for attr in filter(None, attrs.strip().split(".")):
+            obj = getattr(obj, attr)
+        return obj
 
 
 def load_plugins() -> list[Metric]:
