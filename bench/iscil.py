@@ -4,6 +4,12 @@ read the lines, strip and split each, test the first token, regex the evaluation
 measured in the same process.
 
     python bench/iscil.py [--lines 1000000] [--repeat 3] [--keep DIR] [--quoted-losses]
+    python bench/iscil.py --process [--lines 1000000] [--repeat 3]
+
+With ``--process``, whole processes instead (issue 24): ``sylla metrics --format json`` on the log
+against this file's `baseline` run as a stdlib-only script in its own interpreter, best of
+--repeat each, interleaved; target: sylla at most 0.5x the script. The load average is printed
+because the ratio means little on a busy machine.
 
 Prints the file size, both times (best of --repeat) and sylla / baseline. Target (issue 8): at
 most 1/3 of the baseline's time at 1,000,000 lines. Both parsers must agree on every phase's
@@ -13,13 +19,14 @@ train tasks and scores, so the speed is not bought with a different answer.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
-
-from sylla.metrics.readers.iscil import read_iscil
 
 SUBGOALS = ["microwave", "kettle", "bottom burner", "top burner", "light switch",
             "slide cabinet", "hinge cabinet"]
@@ -91,6 +98,8 @@ def baseline(path: Path) -> list[tuple[list[str], dict[str, float]]]:
 
 
 def ours(path: Path) -> list[tuple[list[str], dict[str, float]]]:
+    from sylla.metrics.readers.iscil import read_iscil
+
     log = read_iscil(path)
     return [(p.train, {t: e.score for t, e in p.evals.items()}) for p in log.experiments[0].phases]
 
@@ -104,6 +113,54 @@ def best(fn, repeat: int) -> float:
     return min(times)
 
 
+SCRIPT = """
+import re, sys
+_NEW = re.compile({new!r})
+_OLD = re.compile({old!r})
+_NAME = re.compile({name!r})
+{body}
+phases = baseline(sys.argv[1])
+print(len(phases))
+"""
+
+
+def script() -> str:
+    """`baseline` as a stand-alone stdlib script (the reference approach, as users run it)."""
+    import inspect
+
+    body = inspect.getsource(baseline).replace("path: Path", "path").replace(
+        " -> list[tuple[list[str], dict[str, float]]]", "").replace(
+        "phases: list[tuple[list[str], dict[str, float]]] = []", "phases = []")
+    return SCRIPT.format(new=_NEW.pattern, old=_OLD.pattern, name=_NAME.pattern, body=body)
+
+
+def processes(path: Path, repeat: int, before: str | None = None) -> None:
+    """Whole processes, interleaved, best of ``repeat``: the stdlib script and sylla (and
+    ``before``, another sylla executable, e.g. an install of the previous commit)."""
+    sylla = str(Path(sys.executable).with_name("sylla"))
+    args = ["metrics", "--log", str(path), "--format", "json", "--no-progress"]
+    commands = {"stdlib script": [sys.executable, "-c", script(), str(path)],
+                "sylla metrics": [sylla, *args]}
+    if before:
+        commands["before"] = [before, *args]
+    for cmd in commands.values():  # warm the page cache and the bytecode caches
+        subprocess.run(cmd, capture_output=True, check=True)
+    best = {name: float("inf") for name in commands}
+    for _ in range(repeat):
+        for name, cmd in commands.items():
+            t = time.perf_counter()
+            subprocess.run(cmd, capture_output=True, check=True)
+            best[name] = min(best[name], time.perf_counter() - t)
+    ratio = best["sylla metrics"] / best["stdlib script"]
+    print(f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+    print(f"{'stdlib script s':>16} {'sylla metrics s':>16} {'ratio':>6}")
+    print(f"{best['stdlib script']:>16.3f} {best['sylla metrics']:>16.3f} {ratio:>6.3f}")
+    print("target: ratio <= 0.5", "(met)" if ratio <= 0.5 else "(NOT met)")
+    if before:
+        print(f"before: {best['before']:.3f} s = {best['before'] / best['stdlib script']:.3f}x "
+              "the script")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lines", type=int, default=1_000_000)
@@ -111,12 +168,19 @@ def main() -> None:
     ap.add_argument("--keep", metavar="DIR", help="write the generated log here instead")
     ap.add_argument("--quoted-losses", action="store_true",
                     help="print losses as dicts ({'loss': ...}), quotes on every line")
+    ap.add_argument("--process", action="store_true",
+                    help="time whole processes: sylla metrics vs the stdlib script")
+    ap.add_argument("--before", metavar="SYLLA", help="with --process, also time this other "
+                    "sylla executable")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(args.keep or tmp) / "exp_bench"
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / "training_log.log"
         path.write_text(generate(args.lines, quoted=args.quoted_losses), encoding="utf-8")
+        if args.process:
+            processes(path, args.repeat, args.before)
+            return
         expected = baseline(path)
         assert ours(path) == expected, "sylla and the baseline read the log differently"
         base = best(lambda: baseline(path), args.repeat)

@@ -9,11 +9,14 @@ for plain logs, l2logger and learnkit directories.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from .spill import SpillArray
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 BLOCK_COLUMNS = (
     "block", "task", "phase", "phase_number", "kind", "subtype", "learning",
@@ -32,7 +35,7 @@ class EpisodeLog:
     experience counter).
     """
 
-    frame: pd.DataFrame
+    frame: "pd.DataFrame"
     path: str
     format: str
     files: list[str] = field(default_factory=list)
@@ -51,6 +54,41 @@ class EpisodeLog:
         return "task" in self.frame.columns and "kind" in self.frame.columns
 
 
+class Columns:
+    """A block table without pandas: named equal-length numpy arrays.
+
+    The continual-imitation pipeline has a few dozen blocks and reads them with the plugins that
+    take test scores (GEM, iscil); building them as a `pandas.DataFrame` would cost the import of
+    pandas, which is most of that command's time (issue 24). Code that reads any run's blocks
+    takes columns with ``blocks["kind"]`` and the row count with ``len(blocks)``, which both
+    types answer alike; `as_frame` gives the DataFrame to code that needs more."""
+
+    def __init__(self, data: dict[str, Any], columns: "tuple[str, ...] | list[str]") -> None:
+        self._data = {c: np.asarray(data[c]) for c in columns}
+        self.columns = list(columns)
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self._data[name]
+
+    def __len__(self) -> int:
+        return len(self._data[self.columns[0]]) if self.columns else 0
+
+    def to_frame(self) -> "pd.DataFrame":
+        import pandas as pd
+
+        return pd.DataFrame(self._data, columns=self.columns)
+
+
+def as_frame(blocks: "pd.DataFrame | Columns") -> "pd.DataFrame":
+    """``blocks`` as a DataFrame (unchanged if it is one)."""
+    return blocks.to_frame() if isinstance(blocks, Columns) else blocks
+
+
+def column(blocks: "pd.DataFrame | Columns", name: str) -> np.ndarray:
+    """One column of a block table as a numpy array, whichever type the table is."""
+    return np.asarray(blocks[name])
+
+
 @dataclass
 class RunData:
     """One run, aligned: ``perf[start:stop]`` is the block's data, in episode order.
@@ -63,7 +101,7 @@ class RunData:
     run: str
     perf: "np.ndarray | SpillArray"
     exp: "np.ndarray | SpillArray"
-    blocks: pd.DataFrame
+    blocks: "pd.DataFrame | Columns"
     partial: bool = False
     #: the same run with one value per logged row (see `EpisodeLog.row_perf`), for the
     #: l2metrics-named metrics, which l2metrics computes over rows; None if rows = episodes
@@ -75,19 +113,19 @@ class RunData:
         return self.rows if self.rows is not None else self
 
     def block_values(self, i: int) -> np.ndarray:
-        b = self.blocks.iloc[i]
-        return self.perf[int(b.start) : int(b.stop)]
+        return self.perf[int(column(self.blocks, "start")[i]) : int(column(self.blocks, "stop")[i])]
 
     @property
     def tasks(self) -> list[str]:
         """Tasks in order of first training, then tasks that are only tested (l2metrics' order)."""
-        b = self.blocks
-        trained = b[b.kind == "train"].task.tolist()
-        tested = b[b.kind != "train"].task.tolist()
-        return list(dict.fromkeys(trained + tested))
+        train = column(self.blocks, "kind") == "train"
+        task = column(self.blocks, "task")
+        return list(dict.fromkeys(task[train].tolist() + task[~train].tolist()))
 
 
-def empty_blocks() -> pd.DataFrame:
+def empty_blocks() -> "pd.DataFrame":
+    import pandas as pd
+
     return pd.DataFrame({c: [] for c in BLOCK_COLUMNS})
 
 

@@ -7,18 +7,19 @@ import io
 import json
 import math
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from .errors import EXIT_USAGE, MetricsError
 from .result import TIDY, MetricsResult
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 FORMATS = ("text", "json", "csv", "parquet")
 
 
-def tidy(result: MetricsResult) -> pd.DataFrame:
-    cols = TIDY + (["partial"] if result.rows.get("partial", pd.Series(dtype=bool)).any() else [])
+def tidy(result: MetricsResult) -> "pd.DataFrame":
+    cols = TIDY + (["partial"] if any(r["partial"] for r in result.records) else [])
     return result.rows[cols]
 
 

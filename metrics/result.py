@@ -1,21 +1,26 @@
-"""The pipeline end to end: read, align, load STE data, run plugins, collect tidy rows."""
+"""The pipeline end to end: read, align, load STE data, run plugins, collect tidy rows.
+
+The tidy rows are kept as plain records and the JSON and text summaries are computed from them
+in plain Python (means as pandas computes them, `_mean`); the `MetricsResult.rows` DataFrame is
+built only when asked for (CSV/Parquet output, a sweep). So a log whose reader needs no pandas
+(a continual-imitation log) is measured without importing it (issue 24)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
-import pandas as pd
-
-from .align import align
-from .data import EpisodeLog, RunData
+from .data import EpisodeLog, RunData, as_frame, column
 from .errors import EXIT_USAGE, MetricsError
 from .memory import trim
-from .progress import Progress, start_clock
+from .progress import Progress
 from .registry import Context, Metric, load_plugins, resolve_params
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from sylla.grammar.model import Syllabus
 
 TIDY = ["run", "task", "block", "phase", "metric", "value"]
@@ -23,9 +28,12 @@ TIDY = ["run", "task", "block", "phase", "metric", "value"]
 
 @dataclass
 class MetricsResult:
-    """Tidy rows, warnings, the aligned runs and the parameters used."""
+    """Tidy rows, warnings, the aligned runs and the parameters used.
 
-    rows: pd.DataFrame
+    ``records`` are the tidy rows as dicts (``TIDY`` keys and ``partial``; a missing value is
+    None); `rows` is the same table as a DataFrame."""
+
+    records: list[dict[str, Any]]
     warnings: list[str]
     runs: list[RunData]
     ste: dict[str, list[RunData]]
@@ -35,48 +43,64 @@ class MetricsResult:
     details: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     #: the log's performance column the metrics were computed on
     perf: str = "reward"
+    _rows: "pd.DataFrame | None" = field(default=None, repr=False, compare=False)
+
+    @property
+    def rows(self) -> "pd.DataFrame":
+        """The tidy rows as a DataFrame: ``block`` as nullable Int64, ``value`` float (NaN for
+        missing), a bool ``partial``."""
+        if self._rows is None:
+            self._rows = _frame(self.records)
+        return self._rows
 
     def lifetime(self) -> dict[str, float | None]:
         """Lifetime values (mean over runs when there are several)."""
-        sel = self.rows[self.rows.task.isna() & self.rows.block.isna()]
-        return _mean_by(sel, ["metric"])
+        sel = [r for r in self.records if _missing(r["task"]) and r["block"] is None]
+        return _mean_by(sel, ("metric",))
 
     def tasks(self) -> dict[str, dict[str, float | None]]:
-        sel = self.rows[self.rows.task.notna() & self.rows.block.isna() & self.rows.phase.isna()]
+        sel = [r for r in self.records if not _missing(r["task"]) and r["block"] is None
+               and _missing(r["phase"])]
         out: dict[str, dict[str, float | None]] = {}
-        for (task, metric), value in _mean_by(sel, ["task", "metric"]).items():
+        for (task, metric), value in _mean_by(sel, ("task", "metric")).items():
             out.setdefault(task, {})[metric] = value
         return out
 
     def blocks(self) -> list[dict[str, Any]]:
         """One entry per run and block: its structure and its block-level metric values."""
-        sel = self.rows[self.rows.block.notna()]
         values: dict[tuple[str, int], dict[str, Any]] = {}
-        for run, block, task, metric, value in zip(sel.run, sel.block, sel.task, sel.metric,
-                                                    sel.value):
-            key = (str(run), int(block))
-            name = metric if task is None or "->" not in str(task) else f"{metric}[{task}]"
-            values.setdefault(key, {})[name] = None if pd.isna(value) else float(value)
+        for r in self.records:
+            if r["block"] is None:
+                continue
+            task = r["task"]
+            key = (str(r["run"]), int(r["block"]))
+            name = (r["metric"] if task is None or "->" not in str(task)
+                    else f"{r['metric']}[{task}]")
+            values.setdefault(key, {})[name] = r["value"]
         out = []
-        for r in self.runs:
-            for b in r.blocks.itertuples(index=False):
+        for run in self.runs:
+            b = run.blocks
+            for block, task, phase, kind, count, partial in zip(
+                    column(b, "block"), column(b, "task"), column(b, "phase"), column(b, "kind"),
+                    column(b, "count"), column(b, "partial")):
                 out.append({
-                    "run": r.run, "block": int(b.block), "task": str(b.task),
-                    "phase": str(b.phase), "kind": str(b.kind), "episodes": int(b.count),
-                    "partial": bool(b.partial),
-                    "metrics": values.get((r.run, int(b.block)), {}),
+                    "run": run.run, "block": int(block), "task": str(task),
+                    "phase": str(phase), "kind": str(kind), "episodes": int(count),
+                    "partial": bool(partial),
+                    "metrics": values.get((run.run, int(block)), {}),
                 })
         return out
 
     def test_matrix(self) -> dict[str, dict[str, float | None]]:
         """GEM's R: test phase label -> task -> mean test performance (first run)."""
-        sel = self.rows[self.rows.metric == "test_matrix"]
-        if sel.empty:
+        sel = [r for r in self.records if r["metric"] == "test_matrix"]
+        if not sel:
             return {}
-        sel = sel[sel.run == sel.run.iloc[0]]
+        first = sel[0]["run"]
         out: dict[str, dict[str, float | None]] = {}
-        for phase, task, value in zip(sel.phase, sel.task, sel.value):
-            out.setdefault(str(phase), {})[str(task)] = None if pd.isna(value) else float(value)
+        for r in sel:
+            if r["run"] == first:
+                out.setdefault(str(r["phase"]), {})[str(r["task"])] = r["value"]
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -84,11 +108,58 @@ class MetricsResult:
                 "test_matrix": self.test_matrix(), "warnings": list(self.warnings)}
 
 
-def _mean_by(frame: pd.DataFrame, keys: list[str]) -> dict:
-    if frame.empty:
-        return {}
+def _missing(value: Any) -> bool:
+    """What pandas' ``isna`` says of a cell: None or a float NaN."""
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _key(value: Any) -> Any:
+    """A group key as pandas' ``groupby(dropna=False)`` sees it: every missing value is one."""
+    return None if _missing(value) else value
+
+
+def _mean_by(records: list[dict[str, Any]], keys: tuple[str, ...]) -> dict:
+    """Mean ``value`` per group, groups in order of first appearance, missing values skipped,
+    None for a group with none: ``groupby(keys, sort=False, dropna=False)["value"].mean()``
+    bit for bit. A mean of one or two values is exact in any summation order; pandas sums
+    longer groups its own way (compensated, not reproduced by Kahan or Neumaier steps in its
+    3.x), so those groups are left to pandas itself."""
+    groups: dict[Any, list[float]] = {}
+    for r in records:
+        key = _key(r[keys[0]]) if len(keys) == 1 else tuple(_key(r[k]) for k in keys)
+        values = groups.setdefault(key, [])
+        if r["value"] is not None and not math.isnan(r["value"]):
+            values.append(r["value"])
+    if any(len(v) > 2 for v in groups.values()):
+        return _pandas_mean_by(records, list(keys))
+    out: dict[Any, float | None] = {}
+    for key, values in groups.items():
+        mean = sum(values) / len(values) if values else math.nan
+        out[key] = None if math.isnan(mean) else float(mean)
+    return out
+
+
+def _pandas_mean_by(records: list[dict[str, Any]], keys: list[str]) -> dict:
+    import pandas as pd
+
+    frame = _frame(records)
     grouped = frame.groupby(keys, sort=False, dropna=False)["value"].mean()
-    return {k: (None if pd.isna(v) else float(v)) for k, v in grouped.items()}
+    return {(None if pd.isna(k) else k) if len(keys) == 1
+            else tuple(None if pd.isna(x) else x for x in k): (None if pd.isna(v) else float(v))
+            for k, v in grouped.items()}
+
+
+def _frame(records: list[dict[str, Any]]) -> "pd.DataFrame":
+    """The records as the tidy DataFrame."""
+    import pandas as pd
+
+    rows = pd.DataFrame.from_records(records, columns=TIDY + ["partial"]) if records else \
+        pd.DataFrame(columns=TIDY + ["partial"])
+    rows["block"] = rows["block"].astype("Int64")
+    rows = rows.astype({"run": object, "task": object, "phase": object, "metric": object})
+    rows["value"] = pd.to_numeric(rows["value"], errors="coerce").astype(float)
+    rows["partial"] = rows["partial"].astype(bool)
+    return rows
 
 
 def compute_metrics(
@@ -109,10 +180,10 @@ def compute_metrics(
 ) -> MetricsResult:
     """Compute every registered metric (or the plugins named in ``only``) on a log."""
     from .readers import read_log
-    from .ste import load_ste, match_ste, store_ste
     from .syllabus import load_syllabus
 
-    start_clock()
+    # the progress delay counts from the first bar (the reading), not from here: the reader's
+    # own imports (pandas, pyarrow) load after this point now, and are no progress to show
     all_plugins = plugins if plugins is not None else load_plugins()
     if only:
         wanted = list(only)
@@ -137,44 +208,70 @@ def compute_metrics(
 
         model, all_plugins = prepare(episode_log, model, all_plugins, bool(only))
     if agnostic:
+        episode_log.runs = None if episode_log.format == "iscil" else episode_log.runs
         _strip_variants(episode_log)
-    runs, warnings = align(episode_log, model, allow_partial)
+    if episode_log.runs is not None and model is None:
+        runs, warnings = episode_log.runs, []  # what `align` returns for them
+    else:
+        from .align import align
+
+        runs, warnings = align(episode_log, model, allow_partial)
     warnings[:0] = episode_log.warnings
     log_perf = episode_log.perf
     del episode_log  # the aligned runs hold what the metrics need; free the per-episode table
-    loaded = load_ste(list(ste), perf) if ste else {}
-    tasks = list(dict.fromkeys(t for run in runs for t in run.tasks))
-    ste_data = match_ste(loaded, tasks, agnostic=agnostic,
-                         compat=bool(values.get("l2metrics_compat")))
-    if ste_store is not None:
-        if not loaded:
-            raise MetricsError("--ste-store needs STE data from --ste", exit_code=EXIT_USAGE)
-        store_ste(loaded, ste_store, ste_store_format, perf or log_perf)
-    frames = []
+    ste = list(ste)
+    if ste or ste_store is not None or not all(getattr(p, "reads_columns", False)
+                                                for p in all_plugins):
+        for run in runs:  # a pandas-free block table, for code that reads DataFrames
+            run.blocks = as_frame(run.blocks)
+    ste_data: dict[str, list[RunData]] = {}
+    if ste or ste_store is not None:
+        from .ste import load_ste, match_ste, store_ste
+
+        loaded = load_ste(ste, perf) if ste else {}
+        tasks = list(dict.fromkeys(t for run in runs for t in run.tasks))
+        ste_data = match_ste(loaded, tasks, agnostic=agnostic,
+                             compat=bool(values.get("l2metrics_compat")))
+        if ste_store is not None:
+            if not loaded:
+                raise MetricsError("--ste-store needs STE data from --ste", exit_code=EXIT_USAGE)
+            store_ste(loaded, ste_store, ste_store_format, perf or log_perf)
+    records: list[dict[str, Any]] = []
     produced_by: dict[str, list[dict[str, Any]]] = {}
     bar = Progress(len(runs) * len(all_plugins), "computing metrics", progress)
     details: dict[str, dict[str, dict[str, Any]]] = {}
     with bar:
         for run in runs:
-            details[run.run] = _run_plugins(run, ste_data, values, all_plugins, frames,
+            details[run.run] = _run_plugins(run, ste_data, values, all_plugins, records,
                                             warnings, len(runs), bar, produced_by)
     for plugin in all_plugins:  # plugins that aggregate across runs (e.g. a pooled row)
         if hasattr(plugin, "finish"):
             extra, notes = plugin.finish(runs, values, produced_by.get(plugin.name, []))
             warnings.extend(notes)
-            if extra:
-                frames.append(pd.DataFrame(extra))
-    rows = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=TIDY)
-    rows = rows.reindex(columns=TIDY)
-    rows["block"] = rows["block"].astype("Int64")
-    rows = rows.astype({"run": object, "task": object, "phase": object, "metric": object})
-    rows["value"] = pd.to_numeric(rows["value"], errors="coerce").astype(float)
-    rows = _mark_partial(rows, runs)
-    return MetricsResult(rows=rows, warnings=warnings, runs=runs, ste=ste_data, params=values,
-                         plugins=all_plugins, details=details, perf=log_perf)
+            records.extend(_record(r) for r in extra or [])
+    _mark_partial(records, runs)
+    return MetricsResult(records=records, warnings=warnings, runs=runs, ste=ste_data,
+                         params=values, plugins=all_plugins, details=details, perf=log_perf)
 
 
-def _run_plugins(run: RunData, ste_data: dict, values: dict, all_plugins: list, frames: list,
+def _record(produced: dict[str, Any], run: str | None = None) -> dict[str, Any]:
+    """A plugin's row as a tidy record, with the types the DataFrame gives its columns: a block
+    number or None, a float value or None (text that is no number too), missing keys None."""
+    value = produced.get("value")
+    if value is not None:
+        try:
+            value = float(value)
+        except (TypeError, ValueError):
+            value = None
+        else:
+            value = None if math.isnan(value) else value
+    block = produced.get("block")
+    return {"run": produced.get("run") if run is None else run, "task": produced.get("task"),
+            "block": None if _missing(block) else int(block), "phase": produced.get("phase"),
+            "metric": produced.get("metric"), "value": value, "partial": False}
+
+
+def _run_plugins(run: RunData, ste_data: dict, values: dict, all_plugins: list, records: list,
                  warnings: list, n_runs: int, bar: "Progress",
                  produced_by: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, Any]]:
     """Every plugin on one run; a plugin that fails becomes a warning, not a lost run.
@@ -195,12 +292,9 @@ def _run_plugins(run: RunData, ste_data: dict, values: dict, all_plugins: list, 
             trim()  # a plugin's task-sized arrays are gone: let the next one reuse the pages
         if hasattr(plugin, "finish"):
             produced_by.setdefault(plugin.name, []).extend({**r, "run": run.run} for r in produced)
-        if produced:
-            frame = pd.DataFrame(produced)
-            frame.insert(0, "run", run.run)
-            frames.append(frame)
+        records.extend(_record(r, run.run) for r in produced)
     if run.partial:
-        partial = set(run.blocks.block[run.blocks.partial].astype(int))
+        partial = set(column(run.blocks, "block")[column(run.blocks, "partial")].astype(int))
         ctx.warn(f"run {run.run!r}: log ends early; blocks {sorted(partial)} are partial and "
                  "every task and lifetime metric that uses them is affected")
     warnings.extend(w if run.run in w or n_runs == 1 else f"run {run.run!r}: {w}"
@@ -208,19 +302,16 @@ def _run_plugins(run: RunData, ste_data: dict, values: dict, all_plugins: list, 
     return ctx.details
 
 
-def _mark_partial(rows: pd.DataFrame, runs: list[RunData]) -> pd.DataFrame:
-    """Add a ``partial`` flag: block rows of partial blocks, and task/lifetime rows of a run that
-    ended early (a crashed run's aggregates are not comparable to a complete one's)."""
-    flags = pd.Series(False, index=rows.index)
+def _mark_partial(records: list[dict[str, Any]], runs: list[RunData]) -> None:
+    """Set the ``partial`` flag: block rows of partial blocks, and task/lifetime rows of a run
+    that ended early (a crashed run's aggregates are not comparable to a complete one's)."""
     for run in runs:
         if not run.partial:
             continue
-        partial_blocks = set(run.blocks.block[run.blocks.partial].astype(int))
-        mine = rows.run == run.run
-        in_block = rows.block.isin(partial_blocks).fillna(False).astype(bool)
-        flags |= mine & (in_block | rows.block.isna())
-    rows["partial"] = flags.to_numpy()
-    return rows
+        blocks = set(column(run.blocks, "block")[column(run.blocks, "partial")].astype(int))
+        for r in records:
+            if r["run"] == run.run and (r["block"] is None or r["block"] in blocks):
+                r["partial"] = True
 
 
 def _phase_check(model: "Syllabus", source: Any) -> None:
@@ -245,6 +336,8 @@ def _strip_variants(log: EpisodeLog) -> None:
     adjacent blocks of two variants of one task become one block, as l2metrics' regimes do).
     Base names compare case-insensitively (``Alpha_V0`` and ``alpha_v1`` are one task), and
     keep the spelling first seen."""
+    import pandas as pd
+
     if "task" not in log.frame.columns:
         return
     column = log.frame["task"]

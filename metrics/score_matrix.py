@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .data import RunData
+from .data import RunData, column
 
 METRICS = ("bwt", "fwt", "auc")
 
@@ -50,8 +50,8 @@ def from_run(run: RunData) -> ScoreMatrix:
     b = run.blocks
     m = ScoreMatrix([], [], [], [])
     previous = None
-    for block, kind, task, phase, start, stop in zip(b.block, b.kind, b.task, b.phase,
-                                                      b.start, b.stop):
+    for block, kind, task, phase, start, stop in zip(*(column(b, c) for c in (
+            "block", "kind", "task", "phase", "start", "stop"))):
         if kind == "train" and previous != "train":
             m.labels.append(str(phase))
             m.train.append([])
@@ -137,6 +137,37 @@ def compat_pool(experiments: list[list[CompatPhase]]) -> list[tuple[dict[str, fl
     return out
 
 
+#: t(0.975, df) for df = 1..60, as ``scipy.stats.t.ppf`` gives them (a test checks): the pooled
+#: interval of a few experiments then needs no scipy import, which costs more than the rest of
+#: ``sylla metrics`` on a continual-imitation log (issue 24)
+T975 = (
+    12.706204736174694, 4.302652729749462, 3.1824463052837078, 2.7764451051977934,
+    2.5705818356363146, 2.4469118511449786, 2.364624251592784, 2.306004135204166,
+    2.262157162798205, 2.228138851986274, 2.200985160091639, 2.1788128296672284,
+    2.1603686564627913, 2.144786687917804, 2.131449545559776, 2.1199052992212546,
+    2.1098155778333156, 2.1009220402410382, 2.0930240544083087, 2.085963447265864,
+    2.0796138447276795, 2.0738730679040254, 2.0686576104190486, 2.0638985616280245,
+    2.0595385527532972, 2.0555294386428735, 2.0518305164802846, 2.0484071417952454,
+    2.045229642132703, 2.0422724563012378, 2.039513446396408, 2.0369333434601016,
+    2.0345152974493383, 2.0322445093177186, 2.030107928250343, 2.0280940009804502,
+    2.0261924630291093, 2.0243941639119694, 2.022690920036761, 2.021075390306273,
+    2.019540970441376, 2.0180817028184443, 2.016692199227824, 2.0153675744437636,
+    2.014103388880846, 2.012895598919429, 2.0117405137297655, 2.010634757624232,
+    2.0095752371292392, 2.008559112100761, 2.007583770315836, 2.006646805061688,
+    2.0057459953178687, 2.0048792881880564, 2.0040447832891455, 2.003240718847872,
+    2.002465459291007, 2.0017174841452356, 2.000995378088267, 2.0002978220142604,
+)
+
+
+def t975(df: int) -> float:
+    """The two-sided 95 % Student-t critical value for ``df`` degrees of freedom."""
+    if 1 <= df <= len(T975):
+        return T975[df - 1]
+    from scipy.stats import t
+
+    return float(t.ppf(0.975, df))
+
+
 def interval95(values: list[float]) -> tuple[float, float, float]:
     """Mean and the two-sided 95 % Student-t confidence interval of the mean,
     mean ± t(0.975, n-1) · s / sqrt(n) (NIST/SEMATECH e-Handbook of Statistical Methods,
@@ -147,7 +178,5 @@ def interval95(values: list[float]) -> tuple[float, float, float]:
     mean = float(np.mean(x))
     if x.size < 2:
         return mean, math.nan, math.nan
-    from scipy.stats import t
-
-    half = float(t.ppf(0.975, x.size - 1) * np.std(x, ddof=1) / math.sqrt(x.size))
+    half = float(t975(x.size - 1) * np.std(x, ddof=1) / math.sqrt(x.size))
     return mean, mean - half, mean + half

@@ -73,7 +73,10 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"sylla: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or with ``only`` a parser that knows just that subcommand (what
+    `main` builds when the first argument names one: importing and building the other
+    subcommands' parsers was a tenth of ``sylla metrics``' start-up; issue 24)."""
     from sylla import __version__
 
     parser = _Parser(
@@ -84,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"sylla {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMANDS:
+    for name in COMMANDS if only is None else (only,):
         try:
             module = importlib.import_module(f"sylla.commands.{name}")
         except ModuleNotFoundError as exc:
@@ -102,7 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)

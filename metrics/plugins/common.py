@@ -7,7 +7,7 @@ from typing import Iterable
 
 import numpy as np
 
-from ..data import RunData
+from ..data import RunData, column
 from ..registry import Parameter, fraction
 
 AGGREGATION = Parameter("aggregation", "mean", "how task values become a lifetime value",
@@ -28,15 +28,17 @@ def aggregate(values: Iterable[float], how: str) -> float:
 def task_train_values(run: RunData, task: str) -> np.ndarray:
     """All training episodes of a task, concatenated in block order."""
     b = run.blocks
-    sel = b[(b.task == task) & (b.kind == "train")]
-    if sel.empty:
+    sel = (column(b, "task") == task) & (column(b, "kind") == "train")
+    if not sel.any():
         return np.empty(0)
-    return np.concatenate([run.perf[a:z] for a, z in zip(sel.start, sel.stop)])
+    return np.concatenate([run.perf[a:z] for a, z in zip(column(b, "start")[sel],
+                                                          column(b, "stop")[sel])])
 
 
 def ste_train_values(ste_run: RunData) -> np.ndarray:
     b = ste_run.blocks
-    sel = b[b.kind == "train"]
-    if sel.empty:
+    sel = column(b, "kind") == "train"
+    if not sel.any():
         return np.empty(0)
-    return np.concatenate([ste_run.perf[a:z] for a, z in zip(sel.start, sel.stop)])
+    return np.concatenate([ste_run.perf[a:z] for a, z in zip(column(b, "start")[sel],
+                                                              column(b, "stop")[sel])])

@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from ..data import RunData
+from ..data import RunData, column
 from ..needs import Need
 from ..registry import Context, Row, row
 
@@ -26,7 +26,9 @@ def phase_tests(run: RunData) -> list[tuple[str, int, dict[str, float]]]:
     b = run.blocks
     phases: list[tuple[str, int, dict[str, list[np.ndarray]]]] = []
     previous_test = False
-    for i, (kind, task, phase, a, z) in enumerate(zip(b.kind, b.task, b.phase, b.start, b.stop)):
+    for i, (kind, task, phase, a, z) in enumerate(zip(
+            column(b, "kind"), column(b, "task"), column(b, "phase"), column(b, "start"),
+            column(b, "stop"))):
         if kind == "test":
             if not previous_test:
                 phases.append((str(phase), i, {}))
@@ -39,8 +41,8 @@ def phase_tests(run: RunData) -> list[tuple[str, int, dict[str, float]]]:
 def performance_matrix(run: RunData) -> tuple[list[str], np.ndarray, np.ndarray, list[str]]:
     """(task order, R, baseline b, the label of each row's test phase)."""
     b = run.blocks
-    kinds = b.kind.to_numpy()
-    tasks = b.task.astype(str).to_numpy()
+    kinds = column(b, "kind")
+    tasks = column(b, "task").astype(str)
     train_pos = np.flatnonzero(kinds == "train")
     last_train: dict[str, int] = {}
     for pos in train_pos:
@@ -72,7 +74,7 @@ def performance_matrix(run: RunData) -> tuple[list[str], np.ndarray, np.ndarray,
 def revisited(run: RunData) -> list[str]:
     """Tasks trained in more than one stretch (another task trained in between)."""
     b = run.blocks
-    trained = b[b.kind == "train"].task.astype(str).tolist()
+    trained = column(b, "task")[column(b, "kind") == "train"].astype(str).tolist()
     stretches = [t for k, t in enumerate(trained) if k == 0 or trained[k - 1] != t]
     return sorted({t for t in stretches if stretches.count(t) > 1})
 
@@ -88,6 +90,7 @@ class Gem:
              "gem_fwt_code": Need("gem_forward"), "test_matrix": Need("gem_matrix"),
              "test_matrix_baseline": Need("gem_baseline")}
     parameters = ()
+    reads_columns = True  # reads blocks with `column` only (`sylla.metrics.data.Columns`)
 
     def compute(self, ctx: Context) -> list[Row]:
         order, R, base, labels = performance_matrix(ctx.run)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..data import RunData
+from ..data import RunData, column
 from ..readers.iscil import run_info
 from ..needs import Need
 from ..registry import Context, Parameter, Row, row
@@ -35,6 +35,7 @@ _flag.__name__ = "true/false"
 
 class Iscil:
     name = "iscil"
+    reads_columns = True  # reads blocks with `column` only (`sylla.metrics.data.Columns`)
     description = ("continual-imitation BWT/FWT/AUC in % (training_log.log), per experiment, "
                    "per entry and pooled with a 95 % t interval")
     emits = ("iscil_bwt", "iscil_fwt", "iscil_auc", "iscil_entries", "iscil_experiments",
@@ -115,24 +116,25 @@ class Iscil:
     def render_text(self, result: Any) -> str:
         """Per experiment, as the reference script prints them (2 decimals, %), the pooled
         row, and with ``-P iscil_detail=true`` each entry."""
-        rows = result.rows[result.rows.metric.isin([f"iscil_{k}" for k in METRICS])]
-        if rows.empty:
+        names = {f"iscil_{k}" for k in METRICS}
+        rows = [r for r in result.records if r["metric"] in names]
+        if not rows:
             return ""
-        lifetime = rows[rows.task.isna() & rows.block.isna()]
+        lifetime = [r for r in rows if r["task"] is None and r["block"] is None]
         lines = ["Continual-imitation metrics (%)" + (" — reference-script compat"
                                                       if result.params.get("iscil_compat")
                                                       else "")]
-        width = max([len(str(r)) for r in lifetime.run.unique()] + [10])
+        width = max([len(str(r)) for r in dict.fromkeys(r["run"] for r in lifetime)] + [10])
         lines.append(f"{'experiment':<{width}}  {'BWT':>8}  {'FWT':>8}  {'AUC':>8}")
-        for run, part in lifetime.groupby("run", sort=False):
+        for run, part in _groups(lifetime, "run"):
             if run == POOLED:
                 continue
-            v = dict(zip(part.metric, part.value))
+            v = {r["metric"]: r["value"] for r in part}
             lines.append(f"{run:<{width}}  " + "  ".join(_pct(v.get(f"iscil_{k}"))
                                                          for k in METRICS))
-        pooled = result.rows[result.rows.run == POOLED]
-        if not pooled.empty:
-            v = dict(zip(pooled.metric, pooled.value))
+        pooled = [r for r in result.records if r["run"] == POOLED]
+        if pooled:
+            v = {r["metric"]: r["value"] for r in pooled}
             n = int(v.get("iscil_experiments") or 0)
             lines.append(f"{f'mean of {n}':<{width}}  " + "  ".join(
                 _pct(v.get(f"iscil_{k}")) for k in METRICS))
@@ -140,20 +142,29 @@ class Iscil:
                 f"{k.upper()} [{_num(v.get(f'iscil_{k}_ci95_low'))}, "
                 f"{_num(v.get(f'iscil_{k}_ci95_high'))}]" for k in METRICS))
         if result.params.get("iscil_detail"):
-            detail = rows[rows.task.notna()]
-            for run, part in detail.groupby("run", sort=False):
+            detail = [r for r in rows if r["task"] is not None]
+            for run, part in _groups(detail, "run"):
                 lines.append(f"-- per-task detail: {run}")
-                for (task, phase), entry in part.groupby(["task", "phase"], sort=False):
-                    v = dict(zip(entry.metric, entry.value))
+                for (task, phase), entry in _groups(part, "task", "phase"):
+                    v = {r["metric"]: r["value"] for r in entry}
                     where = "" if phase == "compat" else f" (learned in {phase})"
                     lines.append(f"  {task}{where}: " + "  ".join(
                         f"{k.upper()} {_pct(v.get(f'iscil_{k}')).strip()}" for k in METRICS))
         return "\n".join(lines) + "\n"
 
 
+def _groups(records: list[dict[str, Any]], *keys: str) -> list[tuple[Any, list[dict[str, Any]]]]:
+    """Records grouped by ``keys`` in order of first appearance (``groupby(sort=False)``)."""
+    groups: dict[Any, list[dict[str, Any]]] = {}
+    for r in records:
+        key = r[keys[0]] if len(keys) == 1 else tuple(r[k] for k in keys)
+        groups.setdefault(key, []).append(r)
+    return list(groups.items())
+
+
 def _info(run: RunData) -> dict[str, Any]:
     """What the iscil reader stored on the run's first block ({} for other formats)."""
-    return run_info(str(run.blocks.params.iloc[0])) if len(run.blocks) else {}
+    return run_info(str(column(run.blocks, "params")[0])) if len(run.blocks) else {}
 
 
 def _is_iscil(run: RunData) -> bool:

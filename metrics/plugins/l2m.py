@@ -16,7 +16,7 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from ..data import RunData
+from ..data import RunData, column
 from ..errors import EXIT_USAGE, MetricsError
 from ..preprocess import WINDOWS, Prepared, l2m_saturation, l2m_terminal, prepare_l2m
 from ..needs import Need
@@ -94,7 +94,8 @@ def regimes(ctx: Context) -> Regimes:
     b = run.blocks
     n = len(b)
     sat, e2s, term, e2t = (np.full(n, np.nan) for _ in range(4))
-    for i, (a, z, kind) in enumerate(zip(b.start, b.stop, b.kind)):
+    for i, (a, z, kind) in enumerate(zip(column(b, "start"), column(b, "stop"),
+                                         column(b, "kind"))):
         x = exp_means(run.perf[a:z], run.exp[a:z])
         sat[i], e2s[i] = l2m_saturation(x)
         term[i] = l2m_terminal(x, kind)
@@ -477,9 +478,11 @@ def _task_train(run: RunData, task: str, with_exp: bool = True
 
 def _train_ranges(run: RunData, task: str) -> list[tuple[int, int]]:
     """``[start, stop)`` of each (wake) training block of a task, in order."""
-    b = run.blocks
-    sel = b[(b.task == task) & (b.kind == "train") & (b.subtype.astype(str) == "wake")]
-    return [(int(a), int(z)) for a, z in zip(sel.start, sel.stop) if z > a]
+    b = run.blocks  # numpy columns: a DataFrame selection costs more than the ranges here
+    sel = ((column(b, "task") == task) & (column(b, "kind") == "train")
+           & (column(b, "subtype").astype(str) == "wake"))
+    return [(int(a), int(z)) for a, z in zip(column(b, "start")[sel], column(b, "stop")[sel])
+            if z > a]
 
 
 def _task_exp_means(run: RunData, task: str) -> np.ndarray:

@@ -21,9 +21,7 @@ def detect(path: Path, search: bool = True) -> str:
     """The format of ``path``; ``search=False`` counts only a continual-imitation log directly
     in a directory, not one further below (see `is_iscil`)."""
     from .iscil import is_iscil
-    from .l2logger import is_l2logger
-    from .learnkit import is_learnkit
-    from .plain import kind_of
+    from .sniff import is_l2logger, is_learnkit, kind_of
 
     if not path.exists():
         raise MetricsError("no such file or directory", str(path), exit_code=EXIT_USAGE)

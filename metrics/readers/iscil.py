@@ -30,12 +30,14 @@ import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 import numpy as np
-import pandas as pd
 
-from ..data import EpisodeLog
+from ..data import BLOCK_COLUMNS, Columns, EpisodeLog, RunData
+
+if TYPE_CHECKING:
+    import pandas as pd
 from ..errors import EXIT_USAGE, MetricsError
 
 LOG_NAME = "training_log.log"
@@ -102,6 +104,18 @@ class IscilLog(EpisodeLog):
 
     experiments: list[Experiment] = field(default_factory=list)
 
+    # The per-row table is built on first use: the pipeline reads `runs` (built without pandas,
+    # see `_runs`), only other callers (a sweep, tests, variant-agnostic mode) read ``frame``.
+    @property  # type: ignore[override]
+    def frame(self) -> "pd.DataFrame":
+        if self._table is None:
+            self._table = _frame(self.experiments)
+        return self._table
+
+    @frame.setter
+    def frame(self, value: "pd.DataFrame | None") -> None:
+        self._table = value
+
 
 # --- finding the logs ---------------------------------------------------------------------------
 
@@ -167,8 +181,9 @@ def read_iscil(path: str | Path, name_filter: str = "", compat: bool = False) ->
             if compat:
                 experiment.compat = parse_compat(bytes(data), str(file))
         experiments.append(experiment)
-    return IscilLog(frame=_frame(experiments), path=str(path), format="iscil",
-                    files=[e.file for e in experiments], experiments=experiments)
+    return IscilLog(frame=None, path=str(path), format="iscil",  # type: ignore[arg-type]
+                    files=[e.file for e in experiments], experiments=experiments,
+                    runs=_runs(experiments))
 
 
 @contextmanager
@@ -457,7 +472,9 @@ def parse_compat(data: bytes, file: str) -> list[tuple[list[str], dict[str, tupl
 
 # --- the pipeline's shape -----------------------------------------------------------------------
 
-def _frame(experiments: list[Experiment]) -> pd.DataFrame:
+def _frame(experiments: list[Experiment]) -> "pd.DataFrame":
+    import pandas as pd
+
     rows: list[dict] = []
     for index, experiment in enumerate(experiments):
         block = 0
@@ -477,6 +494,43 @@ def _frame(experiments: list[Experiment]) -> pd.DataFrame:
     frame = pd.DataFrame(rows)
     frame["episode"] = frame.groupby("run", sort=False).cumcount()
     return frame
+
+
+def _runs(experiments: list[Experiment]) -> list[RunData] | None:
+    """The runs `align` would make of `_frame` (one block per row: the block number changes on
+    every row; one run per experiment name, in order), built without pandas; None when two
+    experiments share a name or one has no kept phase (`align` then works from ``frame``)."""
+    names = [e.name for e in experiments]
+    if len(set(names)) != len(names) or not all(e.phases for e in experiments):
+        return None
+    runs = []
+    for index, experiment in enumerate(experiments):
+        rows = [_row(experiment, index, 0, task, kind, phase, perf, 0)
+                for phase in experiment.phases
+                for task, kind, perf in [(t, "train", math.nan) for t in phase.train]
+                + [(t, "test", ev.score) for t, ev in phase.evals.items()]]
+        rows[0]["params"] = json.dumps({
+            "iscil_experiment": index, "iscil_experiments": len(experiments),
+            "iscil_compat": experiment.compat}, separators=(",", ":"))
+        n = len(rows)
+        starts = np.arange(n)
+        strings = {c: np.array([str(r[c]) for r in rows], dtype=object)
+                   for c in ("task", "kind", "subtype", "params", "phase")}
+        blocks = Columns({
+            "block": np.arange(n), "phase_number": np.array([_phase_number(p) for p in
+                                                             strings["phase"]]),
+            "learning": strings["kind"] == "train", "start": starts, "stop": starts + 1,
+            "count": np.ones(n, dtype=np.int64), "partial": np.zeros(n, dtype=bool), **strings,
+        }, BLOCK_COLUMNS)
+        runs.append(RunData(run=experiment.name, perf=np.array([r["perf"] for r in rows],
+                                                                dtype=np.float64),
+                            exp=np.arange(n, dtype=float), blocks=blocks))
+    return runs
+
+
+def _phase_number(label: str) -> int:
+    head = label.split(".", 1)[0]
+    return int(head) if head.isdigit() else -1
 
 
 def _row(experiment: Experiment, index: int, block: int, task: str, kind: str, phase: Phase,

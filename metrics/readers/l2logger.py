@@ -20,6 +20,7 @@ from ..data import EpisodeLog
 from ..errors import EXIT_USAGE, MetricsError
 from ..progress import Progress
 from .common import TaskNames, perf_values, read_failure
+from .sniff import is_l2logger  # noqa: F401 - re-exported
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -27,10 +28,6 @@ if TYPE_CHECKING:
 STANDARD = ("block_num", "exp_num", "worker_id", "block_type", "task_name", "task_params",
             "exp_status")
 KINDS = ("train", "test")
-
-
-def is_l2logger(path: Path) -> bool:
-    return path.is_dir() and (path / "logger_info.json").is_file()
 
 
 def read_info(path: Path) -> dict:

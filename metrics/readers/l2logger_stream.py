@@ -9,7 +9,9 @@ folder to the next without gaps or repeats (several rows of one experience are a
 logger writes them), finite performance values; a test block may evaluate several tasks one
 after another, each once. It reads one ``data-log.tsv`` at a time,
 reduces each experience's rows to their mean, and appends the per-experience and per-row values
-to spill files (`sylla.metrics.spill.SpillArray`); what stays in memory is the block table.
+to spill files (`sylla.metrics.spill.SpillArray`); what stays in memory is the block table. A log
+smaller than `SPILL_FROM` keeps them in memory instead: reading its spill files back was a
+quarter of the time on a 1M-episode log, for memory it does not need (issue 24).
 
 Anything else raises `Irregular`, and the whole-log reader runs instead: it gives the same
 numbers, and it is the one that words the errors and warnings of an irregular log. A test
@@ -19,7 +21,7 @@ checks that both readers give the same runs, rows and metrics.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Iterator
 
 import numpy as np
 import pandas as pd
@@ -74,48 +76,65 @@ def _folder(file: Path) -> tuple[int, str]:
     return int(folder.group(1)), folder.group(2)
 
 
+#: block files up to this size are parsed whole, on all cores (a 1M-episode log's largest is
+#: about 10 MB, a 10M-episode log's about 90 MB); larger ones batch by batch on one thread, so
+#: the parse buffers stay a few megabytes whatever the file
+WHOLE = 256 << 20
+
+
+def _batches(file: Path, options: dict, size: int,
+             on_bytes: "Callable[[int], None] | None") -> "Iterator[pa.RecordBatch]":
+    """The file's rows as Arrow record batches: one multi-threaded read of the whole file
+    (issue 24: pulling 1 MiB batches one at a time on one thread was most of the reading
+    time) unless it is larger than `WHOLE`."""
+    import pyarrow.csv as pacsv
+
+    if size <= WHOLE:
+        options["read_options"] = pacsv.ReadOptions(use_threads=True)
+        table = pacsv.read_csv(file, **options)
+        if on_bytes is not None:
+            on_bytes(size)
+        yield from table.to_batches()
+        return
+    options["read_options"] = pacsv.ReadOptions(use_threads=THREADS, block_size=BLOCK)
+    with open(file, "rb") as handle:
+        for k, batch in enumerate(pacsv.open_csv(handle, **options), 1):
+            if on_bytes is not None:
+                on_bytes(min(k * BLOCK, size))
+            yield batch
+
+
 def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _Strings,
                 on_bytes: "Callable[[int], None] | None") -> tuple:
-    """One block file, batch by batch (a few megabytes of input each): the experience
-    numbers, performance values and task and parameter codes of its rows, and its worker,
-    type and subtype. Whatever the whole-file reader would report raises `Irregular`."""
+    """One block file (`_batches`): the experience numbers, performance values and task and
+    parameter codes of its rows, and its worker, type and subtype. Whatever the whole-file
+    reader would report raises `Irregular`."""
     import pyarrow.compute as pc
-    import pyarrow.csv as pacsv
 
     number, kind = _folder(file)
     options = csv_options(file, perf, subtype)
-    options["read_options"] = pacsv.ReadOptions(use_threads=THREADS, block_size=BLOCK)
     size = file.stat().st_size
     exps, values, task_codes, param_codes = [], [], [], []
     seen: dict[str, str] = {}
-    with open(file, "rb") as handle:
-        try:
-            reader = pacsv.open_csv(handle, **options)
-            batches = iter(reader)
-            k = 0
-            while True:
-                try:
-                    batch = next(batches)
-                except StopIteration:
-                    break
-                k += 1
-                if on_bytes is not None:
-                    on_bytes(min(k * BLOCK, size))
-                if pc.any(pc.not_equal(batch.column("block_num"), number)).as_py():
-                    raise Irregular("block_num differs from the folder's")
-                for column in ("worker_id", "block_type", "exp_status") + (
-                        ("block_subtype",) if subtype else ()):
-                    value = _single(batch.column(column), column)
-                    if seen.setdefault(column, value) != value:
-                        raise Irregular(f"{column} changes within a block")
-                exps.append(batch.column("exp_num").to_numpy())
-                values.append(batch.column(perf).to_numpy())
-                task_codes.append(tasks.codes(batch.column("task_name")))
-                param_codes.append(params.codes(batch.column("task_params")))
-        except Irregular:
-            raise
-        except Exception as exc:  # noqa: BLE001 - the whole-file reader locates and words it
-            raise Irregular(f"unreadable: {exc}") from None
+    try:
+        for batch in _batches(file, options, size, on_bytes):
+            if not batch.num_rows:
+                continue
+            if pc.any(pc.not_equal(batch.column("block_num"), number)).as_py():
+                raise Irregular("block_num differs from the folder's")
+            for column in ("worker_id", "block_type", "exp_status") + (
+                    ("block_subtype",) if subtype else ()):
+                value = _single(batch.column(column), column)
+                if seen.setdefault(column, value) != value:
+                    raise Irregular(f"{column} changes within a block")
+            exps.append(batch.column("exp_num").to_numpy())
+            values.append(batch.column(perf).to_numpy())
+            task_codes.append(tasks.codes(batch.column("task_name")))
+            param_codes.append(params.codes(batch.column("task_params")))
+    except Irregular:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the whole-file reader locates and words it
+        raise Irregular(f"unreadable: {exc}") from None
     if not exps or seen["block_type"] != kind or seen["exp_status"] != "complete":
         raise Irregular("an empty block, a type other than the folder's, or incomplete rows")
     whole = []
@@ -125,12 +144,39 @@ def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _
     return (*whole, seen["worker_id"], seen.get("block_subtype", "wake"))
 
 
+#: bytes of block files from which the per-experience and per-row values are spilled to files
+#: (about 2M logged rows: 4 float64 arrays of that are 64 MB)
+SPILL_FROM = 200 << 20
+
+
+class _Parts:
+    """Values appended block by block and joined once at the end: `SpillArray`'s ``append``
+    and ``size`` for a log small enough to keep in memory (`SPILL_FROM`)."""
+
+    def __init__(self) -> None:
+        self.parts: list[np.ndarray] = []
+        self.size = 0
+
+    def append(self, values: np.ndarray) -> None:
+        self.parts.append(np.asarray(values, dtype=np.float64))
+        self.size += values.size
+
+    def joined(self) -> np.ndarray:
+        whole = np.concatenate(self.parts) if self.parts else np.empty(0, np.float64)
+        self.parts = []
+        return whole
+
+
+def _done(values: "SpillArray | _Parts") -> "SpillArray | np.ndarray":
+    return values.joined() if isinstance(values, _Parts) else values
+
+
 def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes: list[int],
                  progress: bool | None) -> EpisodeLog:
     """One run from the block files of a regular l2logger log (see the module docstring)."""
     for_log_of(sum(sizes))
-    episode_perf, episode_exp = SpillArray(np.float64), SpillArray(np.float64)
-    row_perf, row_exp = SpillArray(np.float64), SpillArray(np.float64)
+    make = (lambda: SpillArray(np.float64)) if sum(sizes) >= SPILL_FROM else _Parts
+    episode_perf, episode_exp, row_perf, row_exp = make(), make(), make(), make()
     tasks, params = _Strings(fold=True), _Strings()
     keys: list[tuple[str, int, str, int]] = []  # type, task code, subtype, params code
     bounds: list[tuple[int, int, int, int]] = []  # episode start/stop, row start/stop
@@ -194,12 +240,12 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
     params_of = np.array([params.names[k[3]] for k in keys], dtype=object)
     edges = np.array(bounds, dtype=np.int64)
     blocks = regime_blocks(edges[:, 0], edges[:, 1], kind, task, sub, params_of)
-    run = RunData(run=path.name, perf=episode_perf, exp=episode_exp, blocks=blocks)
+    run = RunData(run=path.name, perf=_done(episode_perf), exp=_done(episode_exp), blocks=blocks)
     if repeated:
         rows = blocks.copy()
         rows["start"], rows["stop"] = edges[:, 2], edges[:, 3]
         rows["count"] = rows["stop"] - rows["start"]
-        run.rows = RunData(run=path.name, perf=row_perf, exp=row_exp, blocks=rows)
+        run.rows = RunData(run=path.name, perf=_done(row_perf), exp=_done(row_exp), blocks=rows)
     empty = pd.DataFrame({c: [] for c in ("run", "worker", "episode", "perf", "row", "task",
                                           "kind")})
     return EpisodeLog(frame=empty, path=str(path), format="l2logger",

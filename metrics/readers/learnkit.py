@@ -33,8 +33,7 @@ import pandas as pd
 from ..data import EpisodeLog
 from ..errors import EXIT_USAGE, MetricsError
 from .common import check_perf, read_failure
-
-WORKER = re.compile(r"worker-env-(\d+)$")
+from .sniff import WORKER, is_learnkit  # noqa: F401 - re-exported
 FOLDER = re.compile(r"^(\d+)-(\d+)_(train|test)$")
 
 #: shape -> (episode column, block column, task column, status column, phase column or None)
@@ -53,10 +52,6 @@ DONE = "DONE"
 #: an episode cut at the step limit; l2metrics of 2020 read it as any other (fab1475's
 #: ``util.read_log_data`` keeps every row whatever its status), and so does sylla, with a note
 NOT_DONE = "NOT_DONE"
-
-
-def is_learnkit(path: Path) -> bool:
-    return path.is_dir() and any(p.is_dir() and WORKER.match(p.name) for p in path.iterdir())
 
 
 def _shape(header: list[str], file: Path) -> str:

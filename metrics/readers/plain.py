@@ -19,13 +19,7 @@ from ..errors import EXIT_USAGE, MetricsError
 from ..progress import Progress
 from .common import check_perf, check_types, final_line, locate_non_utf8, read_failure, show
 
-SUFFIXES = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl",
-            ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet"}
-
-
-def kind_of(path: Path) -> str | None:
-    """The plain sub-format of a file from its suffix, or None."""
-    return SUFFIXES.get(path.suffix.lower())
+from .sniff import SUFFIXES, kind_of  # noqa: F401 - re-exported: the readers' public names
 
 
 def _load(path: Path, kind: str, progress: bool | None = None) -> tuple[pd.DataFrame, int]:

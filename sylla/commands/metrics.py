@@ -133,7 +133,6 @@ def _run(args: argparse.Namespace) -> int:
         params[name.strip()] = value.strip()
     if args.l2metrics_compat:
         params["l2metrics_compat"] = "true"
-    from sylla.metrics.plots import write_plots
     from sylla.metrics.report import write_outputs
     from sylla.metrics.result import compute_metrics
 
@@ -152,6 +151,8 @@ def _run(args: argparse.Namespace) -> int:
     else:
         write_outputs(result, args.format, out, sys.stdout)
     if args.plots:
+        from sylla.metrics.plots import write_plots
+
         written = write_plots(result, (out or Path("metrics-plots")) / "plots")
         print(f"sylla: wrote {len(written)} plot(s) to {written[0].parent if written else out}",
               file=sys.stderr)

@@ -141,3 +141,13 @@ def test_cli_text(tmp_path):
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "exp_worked_seed0   -20.83%    75.00%    62.50%" in done.stdout
+
+
+def test_t_table_is_scipys():
+    """The pooled interval's critical values without scipy are scipy's, bit for bit."""
+    from scipy.stats import t
+
+    from sylla.metrics.score_matrix import T975, t975
+
+    assert [t975(df) for df in range(1, len(T975) + 2)] == [
+        float(t.ppf(0.975, df)) for df in range(1, len(T975) + 2)]

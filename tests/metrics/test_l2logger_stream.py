@@ -61,8 +61,16 @@ def test_fixture_logs_read_the_same_block_by_block(name):
     _same_run(got, expected)
 
 
+@pytest.fixture
+def spill(monkeypatch):
+    """Spill every streamed log to files, as a log of `SPILL_FROM` bytes and more is."""
+    from sylla.metrics.readers import l2logger_stream
+
+    monkeypatch.setattr(l2logger_stream, "SPILL_FROM", 0)
+
+
 @pytest.mark.parametrize("rows,version", [(1, "1.1"), (3, "1.1"), (2, "1.0")])
-def test_generated_logs_read_the_same_block_by_block(tmp_path, rows, version):
+def test_generated_logs_read_the_same_block_by_block(tmp_path, rows, version, spill):
     log = _generated(tmp_path, rows, version)
     streamed, whole = _both(log)
     assert streamed.runs is not None
@@ -75,13 +83,43 @@ def test_generated_logs_read_the_same_block_by_block(tmp_path, rows, version):
     assert (got.rows is not None) == (rows > 1)
 
 
-def test_metrics_are_identical_streamed_or_not(tmp_path):
+@pytest.mark.parametrize("rows", [1, 3])
+def test_small_logs_stay_in_memory(tmp_path, rows):
+    """Below `SPILL_FROM` the values are arrays, equal to the spilled ones and the whole read's."""
+    log = _generated(tmp_path, rows)
+    streamed, whole = _both(log)
+    (got,), _ = align(streamed)
+    (expected,), _ = align(whole)
+    _same_run(got, expected)
+    assert isinstance(got.perf, np.ndarray) and isinstance(got.exp, np.ndarray)
+    assert got.rows is None or isinstance(got.rows.perf, np.ndarray)
+
+
+@pytest.mark.parametrize("rows", [1, 3])
+def test_a_block_file_larger_than_whole_is_read_in_batches(tmp_path, rows, monkeypatch):
+    """Files over `WHOLE` bytes are parsed batch by batch; the run is the same."""
+    from sylla.metrics.readers import l2logger_stream
+
+    log = _generated(tmp_path, rows)
+    (expected,), _ = align(read_log(log, stream=True, progress=False))
+    monkeypatch.setattr(l2logger_stream, "WHOLE", 0)
+    monkeypatch.setattr(l2logger_stream, "BLOCK", 4096)
+    (got,), _ = align(read_log(log, stream=True, progress=False))
+    _same_run(got, expected)
+
+
+@pytest.mark.parametrize("spilled", [True, False])
+def test_metrics_are_identical_streamed_or_not(tmp_path, spilled, monkeypatch):
+    from sylla.metrics.readers import l2logger_stream
+
+    if spilled:
+        monkeypatch.setattr(l2logger_stream, "SPILL_FROM", 0)
     log = _generated(tmp_path, 3)
     stes = [write_l2logger(tmp_path / "ste" / f"ste_{t}_run1", [("train", [(t, 60)])], seed=11 + i,
                            rows_per_exp=3) for i, t in enumerate(TASKS)]
     streamed = compute_metrics(log, ste=[tmp_path / "ste"], progress=False)
     whole = compute_metrics(read_log(log, progress=False), ste=[tmp_path / "ste"], progress=False)
-    assert isinstance(streamed.runs[0].perf, SpillArray)
+    assert isinstance(streamed.runs[0].perf, SpillArray if spilled else np.ndarray)
     assert isinstance(whole.runs[0].perf, np.ndarray)
     assert len(streamed.rows) > 50 and len(stes) == 3
     pd.testing.assert_frame_equal(streamed.rows, whole.rows, check_exact=True)

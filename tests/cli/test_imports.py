@@ -1,0 +1,58 @@
+"""Start-up cost: commands import the heavy libraries only on the paths that use them (issue 24).
+
+Each case runs ``sylla`` in a fresh interpreter and lists the modules it ended with; pandas
+alone costs more than the whole of ``sylla lint`` on a small file."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FIX = ROOT / "tests" / "fixtures"
+HEAVY = ("pandas", "scipy", "matplotlib")
+
+PROBE = """
+import json, sys
+from sylla.cli import main
+try:
+    code = main(sys.argv[1:])
+except SystemExit as exc:
+    code = exc.code
+sys.stdout = sys.__stdout__
+print(json.dumps(sorted({m.split(".")[0] for m in sys.modules})))
+"""
+
+
+def loaded(*args: str) -> set[str]:
+    proc = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True,
+                          cwd=ROOT)
+    return set(json.loads(proc.stdout.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize("args", [
+    ("lint", str(ROOT / "examples" / "cl-pong.json")),
+    ("metrics", "--help"),
+    ("--help",),
+])
+def test_no_heavy_library_for_lint_or_help(args):
+    assert not loaded(*args) & set(HEAVY)
+
+
+@pytest.mark.parametrize("args", [
+    ("metrics", "--log", str(FIX / "metrics" / "iscil" / "relearn"), "--format", "json"),
+    ("metrics", "--log", str(FIX / "metrics" / "iscil" / "mixed"), "-P", "iscil_detail=true"),
+])
+def test_continual_imitation_metrics_need_neither_pandas_nor_scipy(args):
+    assert not loaded(*args) & set(HEAVY + ("pyarrow",))
+
+
+def test_the_probe_sees_pandas_where_it_is_used():
+    """The check above can fail: a plain CSV log is read with pandas."""
+    assert "pandas" in loaded("metrics", "--log", str(FIX / "metrics" / "rewards.csv"),
+                              "--syllabus", str(ROOT / "examples" / "metrics" /
+                                                "pong_breakout.json"), "--format", "json")
