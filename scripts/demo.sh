@@ -1,36 +1,107 @@
 #!/usr/bin/env bash
-# Set up, then run sylla's main job on the bundled examples: explain each syllabus, lint them
-# all (one has findings to show), and compute metrics with plots on the bundled log.
+# Set up only what the demo needs (.venv with sylla[metrics]: no editors, npm or l2metrics
+# baseline, which are scripts/test.sh's), then tell sylla's story in five steps, one screen
+# each, on the bundled examples/ and what the steps write under out/demo/:
+#   1. sylla new writes an ANT-B syllabus (and sylla lint finds nothing in it);
+#   2. sylla lint finds the mistakes planted in examples/ant-b-mistakes.jsonc;
+#   3. sylla simulate produces a run under the syllabus of step 1;
+#   4. sylla metrics --syllabus computes the metrics and plots of that run, then stops at the
+#      first divergence of a run that strays from its syllabus (examples/metrics/strays.csv);
+#   5. sylla sweep over three simulated seeds of two agents gives 95 % intervals.
+# Exit 0 when every step did what it shows (findings and the divergence are expected: exit 1
+# there is the demo working); 2 when set-up fails; else the first unexpected exit code.
+# `bash scripts/demo.sh --pause` waits for Enter between steps.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh || exit 2
-. .venv/bin/activate
-status=0
+. scripts/lib.sh
+PY=${PYTHON:-python3}
+pause=0
+[ "${1:-}" = "--pause" ] && pause=1
 
-# Exit code 1 means "the input has findings or errors" (examples/with-findings.jsonc has them
-# on purpose): the demo shows them. Only 2 and above (usage, I/O, a crash) fail the demo.
-show() {
+demo_venv() {
+  [ -x .venv/bin/python ] || "$PY" -m venv .venv || return
+  .venv/bin/python -m pip install -q -e ".[metrics]" || return
+  sha256sum pyproject.toml >.venv/.sylla-demo.sha256
+}
+# Skip pip (several seconds even when nothing changed) while pyproject.toml is as installed.
+if ! { sha256sum -c --status .venv/.sylla-demo.sha256 && .venv/bin/python -c "import sylla.metrics"; } 2>/dev/null; then
+  quiet_step ".venv with sylla[metrics]" out/setup/demo-venv.log demo_venv || exit 2
+fi
+PATH=$PWD/.venv/bin:$PATH
+
+out=out/demo
+rm -rf "$out"
+mkdir -p "$out"
+status=0
+started=$SECONDS
+bold=""; plain=""
+if [ -t 1 ]; then bold=$'\033[1m'; plain=$'\033[0m'; fi
+
+step() {
+  if [ "$pause" = 1 ] && [ "$1" != 1 ]; then read -r -p "(Enter for step $1) " _; fi
+  printf '\n%s── step %s/5: %s ──%s\n' "$bold" "$1" "$2" "$plain"
+}
+
+# `expect CODE COMMAND...`: show the command, run it, and fail the demo if it exits otherwise.
+expect() {
+  local want=$1
+  shift
+  printf '%s$ %s%s\n' "$bold" "$*" "$plain"
   "$@"
   local rc=$?
-  [ "$rc" -ge 2 ] && status=$rc
+  if [ "$rc" -ne "$want" ]; then
+    echo "demo: expected exit $want from '$*', got $rc" >&2
+    if [ "$status" -eq 0 ]; then status=$((rc == 0 ? 1 : rc)); fi
+  fi
   return 0
 }
 
-for f in examples/*.json examples/*.jsonc; do
-  [ -e "$f" ] || continue
-  echo "== sylla explain $f"
-  show sylla explain "$f"
-  echo
-done
+syllabus=$out/transfer.json
+step 1 "sylla new writes an ANT-B syllabus that is right from the start"
+expect 0 sylla new --type ANT-B --task Pong --task Breakout --pretest --episodes 1000 --test-episodes 50 -o "$syllabus"
+cat "$syllabus"
+expect 0 sylla lint --profile pretest "$syllabus"
 
-echo "== sylla lint examples/"
-show sylla lint examples/
+step 2 "sylla lint finds the mistakes planted in another syllabus"
+expect 1 sylla lint examples/ant-b-mistakes.jsonc
+
+step 3 "sylla simulate produces the run a plausible learner would log"
+expect 0 sylla simulate "$syllabus" -o "$out/run.csv" --seed 1
+head -n 4 "$out/run.csv"
+echo "..."
+
+step 4 "sylla metrics maps the syllabus onto the run, computes and plots"
+# -m keeps this to one screen: saturation, l2metrics' averages, maintenance and transfer, GEM
+# (drop the -m options for every metric)
+expect 0 sylla metrics --syllabus "$syllabus" "$out/run.csv" --out "$out/metrics" --plots \
+  -m saturation -m avg_perf -m perf_maintenance -m transfer -m gem
+[ -f "$out/metrics/metrics.txt" ] && cat "$out/metrics/metrics.txt"
 echo
+echo "A run that strays from its syllabus (2.test ran Breakout before Pong) stops at the first divergence:"
+expect 1 sylla metrics --syllabus examples/metrics/pong_breakout.json examples/metrics/strays.csv
 
-out=out/metrics
-echo "== sylla metrics (writing $out/metrics.txt and plots to $out/plots/)"
-sylla metrics --syllabus examples/metrics/pong_breakout.json --log examples/metrics/rewards.csv \
-  --ste examples/metrics/ste \
-  --out "$out" --plots || status=$?
-[ -f "$out/metrics.txt" ] && cat "$out/metrics.txt"
+step 5 "sylla sweep: three seeds of two agents, with 95 % bootstrap intervals"
+# Two simulated agents: "steady" (the defaults) and "forgetful" (forgets 40 % of a task while
+# training another, little forward transfer); each folder holds its runs and their syllabus.
+for agent in steady forgetful; do
+  mkdir -p "$out/runs/$agent"
+  cp "$syllabus" "$out/runs/$agent/"
+done
+simulate() {  # quietly, two at a time (the machine's two cores); the log keeps what they said
+  sylla simulate "$syllabus" -o "$out/runs/$1/seed$2.csv" --seed "$2" "${@:3}" >>"$out/simulate.log" 2>&1
+}
+for seed in 1 2 3; do
+  simulate steady "$seed" & a=$!
+  simulate forgetful "$seed" --forgetting 0.4 --transfer 0.02 & b=$!
+  for pid in $a $b; do
+    wait "$pid" || { echo "demo: sylla simulate failed; see $out/simulate.log" >&2; status=1; }
+  done
+done
+echo "simulated $(ls "$out"/runs/*/seed*.csv | wc -l) runs: $out/runs/steady/seed{1,2,3}.csv (defaults)" \
+  "and $out/runs/forgetful/seed{1,2,3}.csv (--forgetting 0.4 --transfer 0.02)"
+expect 0 sylla sweep "$out/runs" --group-by "{agent}/seed{seed}" --compare agent \
+  -m transfer -m perf_maintenance --out "$out/sweep" --no-progress
+
+echo
+echo "demo: 5 steps in $((SECONDS - started)) s; outputs in $out/ (plots: $out/metrics/plots/)"
 exit $status
