@@ -8,12 +8,12 @@ quiet_step() {
   shift 2
   mkdir -p "$(dirname "$log")"
   printf 'setup: %s ... ' "$label"
-  local start=$SECONDS
-  if "$@" >"$log" 2>&1; then
+  local start=$SECONDS rc=0
+  "$@" >"$log" 2>&1 || rc=$?
+  if [ "$rc" -eq 0 ]; then
     echo "ok ($((SECONDS - start)) s)"
     return 0
   fi
-  local rc=$?
   echo "FAILED (exit $rc); the full output is in $log"
   tail -n 15 "$log" | sed 's/^/  | /' >&2
   return "$rc"
