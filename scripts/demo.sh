@@ -24,12 +24,21 @@ pause=0
 # steps 3 to 5. The background install adds only the extra's requirements (read from
 # pyproject.toml), never sylla itself, so the `sylla` being run is not rewritten under it.
 logs=out/setup
+# The venv starts without pip when the outer pip can install into it (pip >= 22.3's --python):
+# ensurepip costs as much as sylla's own install; it runs in the background with the extra.
 base_venv() {
-  [ -x .venv/bin/python ] || "$PY" -m venv .venv || return
-  .venv/bin/python -m pip install -q -e .
+  [ -x .venv/bin/python ] || "$PY" -m venv --without-pip .venv || return
+  if .venv/bin/python -m pip --version >/dev/null 2>&1; then
+    .venv/bin/python -m pip install -q -e .
+  elif "$PY" -m pip --python .venv/bin/python --version >/dev/null 2>&1; then
+    "$PY" -m pip --python .venv/bin/python install -q -e .
+  else
+    .venv/bin/python -m ensurepip -q && .venv/bin/python -m pip install -q -e .
+  fi
 }
 metrics_extra() {
   local reqs
+  .venv/bin/python -m pip --version >/dev/null 2>&1 || .venv/bin/python -m ensurepip -q || return
   reqs=$(.venv/bin/python -c 'import tomllib
 print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["metrics"]))') || return
   # shellcheck disable=SC2086  # one requirement per word
