@@ -33,12 +33,12 @@ base_venv() {
   elif "$PY" -m pip --python .venv/bin/python --version >/dev/null 2>&1; then
     "$PY" -m pip --python .venv/bin/python install -q -e .
   else
-    .venv/bin/python -m ensurepip -q && .venv/bin/python -m pip install -q -e .
+    .venv/bin/python -m ensurepip && .venv/bin/python -m pip install -q -e .
   fi
 }
 metrics_extra() {
   local reqs
-  .venv/bin/python -m pip --version >/dev/null 2>&1 || .venv/bin/python -m ensurepip -q || return
+  .venv/bin/python -m pip --version >/dev/null 2>&1 || .venv/bin/python -m ensurepip || return
   reqs=$(.venv/bin/python -c 'import tomllib
 print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["metrics"]))') || return
   # shellcheck disable=SC2086  # one requirement per word

@@ -15,7 +15,7 @@ venv() {
     .venv/bin/python -m pip install -q --upgrade pip
   fi
   # scripts/demo.sh may have made .venv without pip (it installs pip later, in the background)
-  .venv/bin/python -m pip --version >/dev/null 2>&1 || .venv/bin/python -m ensurepip -q
+  .venv/bin/python -m pip --version >/dev/null 2>&1 || .venv/bin/python -m ensurepip
   .venv/bin/python -m pip install -q -e ".[test]"
   sha256sum pyproject.toml >.venv/.sylla-demo.sha256  # [test] holds [metrics]: demo.sh skips pip
 }
