@@ -34,7 +34,7 @@ base_venv() {
   if .venv/bin/python -m pip --version >/dev/null 2>&1; then
     .venv/bin/python -m pip install -q --no-compile -e .
   elif "$PY" -m pip --python .venv/bin/python --version >/dev/null 2>&1; then
-    "$PY" -m pip --python .venv/bin/python install -q -e .
+    "$PY" -m pip --python .venv/bin/python install -q --no-compile -e .
   else
     .venv/bin/python -m ensurepip && .venv/bin/python -m pip install -q --no-compile -e .
   fi
