@@ -58,6 +58,11 @@ class HelpFormatter(argparse.HelpFormatter):
         return "\n\n".join(out)
 
 
+def command_exit_codes(name: str, module: object) -> tuple[tuple[int, str], ...] | None:
+    """A subcommand's exit codes: its module's ``EXIT_CODES``, else the table above."""
+    return getattr(module, "EXIT_CODES", None) or EXIT_CODES.get(name)
+
+
 def exit_codes_epilog(codes: tuple[tuple[int, str], ...]) -> str:
     import textwrap
 
@@ -119,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
         command = sub.choices.get(name)
         if command is not None:
             command.formatter_class = HelpFormatter
-            codes = getattr(module, "EXIT_CODES", None) or EXIT_CODES.get(name)
+            codes = command_exit_codes(name, module)
             if codes:
                 command.epilog = (command.epilog + "\n\n" if command.epilog else "") + exit_codes_epilog(codes)
     return parser
