@@ -34,3 +34,12 @@ def test_the_page_does_not_depend_on_the_terminal() -> None:
     narrow = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                             env={**os.environ, "COLUMNS": "40"}).stdout
     assert narrow == generate()
+
+
+def test_readme_lists_every_command_with_its_reference() -> None:
+    readme = (CLI_DOCS_PATH.parent.parent / "README.md").read_text(encoding="utf-8")
+    assert readme.startswith("# sylla\n\n```sh\nbash scripts/demo.sh ") and "\nbash scripts/test.sh " in readme
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name in sub.choices:
+        assert f"[`sylla {name}`](docs/cli.md#sylla-{name})" in readme, name
