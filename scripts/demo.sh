@@ -40,12 +40,12 @@ base_venv() {
   fi
 }
 metrics_extra() {
-  local reqs
+  local reqs=()
   .venv/bin/python -m pip --version >/dev/null 2>&1 || .venv/bin/python -m ensurepip || return
-  reqs=$(.venv/bin/python -c 'import tomllib
-print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["metrics"]))') || return
-  # shellcheck disable=SC2086  # one requirement per word
-  .venv/bin/python -m pip install -q --no-compile $reqs || return
+  mapfile -t reqs < <(.venv/bin/python -c 'import tomllib
+print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["metrics"]))')
+  [ ${#reqs[@]} -gt 0 ] || return 1
+  .venv/bin/python -m pip install -q --no-compile "${reqs[@]}" || return
   sha256sum pyproject.toml >.venv/.sylla-demo.sha256
 }
 metrics_pid=""
