@@ -132,17 +132,19 @@ for agent in steady forgetful; do
   mkdir -p "$out/runs/$agent"
   cp "$syllabus" "$out/runs/$agent/"
 done
-simulate() {  # quietly, two at a time (the machine's two cores); the log keeps what they said
-  sylla simulate "$syllabus" -o "$out/runs/$1/seed$2.csv" --seed "$2" "${@:3}" >>"$out/simulate.log" 2>&1
-}
-for seed in 1 2 3; do
-  simulate steady "$seed" & a=$!
-  simulate forgetful "$seed" --forgetting 0.4 --transfer 0.02 & b=$!
-  for pid in $a $b; do
-    wait "$pid" || { echo "demo: sylla simulate failed; see $out/simulate.log" >&2; status=1; }
-  done
-done
-echo "simulated $(ls "$out"/runs/*/seed*.csv | wc -l) runs: $out/runs/steady/seed{1,2,3}.csv (defaults)" \
+# The six `sylla simulate` commands run through sylla.cli.main in one Python process: each
+# process of its own would pay numpy's and pandas' import again, most of this step's time.
+python - "$syllabus" "$out/runs" >"$out/simulate.log" 2>&1 <<'PY' || { echo "demo: sylla simulate failed; see $out/simulate.log" >&2; status=1; }
+import sys
+from sylla.cli import main
+
+syllabus, root = sys.argv[1:]
+for agent, options in (("steady", []), ("forgetful", ["--forgetting", "0.4", "--transfer", "0.02"])):
+    for seed in ("1", "2", "3"):
+        if main(["simulate", syllabus, "-o", f"{root}/{agent}/seed{seed}.csv", "--seed", seed, *options]):
+            sys.exit(1)
+PY
+echo "sylla simulate wrote $(ls "$out"/runs/*/seed*.csv | wc -l) runs: $out/runs/steady/seed{1,2,3}.csv (defaults)" \
   "and $out/runs/forgetful/seed{1,2,3}.csv (--forgetting 0.4 --transfer 0.02)"
 expect 0 sylla sweep "$out/runs" --group-by "{agent}/seed{seed}" --compare agent \
   -m transfer -m perf_maintenance --out "$out/sweep" --no-progress
