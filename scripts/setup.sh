@@ -1,15 +1,27 @@
 #!/usr/bin/env bash
-# Set up everything sylla needs on a fresh machine (idempotent): a virtual environment with
-# sylla and its test tools, then each step in scripts/setup.d/ (system packages, npm, ...).
+# Set up everything the tests need on a fresh machine (idempotent): a virtual environment with
+# sylla and its test tools, then each step in scripts/setup.d/ (the l2metrics baseline venv,
+# system packages, npm, code-server). Each step prints one line; its output goes to
+# out/setup/<step>.log, which is named when the step fails. scripts/demo.sh needs none of the
+# setup.d steps and installs only sylla[metrics].
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 PY=${PYTHON:-python3}
-if [ ! -x .venv/bin/python ]; then
-  "$PY" -m venv .venv
-  .venv/bin/python -m pip install -q --upgrade pip
-fi
-.venv/bin/python -m pip install -q -e ".[test]"
+logs=out/setup
+venv() {
+  if [ ! -x .venv/bin/python ]; then
+    "$PY" -m venv .venv
+    .venv/bin/python -m pip install -q --upgrade pip
+  fi
+  # scripts/demo.sh may have made .venv without pip (it installs pip later, in the background)
+  .venv/bin/python -m pip --version >/dev/null 2>&1 || .venv/bin/python -m ensurepip
+  .venv/bin/python -m pip install -q -e ".[test]"
+  sha256sum pyproject.toml >.venv/.sylla-demo.sha256  # [test] holds [metrics]: demo.sh skips pip
+}
+quiet_step ".venv with sylla[test]" "$logs/venv.log" venv
 for step in scripts/setup.d/*.sh; do
   [ -e "$step" ] || continue
-  bash "$step"
+  name=$(basename "$step" .sh)
+  quiet_step "$name" "$logs/$name.log" bash "$step"
 done

@@ -12,6 +12,8 @@ import importlib
 import sys
 from typing import Sequence
 
+from sylla.suggest import NATIVE_SUGGESTIONS, unrecognized_message, with_choice_hint
+
 # Order is the order of ``sylla --help``.
 COMMANDS = ("new", "explain", "lint", "fmt", "rules", "rule", "lsp", "metrics", "simulate", "sweep")
 
@@ -56,6 +58,11 @@ class HelpFormatter(argparse.HelpFormatter):
         return "\n\n".join(out)
 
 
+def command_exit_codes(name: str, module: object) -> tuple[tuple[int, str], ...] | None:
+    """A subcommand's exit codes: its module's ``EXIT_CODES``, else the table above."""
+    return getattr(module, "EXIT_CODES", None) or EXIT_CODES.get(name)
+
+
 def exit_codes_epilog(codes: tuple[tuple[int, str], ...]) -> str:
     import textwrap
 
@@ -66,11 +73,33 @@ def exit_codes_epilog(codes: tuple[tuple[int, str], ...]) -> str:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse exits with 2 on usage errors, which is our usage exit code too."""
+    """argparse exits with 2 on usage errors, which is our usage exit code too. A misspelt
+    command, option or choice gets "did you mean" (see `sylla.suggest`)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        if NATIVE_SUGGESTIONS:
+            kwargs.setdefault("suggest_on_error", True)
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        """As argparse's, but unknown arguments are reported by the parser of the command they
+        were typed after, so the usage shown and the options suggested are that command's."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            target = self._command_parser(parsed) or self
+            target.error(unrecognized_message(extras, target))
+        return parsed
+
+    def _command_parser(self, parsed: argparse.Namespace) -> argparse.ArgumentParser | None:
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                return action.choices.get(getattr(parsed, action.dest or "", None) or "")
+        return None
 
     def error(self, message: str) -> "NoReturn":  # type: ignore[name-defined]  # noqa: F821
         self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"sylla: {message}\n")
+        self.exit(EXIT_USAGE, f"sylla: {with_choice_hint(message)}\n")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -98,7 +127,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         command = sub.choices.get(name)
         if command is not None:
             command.formatter_class = HelpFormatter
-            codes = getattr(module, "EXIT_CODES", None) or EXIT_CODES.get(name)
+            codes = command_exit_codes(name, module)
             if codes:
                 command.epilog = (command.epilog + "\n\n" if command.epilog else "") + exit_codes_epilog(codes)
     return parser

@@ -39,3 +39,13 @@ for task, n in trained.items():
     rows = ["episode,reward"] + [f"{e},{r:.3f}" for e, r in enumerate(curve)]
     os.makedirs("ste", exist_ok=True)
     open(f"ste/{task}.csv", "w").write("\n".join(rows) + "\n")
+
+# A run that strays from its syllabus (strays.csv, for the demo): the agent's runner tested
+# Breakout before Pong in 2.test, so `sylla metrics --syllabus pong_breakout.json strays.csv`
+# stops at episode 1000, the first place where log and syllabus disagree.
+rows = lines[1:]
+swapped = rows[:1000] + [
+    f"{1000 + i},{row.split(',', 2)[1]},{row.split(',', 2)[2]}"
+    for i, row in enumerate(rows[1050:1100] + rows[1000:1050])
+] + rows[1100:]
+open("strays.csv", "w").write("\n".join(["episode,task,reward"] + swapped) + "\n")

@@ -1,6 +1,6 @@
 """``explain`` for configMeta.xml: per trial template, what the game generates and runs.
 
-The JSON document is a contract (documented in README.md, "Science Birds trial configs"):
+The JSON document is a contract (documented in docs/guide.md, "Science Birds trial configs"):
 keys are only ever added. Lines and columns are 1-based, columns in characters. A number
 that depends on a random draw (``amount="lo-hi"``) is a ``{"min": .., "max": ..}`` range;
 a value that is missing or not a number is ``null``, never a made-up 0.

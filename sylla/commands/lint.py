@@ -102,16 +102,21 @@ def _default_config(path: str) -> "Config":
         return Config()
 
 
-def discover(paths: list[str], config_for: Callable[[str], "Config"] | None = None) -> Iterator[str]:
+def discover(paths: list[str], config_for: Callable[[str], "Config"] | None = None,
+             logs: list[str] | None = None) -> Iterator[str]:
     """The syllabi among ``paths``: ``-`` as given, files and the ``.json``/``.jsonc`` files of
     folders when ``Config.is_syllabus`` (the one shared decision) says they are syllabi.
 
     An unreadable file is yielded, so that the caller reports it; a file that is not a syllabus
     is skipped without a finding. When nothing at all is found, stderr says so (as ruff says
     "No Python files found"), because a silent "All checks passed" on an empty set misleads.
+    A path that holds no syllabus but is a log gets "this is a log; try sylla metrics" instead,
+    and is appended to ``logs`` (so the caller can exit with the usage code).
     """
     from sylla.linter import ConfigError
     from sylla.linter.languages import language_of, wants_file
+
+    from .hints import lint_hint
 
     config_for = config_for or _default_config
     found = False
@@ -128,25 +133,28 @@ def discover(paths: list[str], config_for: Callable[[str], "Config"] | None = No
             return True  # the caller loads the same config and reports the error
 
     for path in paths:
+        here = False
         if path == "-" or not os.path.isdir(path):
             if path == "-" or wanted(path):
-                found = True
+                here = True
                 yield path
-            continue
-        for root, dirs, files in os.walk(path):
-            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_DIRS)
-            for name in sorted(files):
-                if name.lower().endswith((".json", ".jsonc")):
-                    full = os.path.join(root, name)
-                    if wanted(full):
-                        found = True
-                        yield full
-                elif wants_file(name):  # Science Birds configs: by root element
-                    full = os.path.join(root, name)
-                    if wanted(full):
-                        found = True
-                        yield full
-    if not found:
+        else:
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_DIRS)
+                for name in sorted(files):
+                    # JSON syllabi by content; Science Birds configs by root element
+                    if name.lower().endswith((".json", ".jsonc")) or wants_file(name):
+                        full = os.path.join(root, name)
+                        if wanted(full):
+                            here = True
+                            yield full
+        hint = None if here else lint_hint(path)
+        if hint:
+            print(f"sylla: {hint}", file=sys.stderr)
+            if logs is not None:
+                logs.append(path)
+        found = found or here
+    if not found and not (logs and len(logs) == len(paths)):
         shown = ", ".join(paths)
         print(f"sylla: warning: no syllabi found in {shown} (a syllabus is a JSON object whose "
               '"instructions" is a list, or a file with $phase/$repeat/$episode/$dataset/$info directives; '
@@ -184,7 +192,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"sylla: {problem}", file=sys.stderr)
         return 2
     config_for = _config_loader(args.config, _overrides(args))
-    for path in discover(args.paths, config_for):
+    logs: list[str] = []
+    for path in discover(args.paths, config_for, logs):
         source = read_source(path, args.stdin_filename)
         if source is None:
             status = 2
@@ -225,6 +234,8 @@ def run(args: argparse.Namespace) -> int:
             status = 2
             continue
         reports.append(FileReport(name, result))
+    if logs and not reports:
+        return 2  # only logs were given: "try sylla metrics" was said, nothing was checked
     unread_and_clean = status == 2 and not any(r.result.findings for r in reports)
     if args.format == "text" and unread_and_clean:
         pass  # "All checks passed" would be false: a file could not be read (said on stderr)

@@ -27,6 +27,8 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         description="Map a syllabus onto logged performance and compute the reference, "
                     "l2metrics-compatible and GEM metrics (formulas and sources: "
                     "docs/metrics.md).")
+    p.add_argument("path", nargs="?", metavar="LOG", help="the log, as --log/-l takes it "
+                   "(either spelling works)")
     p.add_argument("--syllabus", "-s", metavar="S", help="the syllabus that produced the log "
                    "(default: none; structured logs are then split by their own blocks)")
     p.add_argument("--log", "-l", metavar="L", help="a reward log (CSV/TSV/JSONL/Parquet), an "
@@ -94,9 +96,28 @@ def _list(plugins: list) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _log_hint(args: argparse.Namespace) -> str | None:
+    """Take the log from LOG or --log/-l (both are guesses a newcomer makes), and say in one
+    line when it is the wrong kind of input: a syllabus, or a folder of runs for sylla sweep."""
+    from .hints import folder_of_runs, syllabus_given_as_log
+
+    path = getattr(args, "path", None)
+    if path and args.log and path != args.log:
+        return f"the log is given twice ({path} and --log {args.log}); give one"
+    args.log = args.log or path
+    if not args.log or getattr(args, "trials", None):
+        return None
+    return syllabus_given_as_log(args.log) or (
+        folder_of_runs(args.log) if args.log_format == "auto" else None)
+
+
 def run(args: argparse.Namespace) -> int:
     from sylla.metrics.errors import EXIT_USAGE, MetricsError
 
+    hint = _log_hint(args)
+    if hint:
+        print(f"sylla: {hint}", file=sys.stderr)
+        return EXIT_USAGE
     try:
         return _run(args)
     except MetricsError as exc:
