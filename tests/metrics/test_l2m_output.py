@@ -93,7 +93,8 @@ def test_name_sets_the_files_base_name_and_a_learnkit_log_is_refused(tmp_path: P
     assert sorted(p.name for p in tmp_path.iterdir()) == ["my_run_metrics.json",
                                                           "my_run_regime.tsv"]
     capsys.readouterr()
-    other = Path(__file__).resolve().parents[1] / "fixtures" / "metrics" / "learnkit_sep2020"
+    other = (Path(__file__).resolve().parents[1] / "fixtures" / "metrics" / "learnkit_sep2020"
+             / "two_tasks-1600830032-0285285")
     assert main(["metrics", "--no-progress", "-l", str(other), "--format", "l2metrics",
                  "--out", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err
