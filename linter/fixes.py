@@ -1,4 +1,6 @@
-"""``apply_fixes``: apply the fixes of a set of findings as one batch of non-overlapping edits.
+"""Fixes: ``apply_fixes`` applies one batch of non-overlapping edits; ``fix_all`` is the loop
+(apply, lint again, repeat until stable) that ``sylla lint --fix`` and the editor's Fix All
+both call, so the two never fix a text differently.
 
 A fix applies whole or not at all: when one of its edits overlaps an edit already accepted,
 the fix is skipped (the next lint offers it again). Edits of different fixes that only meet
@@ -9,7 +11,8 @@ unchanged; applying the fixes of a clean lint changes nothing.
 
 from __future__ import annotations
 
-from typing import Iterable
+from dataclasses import dataclass
+from typing import Any, Callable, Generic, Iterable, Protocol, TypeVar
 
 from .finding import Edit, Finding
 
@@ -42,12 +45,58 @@ def apply_fixes(text: str, findings: Iterable[Finding], safe_only: bool = True) 
     return out
 
 
-def fix_until_stable(text: str, relint, safe_only: bool = True, rounds: int = 10) -> str:  # noqa: ANN001
-    """Apply fixes, lint again and repeat until nothing changes (as ruff does): a fix that was
-    skipped for overlapping another gets its turn in the next round."""
+#: how many rounds of fixes a file gets at most: a fix skipped for meeting another waits a round,
+#: so a file needs as many rounds as its longest chain of such fixes (two or three in practice)
+ROUNDS = 10
+
+
+class Lintable(Protocol):
+    """What the loop needs of a lint: the text it linted, its findings, its parse."""
+
+    @property
+    def text(self) -> str: ...
+
+    findings: list[Finding]
+    parse: Any
+
+
+L = TypeVar("L", bound=Lintable)
+
+
+@dataclass(frozen=True)
+class Fixed(Generic[L]):
+    """The result of the fix loop: the fixed text and the lint of exactly that text (so the
+    CLI reports it without linting a third time)."""
+
+    text: str
+    result: L
+    rounds: int  # how many rounds changed the text
+
+
+def fix_all(first: L, lint: Callable[[str], L], *, unsafe: bool = False, rounds: int = ROUNDS) -> Fixed[L]:
+    """The one fix loop, behind ``sylla lint --fix``/``--diff`` and the editor's Fix All.
+
+    ``first`` is the lint of the text as it is; ``lint`` lints another text of the same file
+    (same path, same config). Each round applies the fixes of the last lint (safe ones only,
+    unless ``unsafe``: the CLI's ``--unsafe-fixes``) and lints the result, until a round changes
+    nothing or ``rounds`` rounds have run (as ruff does): a fix skipped for meeting another gets
+    its turn in the next round. A text that does not parse gets no fixes, and a round whose
+    result would not parse is not applied: the loop stops with the last text that parsed.
+    Both callers get the same bytes from the same text because both run this function.
+    """
+    text, result, done = first.text, first, 0
+    if not _parses(first):
+        return Fixed(text, result, 0)
     for _ in range(rounds):
-        fixed = apply_fixes(text, relint(text), safe_only)
+        fixed = apply_fixes(text, result.findings, safe_only=not unsafe)
         if fixed == text:
-            return text
-        text = fixed
-    return text
+            break
+        after = lint(fixed)
+        if not _parses(after):
+            break
+        text, result, done = fixed, after, done + 1
+    return Fixed(text, result, done)
+
+
+def _parses(result: Lintable) -> bool:
+    return result.parse is not None and bool(result.parse.syntax_ok)

@@ -23,7 +23,7 @@ from sylla.grammar.parse import parse
 
 from .config import PROFILES, TYPES, Config
 from .engine import lint
-from .fixes import fix_until_stable
+from .fixes import fix_all
 from .fmt import format_text
 
 # ---------------------------------------------------------------- mutations
@@ -258,8 +258,9 @@ def _fix_props(text: str, config: Config, path: str) -> list[Violation]:
     first = lint(text, path, config)
     if not first.parse.syntax_ok:
         return []
-    relint: Callable = lambda t: lint(t, path, config).findings  # noqa: E731
-    fixed = fix_until_stable(first.text, relint)
+    relint: Callable = lambda t: lint(t, path, config)  # noqa: E731
+    loop = fix_all(first, relint)
+    fixed = loop.text
     if fixed == first.text:
         return []
     out = []
@@ -267,7 +268,7 @@ def _fix_props(text: str, config: Config, path: str) -> list[Violation]:
     if not after.parse.syntax_ok:
         out.append(Violation("fix broke the syntax", repr(fixed[:2000])))
         return out
-    if fix_until_stable(fixed, relint) != fixed:
+    if fix_all(after, relint).text != fixed:
         out.append(Violation("fix not idempotent", repr(fixed[:2000])))
     still = [f for f in after.findings if f.fix is not None and f.fix.safe]
     if still:

@@ -1,7 +1,8 @@
 """Code actions: each fix as a quick fix, fix-all, and "ignore CODE here".
 
 Quick fixes come from the findings the linter attached fixes to; the fix-all action is the
-same ``apply_fixes`` that ``sylla lint --fix`` runs, so the editor never fixes differently.
+linter's ``fix_all`` loop that ``sylla lint --fix`` runs (safe fixes, lint again, until stable),
+as one whole-document edit, so the editor never fixes differently.
 "Ignore" writes the suppression the linter reads, and its title says which: "Ignore CODE on
 this line" appends a ``// sylla: ignore[CODE]`` comment where comments are allowed (JSONC, or a
 file that already has comments); in strict JSON "Ignore CODE in this file" adds the code to the
@@ -19,6 +20,7 @@ from lsprotocol import types
 from sylla.grammar.model import NonJsonKind, Span, Syllabus
 
 from .diagnostics import LintOutcome
+from .positions import PositionMap
 
 FIX_ALL = "source.fixAll.sylla"
 _IGNORE_COMMENT = re.compile(r"//\s*sylla:\s*ignore\[([^\]]*)\]")
@@ -43,11 +45,37 @@ def comments_allowed(uri: str, model: Syllabus | None) -> bool:
     return model is not None and any(n.kind in (NonJsonKind.LINE_COMMENT, NonJsonKind.BLOCK_COMMENT) for n in model.non_json)
 
 
-def code_actions(
-    outcome: LintOutcome, want: Span, only: Sequence[str] | None, model: Syllabus | None
-) -> list[types.CodeAction]:
-    from sylla.linter import apply_fixes
+def wants_fix_all(outcome: LintOutcome, only: Sequence[str] | None) -> bool:
+    """Whether a code-action request gets a Fix All (the client asks for it, a safe fix exists)."""
+    return _wanted(FIX_ALL, only) and any(f.fix is not None and f.fix.safe for f in outcome.findings)
 
+
+def fix_all_text(outcome: LintOutcome, parsed: Any = None) -> str:
+    """The document after Fix All: ``sylla.linter.fixes.fix_all`` on its text with its path and
+    config, safe fixes only (as ``sylla lint --fix`` without ``--unsafe-fixes``). Runs in the
+    worker thread (it lints up to once a round); ``parsed`` is the version's parse, when the
+    caller has it. A leading byte-order mark in the buffer (the linter's text has none) stays."""
+    from sylla.linter.fixes import fix_all
+    from sylla.linter.languages import lint_text
+
+    if outcome.fixed is not None:
+        return outcome.fixed
+    first = lint_text(outcome.text, outcome.path, outcome.config, parsed=parsed)
+    fixed = fix_all(first, lambda t: lint_text(t, outcome.path, outcome.config)).text
+    if fixed == first.text:
+        fixed = outcome.text
+    elif outcome.text.startswith("\ufeff") and not fixed.startswith("\ufeff"):
+        fixed = "\ufeff" + fixed
+    outcome.fixed = fixed
+    return fixed
+
+
+def code_actions(
+    outcome: LintOutcome, want: Span, only: Sequence[str] | None, model: Syllabus | None,
+    fixed: str | None = None,
+) -> list[types.CodeAction]:
+    """The actions for a range; ``fixed`` is ``fix_all_text`` of the document, which the
+    caller computes off the event loop when ``wants_fix_all`` (else no Fix All is offered)."""
     # a cursor anywhere on a finding's line offers its actions, as editors show them per line
     text = outcome.text
     want = Span(text.rfind("\n", 0, want.start) + 1, outcome.positions.line_end(want.end))
@@ -86,17 +114,16 @@ def code_actions(
                         edit=_edit(outcome, [edit]),
                     )
                 )
-    if _wanted(FIX_ALL, only) and any(f.fix is not None and f.fix.safe for f in outcome.findings):
-        fixed = apply_fixes(outcome.text, outcome.findings, safe_only=True)
-        if fixed != outcome.text:
-            whole = outcome.positions.range(Span(0, len(outcome.text)))
-            actions.append(
-                types.CodeAction(
-                    title="sylla: fix all safe problems",
-                    kind=FIX_ALL,
-                    edit=_edit(outcome, [types.TextEdit(range=whole, new_text=fixed)]),
-                )
+    if fixed is not None and fixed != outcome.text and wants_fix_all(outcome, only):
+        # one edit replacing the whole buffer, its end counted in the buffer's own text
+        whole = PositionMap(outcome.text, outcome.positions.encoding).range(Span(0, len(outcome.text)))
+        actions.append(
+            types.CodeAction(
+                title="sylla: fix all safe problems",
+                kind=FIX_ALL,
+                edit=_edit(outcome, [types.TextEdit(range=whole, new_text=fixed)]),
             )
+        )
     return actions
 
 

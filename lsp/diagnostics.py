@@ -41,6 +41,10 @@ class LintOutcome:
     config: Any = None
     config_problem: str | None = None
     syllabus: bool = True
+    #: the file the document is (the linter reads its config and suffix), for re-linting
+    path: str | None = None
+    #: Fix All's text for this version, computed once when first asked (``code_actions.fix_all_text``)
+    fixed: str | None = None
 
 
 def doc_url(code: str) -> str | None:
@@ -107,7 +111,7 @@ def outcome_for(
     findings, linted = lint_text(text, path, config, parsed)
     if positions is None or positions.encoding != encoding:
         positions = PositionMap(linted.lines if linted is not None else text, encoding)
-    return LintOutcome(uri, version, text, findings, to_lsp(findings, uri, positions), positions, config)
+    return LintOutcome(uri, version, text, findings, to_lsp(findings, uri, positions), positions, config, path=path)
 
 
 def empty_outcome(uri: str, version: int | None, text: str, encoding: str) -> LintOutcome:

@@ -23,7 +23,7 @@ from pygls.uris import to_fs_path
 from sylla import __version__
 
 from . import birds_features, guard, stale, transport
-from .code_actions import FIX_ALL, code_actions
+from .code_actions import FIX_ALL, code_actions, fix_all_text, wants_fix_all
 from .completion import Context as CompletionContext
 from .completion import complete
 from .debounce import LintScheduler, Snapshot
@@ -442,7 +442,11 @@ def create_server() -> SyllaServer:
         analysis = await server.analysis(uri)
         model = analysis.model if analysis is not None and analysis.text == outcome.text else None
         only = [str(k) for k in params.context.only] if params.context.only else None
-        return code_actions(outcome, outcome.positions.span(params.range), only, model)
+        fixed = None
+        if wants_fix_all(outcome, only):  # the fix loop lints once a round: off the event loop
+            parsed = analysis.result if analysis is not None and analysis.text == outcome.text else None
+            fixed = await server.off_loop(fix_all_text, outcome, parsed)
+        return code_actions(outcome, outcome.positions.span(params.range), only, model, fixed)
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @guard.request

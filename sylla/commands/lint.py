@@ -174,7 +174,7 @@ def _overrides(args: argparse.Namespace) -> dict:
 def run(args: argparse.Namespace) -> int:
     from sylla.linter import ConfigError
     from sylla.linter.languages import lint_text as lint  # syllabi and Science Birds configs
-    from sylla.linter.fixes import fix_until_stable
+    from sylla.linter.fixes import fix_all
     from sylla.linter.reporters import FileReport, get
     from sylla.linter.write import encode_like, write_text
 
@@ -209,9 +209,10 @@ def run(args: argparse.Namespace) -> int:
             result = lint(data, name, config)  # type: ignore[arg-type]
             if args.fix or args.diff:
                 text = result.text
-                relint = lambda t: lint(t, name, config).findings  # type: ignore[arg-type]  # noqa: E731
+                relint = lambda t: lint(t, name, config)  # type: ignore[arg-type]  # noqa: E731
                 safe_only = not args.unsafe_fixes
-                fixed = fix_until_stable(text, relint, safe_only) if result.parse.syntax_ok else text
+                loop = fix_all(result, relint, unsafe=args.unsafe_fixes)
+                fixed = loop.text
                 if path == "-" and args.fix and not args.diff:
                     sys.stdout.buffer.write(data if fixed == text else encode_like(data, fixed))  # always, as ruff
                     sys.stdout.flush()
@@ -220,7 +221,7 @@ def run(args: argparse.Namespace) -> int:
                         _print_diff(name, text, fixed)
                     elif path != "-":
                         write_text(path, data, fixed)
-                    result = lint(fixed, name, config)  # type: ignore[arg-type]
+                    result = loop.result  # the lint of the fixed text
                 if safe_only:  # the findings of the fixed text: no second lint for this count
                     unsafe = sum(1 for f in result.findings if f.fix is not None and not f.fix.safe)
                     if unsafe:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from sylla.linter import Config, all_rules
-from sylla.linter.fixes import fix_until_stable
+from sylla.linter.fixes import fix_all
 from sylla.linter.languages import encode_fixed, language_of, lint_text
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "birds" / "rules"
@@ -90,11 +90,11 @@ def test_time_limit_needs_the_meta_file_beside_it(tmp_path: Path) -> None:
 
 def test_boolean_case_fixes() -> None:
     meta = (FIX / "B810_bad.xml").read_text()
-    fixed = fix_until_stable(meta, lambda t: lint_text(t, "m.xml").findings)
+    fixed = fix_all(lint_text(meta, "m.xml"), lambda t: lint_text(t, "m.xml")).text
     assert '<test ordered="true">' in fixed and '<limit type="allow_level_selection">true</limit>' in fixed
     assert fixed == (FIX / "good-meta.xml").read_text()
     config = (FIX / "B830_bad.xml").read_text()
-    fixed = fix_until_stable(config, lambda t: lint_text(t, "c.xml").findings)
+    fixed = fix_all(lint_text(config, "c.xml"), lambda t: lint_text(t, "c.xml")).text
     assert fixed == (FIX / "good-config.xml").read_text()
 
 
@@ -106,7 +106,7 @@ def test_schema_error_on_a_fixable_value_is_reported_once() -> None:
 def test_fix_keeps_the_encoding() -> None:
     original = (FIX / "B830_bad.xml").read_text().replace('encoding="utf-8"', 'encoding="utf-16"').encode("utf-16")
     result = lint_text(original, "c.xml")
-    fixed = fix_until_stable(result.text, lambda t: lint_text(t, "c.xml").findings)
+    fixed = fix_all(result, lambda t: lint_text(t, "c.xml")).text
     data = encode_fixed(original, fixed)
     assert data.startswith(b"\xff\xfe") and data.decode("utf-16") == fixed and 'notify_novelty="False"' in fixed
     ascii_original = (FIX / "B830_bad.xml").read_bytes()

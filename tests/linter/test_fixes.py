@@ -66,9 +66,9 @@ def test_unsafe_fix_not_applied_by_default() -> None:
 
 
 def _fix_all(text: str, name: str = "x.jsonc") -> str:
-    from sylla.linter.fixes import fix_until_stable
+    from sylla.linter.fixes import fix_all
 
-    return fix_until_stable(text, lambda t: lint(t, name).findings)
+    return fix_all(lint(text, name), lambda t: lint(t, name)).text
 
 
 def test_h501_pair_goes_around_the_blocks_after_an_existing_reset() -> None:
@@ -166,3 +166,43 @@ def test_insertion_and_trailing_comma_removal_do_not_drop_the_separator() -> Non
         '    {"$phase": "1.test"},\n    {"$info": {"disable_updates": true}},\n'
         '    {"$repeat": {"$episode": "Pong"}, "count": 10},\n    {"$info": {}}\n  ]\n}\n'
     )
+
+
+def test_fix_all_runs_rounds_until_stable_and_returns_the_lint_of_its_text() -> None:
+    """tests/fixtures/lsp/separators.json needs two rounds: one round leaves a fix behind (the
+    N602 trailing comma meets the H501 insertion after the last block)."""
+    from sylla.linter.fixes import fix_all
+
+    name = "separators.json"
+    text = (FIX.parent / "lsp" / name).read_text()
+    first = lint(text, name)
+    one_round = apply_fixes(text, first.findings)
+    assert any(f.fix is not None and f.fix.safe for f in lint(one_round, name).findings)
+    loop = fix_all(first, lambda t: lint(t, name))
+    assert loop.rounds >= 2 and loop.text != one_round
+    assert loop.result.findings == lint(loop.text, name).findings  # the CLI reports this lint
+    assert not any(f.fix is not None and f.fix.safe for f in loop.result.findings)
+    assert fix_all(loop.result, lambda t: lint(t, name)).text == loop.text
+
+
+def test_fix_all_never_applies_a_round_that_breaks_the_syntax() -> None:
+    """A fix whose edit would leave the file unparseable (here one that deletes the closing
+    brace, beside the real fixes of the round) makes the loop stop at the last text that parsed."""
+    from dataclasses import replace
+
+    from sylla.grammar.model import Span
+    from sylla.linter.finding import Edit, Finding, Fix
+    from sylla.linter.fixes import fix_all
+
+    name = "N602_bad.json"
+    text = (FIX / name).read_text()
+    first = lint(text, name)
+    assert first.parse.syntax_ok and any(f.fix is not None for f in first.findings)
+    close = text.rindex("}")
+    breaking = replace(first.findings[0], code="X999", fix=Fix("delete the brace", (Edit(Span(close, close + 1), ""),)))
+    assert not lint(apply_fixes(text, [*first.findings, breaking]), name).parse.syntax_ok
+    loop = fix_all(replace(first, findings=[*first.findings, breaking]), lambda t: lint(t, name))
+    assert loop.text == text and loop.rounds == 0 and loop.result.parse.syntax_ok
+    # a text that does not parse gets no fixes at all
+    broken = text[:close]
+    assert fix_all(lint(broken, name), lambda t: lint(t, name)).text == broken

@@ -14,13 +14,13 @@ from hypothesis import strategies as st
 
 from sylla.grammar.author import Spec, build
 from sylla.linter import Config, format_text, lint
-from sylla.linter.fixes import fix_until_stable
+from sylla.linter.fixes import fix_all
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "linter"
 
 
 def fixed(text: str, safe_only: bool, name: str = "x.json") -> str:
-    return fix_until_stable(text, lambda t: lint(t, name, Config()).findings, safe_only)
+    return fix_all(lint(text, name, Config()), lambda t: lint(t, name, Config()), unsafe=not safe_only).text
 
 
 def drop_test_phases(text: str, keep: list[bool]) -> str:
