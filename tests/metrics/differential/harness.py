@@ -187,7 +187,9 @@ def _failed_run(stderr: str) -> str | None:
 
 def _last_error(proc: subprocess.CompletedProcess[str]) -> str:
     lines = [ln for ln in (proc.stderr or "").splitlines() if ln.strip()]
-    errors = [ln for ln in lines if "Error" in ln or "ERROR" in ln]
+    # the exception line ending a traceback, else a logged ERROR (progress bars share stderr)
+    errors = [ln for ln in lines if ln.split(":", 1)[0].endswith(("Error", "Exception"))] or \
+        [ln for ln in lines if "ERROR" in ln]
     return (errors[-1] if errors else (lines[-1] if lines else f"exit {proc.returncode}"))[:300]
 
 
