@@ -23,6 +23,7 @@ nested in some other tool's config or a string-valued ``"instructions": "You are
 from __future__ import annotations
 
 import json
+import os
 import re
 
 from .decode import utf16_without_bom
@@ -66,3 +67,20 @@ def is_syllabus(data: bytes | str, *, force: bool = False) -> bool:
         # nested ``"instructions": [`` in a commented config file is rare enough to accept.
         return True
     return isinstance(value, dict) and isinstance(value.get("instructions"), list)
+
+
+#: the suffixes a syllabus file has (the language server and the hook look at the same ones)
+SUFFIXES = (".json", ".jsonc")
+
+
+def is_syllabus_file(path: str | os.PathLike[str]) -> bool:
+    """Whether the file at ``path`` is a syllabus: a ``.json``/``.jsonc`` file whose first MiB
+    `is_syllabus` accepts. An unreadable file is not one (its caller reports the path)."""
+    if not os.fspath(path).lower().endswith(SUFFIXES):
+        return False
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(1 << 20)
+    except OSError:
+        return False
+    return is_syllabus(head)

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import dataclasses
 import operator
+from bisect import bisect_left, bisect_right
 from typing import Any
 
 from .build import _instruction
@@ -163,15 +164,13 @@ def _one_instruction(
     return _splice(previous, text, model, root, array, i, fresh, sub.non_json, delta)
 
 
+_start = operator.attrgetter("start")
+_end = operator.attrgetter("end")
+
+
 def _enclosing(items: list[Item], start: int, old_end: int) -> int | None:
     """Index of the item whose braces strictly enclose ``[start, old_end)``, if any."""
-    lo, hi = 0, len(items)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if items[mid].end <= start:
-            lo = mid + 1
-        else:
-            hi = mid
+    lo = bisect_right(items, start, key=_end)  # the first item ending after start
     if lo < len(items) and items[lo].start < start and old_end < items[lo].end:
         return lo
     return None
@@ -403,25 +402,11 @@ def _reparse_list(
 
 
 def _first_end_at_or_after(items: list[Item], offset: int) -> int:
-    lo, hi = 0, len(items)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if items[mid].end < offset:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
+    return bisect_left(items, offset, key=_end)
 
 
 def _first_start_after(items: list[Item], offset: int) -> int:
-    lo, hi = 0, len(items)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if items[mid].start <= offset:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
+    return bisect_right(items, offset, key=_start)
 
 
 def _mover(after: int, delta: int) -> Any:

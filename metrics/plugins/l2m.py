@@ -93,10 +93,13 @@ def regimes(ctx: Context) -> Regimes:
     run = prepared.run
     b = run.blocks
     n = len(b)
-    sat, e2s, term, e2t = (np.full(n, np.nan) for _ in range(4))
+    sat, e2s, term, e2t, low, high = (np.full(n, np.nan) for _ in range(6))
     for i, (a, z, kind) in enumerate(zip(column(b, "start"), column(b, "stop"),
                                          column(b, "kind"))):
-        x = exp_means(run.perf[a:z], run.exp[a:z])
+        rows = run.perf[a:z]
+        if z > a:  # the block's range for the summary: one reduction of a slice already read
+            low[i], high[i] = np.min(rows), np.max(rows)
+        x = exp_means(rows, run.exp[a:z])
         sat[i], e2s[i] = l2m_saturation(x)
         term[i] = l2m_terminal(x, kind)
         e2t[i] = int((1 - (0.1 if kind != "test" else 1) / 2) * x.size)
@@ -107,32 +110,31 @@ def regimes(ctx: Context) -> Regimes:
         filtered = np.ones(n, dtype=bool)
     result = Regimes(prepared, sat, e2s, term, e2t, filtered)
     ctx.cache[key] = result
-    _record_summary(ctx, prepared, ranges, p["normalization"])
+    _record_summary(ctx, prepared, ranges, p["normalization"], low, high)
     return result
 
 
 def _record_summary(ctx: Context, prepared: Prepared,
-                    ranges: dict[str, tuple[float, float]] | None, normalization: str) -> None:
+                    ranges: dict[str, tuple[float, float]] | None, normalization: str,
+                    low: np.ndarray, high: np.ndarray) -> None:
     """What l2metrics reports beside its metrics (``--format l2metrics``): the range of the
-    preprocessed data per task and over the run, the train and test row counts, and the
-    ranges the data were normalised with (none when not normalised; the whole ``-d`` file,
-    every key, when one was given). Run-level values go under the task ``""``."""
-    run = prepared.run
-    b = run.blocks
+    preprocessed data per task and over the run (from each block's ``low``/``high``, so no
+    task's rows are gathered again), the train and test row counts, and the ranges the data
+    were normalised with (none when not normalised; the whole ``-d`` file, every key, when one
+    was given). Run-level values go under the task ``""``."""
+    b = prepared.run.blocks
     kinds, tasks = b.kind.to_numpy(), b.task.astype(str).to_numpy()
-    spans = np.column_stack([b.start.to_numpy(), b.stop.to_numpy()])
-    every = []
+    counts = b.stop.to_numpy() - b.start.to_numpy()
+    filled = counts > 0
     for task in dict.fromkeys(tasks):
-        x = gather(run.perf, [tuple(r) for r in spans[tasks == task]])
-        every.append(x)
-        ctx.detail(task, "min", float(np.nanmin(x)) if x.size else math.nan)
-        ctx.detail(task, "max", float(np.nanmax(x)) if x.size else math.nan)
-        for name, kind in (("num_lx", "train"), ("num_ex", "test")):
-            own = spans[(tasks == task) & (kinds == kind)]
-            ctx.detail(task, name, int((own[:, 1] - own[:, 0]).sum()))
-    x = np.concatenate(every) if every else np.array([])
-    ctx.detail("", "min", float(np.nanmin(x)) if x.size else math.nan)
-    ctx.detail("", "max", float(np.nanmax(x)) if x.size else math.nan)
+        own = tasks == task
+        seen = own & filled
+        ctx.detail(task, "min", float(np.min(low[seen])) if seen.any() else math.nan)
+        ctx.detail(task, "max", float(np.max(high[seen])) if seen.any() else math.nan)
+        ctx.detail(task, "num_lx", int(counts[own & (kinds == "train")].sum()))
+        ctx.detail(task, "num_ex", int(counts[own & (kinds == "test")].sum()))
+    ctx.detail("", "min", float(np.min(low[filled])) if filled.any() else math.nan)
+    ctx.detail("", "max", float(np.max(high[filled])) if filled.any() else math.nan)
     if normalization == "none":
         used = None
     elif ranges is not None:

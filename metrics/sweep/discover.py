@@ -30,7 +30,6 @@ _NOT_KEYS = {"metrics_columns", "log_format_version"}
 RESERVED = {"run", "task", "block", "phase", "metric", "value", "partial"}
 _PLAIN = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl",
           ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet"}
-_SYLLABUS_SUFFIXES = (".json", ".jsonc")
 #: l2logger's own JSON files, never syllabi
 _INFO = ("logger_info.json", "scenario_info.json")
 
@@ -126,16 +125,10 @@ class Discovery:
 
 
 def _is_syllabus_file(path: Path) -> bool:
-    from sylla.grammar.detect import is_syllabus
+    """`is_syllabus_file`, imported when a folder is walked (the grammar costs ~45 ms)."""
+    from sylla.grammar.detect import is_syllabus_file
 
-    if path.suffix.lower() not in _SYLLABUS_SUFFIXES:
-        return False
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(1 << 20)
-    except OSError:
-        return False
-    return is_syllabus(head)
+    return is_syllabus_file(path)
 
 
 def _json_lines(path: Path) -> bool:

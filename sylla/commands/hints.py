@@ -46,16 +46,9 @@ def lint_hint(path: str) -> str | None:
 
 def syllabus_given_as_log(path: str) -> str | None:
     """What to say when the log given to ``sylla metrics`` is a syllabus file, else None."""
-    if not os.path.isfile(path) or not path.lower().endswith((".json", ".jsonc")):
-        return None
-    from sylla.grammar.detect import is_syllabus
+    from sylla.grammar.detect import is_syllabus_file
 
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(1 << 20)
-    except OSError:
-        return None
-    if not is_syllabus(head):
+    if not os.path.isfile(path) or not is_syllabus_file(path):
         return None
     return (f"{path} is a syllabus, not a log; give it as --syllabus with the log it produced: "
             f"sylla metrics --syllabus {path} LOG")

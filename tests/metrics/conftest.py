@@ -31,3 +31,22 @@ def make_run(blocks: list[tuple[str, str, list[float]]], run: str = "r") -> RunD
                    exp=np.arange(len(perf), dtype=float),
                    blocks=pd.DataFrame(rows, columns=list(BLOCK_COLUMNS)))
 
+
+
+def assert_same_document(a: object, b: object, where: str = "") -> None:
+    """Two JSON documents are equal: the same keys and lengths, floats to 1e-12 (a mean over
+    the same numbers in another order may differ in its last digit), everything else exactly."""
+    import math
+
+    if isinstance(a, dict):
+        assert isinstance(b, dict) and a.keys() == b.keys(), (where, sorted(a), sorted(b))
+        for k in a:
+            assert_same_document(a[k], b[k], f"{where}/{k}")
+    elif isinstance(a, list):
+        assert isinstance(b, list) and len(a) == len(b), where
+        for i, (x, y) in enumerate(zip(a, b)):
+            assert_same_document(x, y, f"{where}[{i}]")
+    elif isinstance(a, float) and isinstance(b, float):
+        assert math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12), (where, a, b)
+    else:
+        assert a == b, (where, a, b)

@@ -11,7 +11,6 @@ several workers; sylla did not.
 from __future__ import annotations
 
 import json
-import math
 import shutil
 from pathlib import Path
 
@@ -19,6 +18,8 @@ import pytest
 
 from sylla.cli import main
 from sylla.metrics.synth import alternating_plan, write_l2logger
+
+from .conftest import assert_same_document
 
 TASKS = ["alpha_v0", "beta_v0", "gamma_v0"]
 
@@ -59,21 +60,6 @@ def _set(column: str, value):  # noqa: ANN001, ANN202
     return change
 
 
-def _close(a: object, b: object, where: str = "") -> None:
-    if isinstance(a, dict):
-        assert isinstance(b, dict) and a.keys() == b.keys(), (where, sorted(a), sorted(b))
-        for k in a:
-            _close(a[k], b[k], f"{where}/{k}")
-    elif isinstance(a, list):
-        assert isinstance(b, list) and len(a) == len(b), where
-        for i, (x, y) in enumerate(zip(a, b)):
-            _close(x, y, f"{where}[{i}]")
-    elif isinstance(a, float) and isinstance(b, float):
-        assert math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12), (where, a, b)
-    else:
-        assert a == b, (where, a, b)
-
-
 def _lower_keys(doc: dict) -> dict:
     return {k.lower(): v for k, v in doc.items()}
 
@@ -86,10 +72,10 @@ def test_upper_case_log_meets_lower_case_ste_runs(tmp_path, capsys, extra):
     _edit(log, _set("task_name", lambda v, *_: v.upper()))
     upper, _ = _metrics(log, stes, capsys, *extra)
     assert "ste_rel_perf" in upper["lifetime"] and "sample_efficiency" in upper["lifetime"]
-    _close(upper["lifetime"], plain["lifetime"])
+    assert_same_document(upper["lifetime"], plain["lifetime"])
     # the log's own spelling is kept (tasks and transfer pairs such as ALPHA_V0->BETA_V0)
     assert {t.split("->")[0] for t in upper["tasks"]} == {t.upper() for t in TASKS}
-    _close(_lower_keys(upper["tasks"]), plain["tasks"])
+    assert_same_document(_lower_keys(upper["tasks"]), plain["tasks"])
 
 
 def test_one_task_in_two_spellings_is_one_task_with_a_warning(tmp_path, capsys):
@@ -103,7 +89,7 @@ def test_one_task_in_two_spellings_is_one_task_with_a_warning(tmp_path, capsys):
     mixed, err = _metrics(log, stes, capsys)
     # one task, under the spelling written first
     assert "alpha_v0" in mixed["tasks"] and "Alpha_V0" not in mixed["tasks"]
-    _close(mixed["lifetime"], plain["lifetime"])
+    assert_same_document(mixed["lifetime"], plain["lifetime"])
     assert any("Alpha_V0" in w and "alpha_v0" in w for w in mixed["warnings"]), mixed["warnings"]
 
 
@@ -125,9 +111,9 @@ def test_agnostic_ste_matching_takes_exact_base_names_unless_compat(tmp_path, ca
     for run in ste_dir.iterdir():
         _edit(run, _set("task_name", lambda v, *_: "q_y" if v == "abc_y" else v))
     clean, _ = _metrics(renamed, sorted(ste_dir.iterdir()), capsys, *agnostic)
-    _close(default["tasks"]["ab"], clean["tasks"]["ab"])
+    assert_same_document(default["tasks"]["ab"], clean["tasks"]["ab"])
     assert compat["tasks"]["ab"]["ste_rel_perf"] != default["tasks"]["ab"]["ste_rel_perf"]
-    _close(compat["tasks"]["abc"], default["tasks"]["abc"])
+    assert_same_document(compat["tasks"]["abc"], default["tasks"]["abc"])
 
 
 def test_agnostic_mode_merges_a_variant_keyed_range_file(tmp_path, capsys):
@@ -143,7 +129,7 @@ def test_agnostic_mode_merges_a_variant_keyed_range_file(tmp_path, capsys):
     agnostic = ("-P", "variant_mode=agnostic")
     merged, _ = _metrics(log, [], capsys, *agnostic, "-P", f"data_range={by_variant}")
     base, _ = _metrics(log, [], capsys, *agnostic, "-P", f"data_range={by_base}")
-    _close(merged, base)
+    assert_same_document(merged, base)
 
 
 def test_exp_num_counted_from_one_gives_the_same_numbers_with_a_note(tmp_path, capsys):
@@ -151,8 +137,8 @@ def test_exp_num_counted_from_one_gives_the_same_numbers_with_a_note(tmp_path, c
     plain, _ = _metrics(log, [], capsys)
     _edit(log, _set("exp_num", lambda v, *_: str(int(v) + 1)))
     shifted, err = _metrics(log, [], capsys)  # no --allow-partial
-    _close(shifted["lifetime"], plain["lifetime"])
-    _close(shifted["tasks"], plain["tasks"])
+    assert_same_document(shifted["lifetime"], plain["lifetime"])
+    assert_same_document(shifted["tasks"], plain["tasks"])
     notes = [w for w in shifted["warnings"] if "exp_num" in w]
     assert len(notes) == 1 and "1" in notes[0], shifted["warnings"]
 
@@ -171,5 +157,5 @@ def test_blocks_spread_over_two_workers_read_as_one_run(tmp_path, capsys):
     _edit(log, _set("worker_id", lambda v, row, header: "worker-1"
                     if int(row[header.index("block_num")]) % 2 else v))
     split, err = _metrics(log, [], capsys)
-    _close(split["lifetime"], plain["lifetime"])
-    _close(split["tasks"], plain["tasks"])
+    assert_same_document(split["lifetime"], plain["lifetime"])
+    assert_same_document(split["tasks"], plain["tasks"])

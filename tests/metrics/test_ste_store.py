@@ -10,13 +10,14 @@ through the command line as a user does, with no ``--perf`` for the store.
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 import pytest
 
 from sylla.cli import main
 from sylla.metrics.synth import alternating_plan, write_l2logger
+
+from .conftest import assert_same_document
 
 TASKS = ["alpha_v0", "beta_v0", "gamma_v0"]
 
@@ -36,23 +37,6 @@ def _json(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
-def _same(a: object, b: object, where: str = "") -> None:
-    """Equal documents; floats to 1e-12 (only the order of the STE runs, and so the order of
-    a mean over two or three numbers, may differ between the runs and the store)."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        assert a.keys() == b.keys(), where
-        for k in a:
-            _same(a[k], b[k], f"{where}/{k}")
-    elif isinstance(a, list) and isinstance(b, list):
-        assert len(a) == len(b), where
-        for i, (x, y) in enumerate(zip(a, b)):
-            _same(x, y, f"{where}[{i}]")
-    elif isinstance(a, float) and isinstance(b, float):
-        assert math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12), (where, a, b)
-    else:
-        assert a == b, (where, a, b)
-
-
 @pytest.mark.parametrize("fmt", ["parquet", "csv"])
 def test_store_round_trip_gives_the_same_document(fmt, tmp_path, capsys):
     log, stes = _runs(tmp_path)
@@ -64,7 +48,7 @@ def test_store_round_trip_gives_the_same_document(fmt, tmp_path, capsys):
     back = _json(["-l", str(log), "--perf", "score", "--ste", str(store)], capsys)
     assert direct["lifetime"]["ste_rel_perf"] is not None
     assert direct["lifetime"]["sample_efficiency"] is not None
-    _same(direct, back)
+    assert_same_document(direct, back)
 
 
 def test_store_keeps_rows_and_experience_numbers(tmp_path):
