@@ -3,7 +3,8 @@
 # sylla and its test tools, then each step in scripts/setup.d/ (the l2metrics baseline venv,
 # system packages, npm, code-server). Each step prints one line; its output goes to
 # out/setup/<step>.log, which is named when the step fails. scripts/demo.sh needs none of the
-# setup.d steps and installs only sylla[metrics].
+# setup.d steps and installs only sylla[metrics]. `--venv-only` makes just .venv (the fast test
+# tier needs no editor, oracle or browser).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -20,6 +21,7 @@ venv() {
   sha256sum pyproject.toml >.venv/.sylla-demo.sha256  # [test] holds [metrics]: demo.sh skips pip
 }
 quiet_step ".venv with sylla[test]" "$logs/venv.log" venv
+[ "${1:-}" = "--venv-only" ] && exit 0
 for step in scripts/setup.d/*.sh; do
   [ -e "$step" ] || continue
   name=$(basename "$step" .sh)

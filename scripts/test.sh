@@ -2,7 +2,18 @@
 # Set up everything the tests need (scripts/setup.sh: .venv with sylla[test], the l2metrics
 # baseline, Neovim, the extension's npm packages, code-server), then run every test (Python,
 # language server, Neovim, pre-commit, VS Code extension).
+#
+# `--fast` sets up only .venv and runs the fast tier: every test without a tier marker
+# (editor, parity, dask, packaging, precommit, slow; see CONTRIBUTING.md), on two pytest-xdist
+# workers. The full run stays serial: the editor tests share one npm build and one .vsix.
+# Further arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = "--fast" ]; then
+  shift
+  bash scripts/setup.sh --venv-only
+  exec .venv/bin/python -m pytest -q -n 2 --dist loadfile \
+    -m "not (editor or parity or dask or packaging or precommit or slow)" "$@"
+fi
 bash scripts/setup.sh
-exec .venv/bin/python -m pytest -q
+exec .venv/bin/python -m pytest -q "$@"

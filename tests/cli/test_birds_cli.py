@@ -45,6 +45,7 @@ def trial_folder(tmp_path: Path) -> Path:
     return tmp_path
 
 
+@pytest.mark.slow
 def test_lint_folder_finds_configs_by_root_element(trial_folder: Path) -> None:
     proc = sylla("lint", "--format", "json", str(trial_folder))
     assert proc.returncode == 1, proc.stderr
@@ -54,6 +55,7 @@ def test_lint_folder_finds_configs_by_root_element(trial_folder: Path) -> None:
     assert text.rstrip().endswith("in 3 files.")  # configMeta.xml, config.xml, syllabus.json
 
 
+@pytest.mark.slow
 def test_lint_fix_in_place_keeps_utf16_and_is_idempotent(tmp_path: Path) -> None:
     target = tmp_path / "configMeta.xml"
     text = (BIRDS / "rules" / "B810_bad.xml").read_text().replace('encoding="utf-8"', 'encoding="utf-16"')
@@ -77,6 +79,7 @@ def test_lint_text_output_points_at_the_value() -> None:
     assert '  <novelty_detection_measurement step="0"' in proc.stdout
 
 
+@pytest.mark.slow
 def test_explain_meta_text_and_json() -> None:
     proc = sylla("explain", str(BIRDS / "worked-example.xml"))
     assert proc.returncode == 0, proc.stderr  # the utf-16 warning goes to stderr, not the exit code

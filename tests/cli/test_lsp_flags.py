@@ -15,6 +15,8 @@ from contextlib import contextmanager
 
 import pytest
 
+pytestmark = pytest.mark.editor
+
 SERVER = [sys.executable, "-m", "sylla", "lsp"]
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": None, "capabilities": {}}}
 

@@ -19,6 +19,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 MYPY = Path(sys.executable).with_name("mypy")
 
+pytestmark = pytest.mark.packaging
+
 GOOD = '''
 import sylla
 from sylla.grammar.parse import ParseResult

@@ -12,6 +12,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 L2M_PY = Path(os.environ.get("SYLLA_L2M_PYTHON", ROOT / ".venv-l2m" / "bin" / "python"))
 DRIVER = ROOT / "tests" / "metrics" / "l2m_driver.py"
@@ -71,6 +73,7 @@ def test_bad_options_and_inputs(syllabus: Path, tmp_path: Path) -> None:
     assert proc.returncode == 1 and "bad.json" in proc.stderr and "Traceback" not in proc.stderr
 
 
+@pytest.mark.parity
 @pytest.mark.skipif(not L2M_PY.exists() and not os.environ.get("CI"),
                     reason=f"l2metrics 3.1.0 venv missing at {L2M_PY}; run scripts/setup.d/20-l2metrics.sh")
 def test_l2metrics_reads_the_simulated_log(syllabus: Path, tmp_path: Path) -> None:

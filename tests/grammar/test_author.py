@@ -50,6 +50,7 @@ def specs(draw: st.DrawFn) -> Spec:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(specs())
 def test_generated_syllabus_is_lint_clean_fmt_stable_and_of_its_type(spec: Spec) -> None:

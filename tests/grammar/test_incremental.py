@@ -24,6 +24,9 @@ from sylla.grammar.model import Block, PhaseMark
 from sylla.grammar.parse import ParseResult, parse
 from sylla.grammar.synth import phase_pairs
 from sylla.linter.fuzz import mutate
+import pytest
+
+pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
 SEEDS = sorted(REPO.glob("tests/fixtures/**/*.json*")) + sorted(REPO.glob("examples/**/*.json*"))

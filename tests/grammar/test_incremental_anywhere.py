@@ -22,6 +22,9 @@ from sylla.grammar.parse import parse
 from sylla.grammar.synth import phase_pairs
 from sylla.linter import Config, lint
 from sylla.linter.fuzz import mutate
+import pytest
+
+pytestmark = pytest.mark.slow
 
 #: one keystroke: what JSON is made of, layout, and what breaks it
 KEY = st.sampled_from(list('{}[],:" \n\t0123456789ae$./*-') + ["\r\n", "//", "<--", "é"])

@@ -10,6 +10,9 @@ from hypothesis import strategies as st
 
 import sylla
 from sylla.grammar.lalr import Node, Tok, parse_range
+import pytest
+
+pytestmark = pytest.mark.slow
 
 scalars = st.one_of(
     st.none(),

@@ -14,6 +14,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from sylla.linter.fuzz import check, configs, mutate
 
+pytestmark = pytest.mark.slow
+
 REPO = Path(__file__).resolve().parents[2]
 SEEDS = sorted(REPO.glob("tests/fixtures/**/*.json*")) + sorted(REPO.glob("examples/**/*.json*"))
 TEXTS = {str(p.relative_to(REPO)): p.read_bytes().decode("utf-8", errors="replace") for p in SEEDS}

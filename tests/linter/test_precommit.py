@@ -18,7 +18,7 @@ CLI_FIX = REPO / "tests" / "fixtures" / "cli"
 IGNORE = shutil.ignore_patterns(".git", ".venv*", "node_modules", "__pycache__", ".pytest_cache", "*.egg-info", "vscode-extension", "metrics")
 ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
 
-pytestmark = pytest.mark.skipif(shutil.which("git") is None and os.environ.get("CI") != "true", reason="needs git")
+pytestmark = [pytest.mark.precommit, pytest.mark.skipif(shutil.which("git") is None and os.environ.get("CI") != "true", reason="needs git")]
 
 
 def _git(cwd: Path, *args: str, check: bool = True, env: dict | None = None) -> subprocess.CompletedProcess:

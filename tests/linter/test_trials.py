@@ -11,6 +11,7 @@ from pathlib import Path
 
 from sylla.grammar.trials.synth import orderings, trial_text
 from sylla.linter.languages import language_of, lint_text
+import pytest
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 
@@ -89,6 +90,7 @@ def test_explain_folder_totals() -> None:
     assert len(doc["schedule"]) == 2 * 5 * 5
 
 
+@pytest.mark.slow
 def test_explain_full_request(tmp_path: Path) -> None:
     from sylla.grammar.trials.synth import write_trials
 

@@ -19,7 +19,7 @@ from lsprotocol import types
 
 from lsp_support import FIXTURES, RecordingClient, pos, start
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.editor, pytest.mark.asyncio]
 
 BIRDS = FIXTURES.parent / "birds"
 

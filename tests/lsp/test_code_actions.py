@@ -9,7 +9,7 @@ from lsp_support import RecordingClient, fixture_text, uri_of
 from sylla.linter import apply_fixes, lint
 from sylla.linter.fixes import fix_all as fix_loop
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.editor, pytest.mark.asyncio]
 
 
 def apply(text: str, edits: list[types.TextEdit]) -> str:

@@ -7,7 +7,10 @@ import socket
 import subprocess
 import time
 
+import pytest
 from lsp_support import SERVER_COMMAND
+
+pytestmark = pytest.mark.editor
 
 
 def test_bad_tcp_address_is_a_usage_error() -> None:

@@ -7,7 +7,7 @@ from lsprotocol import types
 
 from lsp_support import RecordingClient, start, uri_of
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.editor, pytest.mark.asyncio]
 
 DOC = """{
   "default_params": {"seed": 1},

@@ -10,7 +10,7 @@ from lsprotocol import types
 
 from lsp_support import RecordingClient, fixture_text, start, uri_of
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.editor, pytest.mark.asyncio]
 
 BAD_CODES = [
     ("T401", 2), ("P303", 5), ("P306", 5), ("H501", 7), ("P302", 7), ("N602", 8),

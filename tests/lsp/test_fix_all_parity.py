@@ -31,7 +31,7 @@ from sylla.cli import main as sylla_main
 from sylla.linter.fuzz import mutate
 from sylla.linter.languages import language_of
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.editor, pytest.mark.parity, pytest.mark.slow, pytest.mark.asyncio]
 
 REPO = Path(__file__).resolve().parents[2]
 BOM = b"\xef\xbb\xbf"

@@ -7,7 +7,7 @@ from lsprotocol import types
 
 from lsp_support import RecordingClient, fixture_text, pos, uri_of
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.editor, pytest.mark.asyncio]
 
 
 async def _hover(client: RecordingClient, uri: str, position: types.Position) -> types.Hover | None:

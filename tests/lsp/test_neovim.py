@@ -23,9 +23,12 @@ from lsp_support import FIXTURES, SERVER_COMMAND
 NVIM = shutil.which("nvim")
 
 # In CI the setup installs Neovim, so a missing nvim there is a failure, never a skip.
-pytestmark = pytest.mark.skipif(
-    NVIM is None and not os.environ.get("CI"), reason="nvim is not installed (scripts/setup.d/30-neovim.sh installs Debian's neovim)"
-)
+pytestmark = [
+    pytest.mark.editor,
+    pytest.mark.skipif(
+        NVIM is None and not os.environ.get("CI"), reason="nvim is not installed (scripts/setup.d/30-neovim.sh installs Debian's neovim)"
+    ),
+]
 
 
 def run_nvim(tmp_path: Path, file: Path, fix_code: str) -> dict:

@@ -18,6 +18,9 @@ from sylla.grammar.parse import parse
 from sylla.grammar.synth import phase_pairs
 from sylla.lsp.documents import Analysis
 from sylla.lsp.outline import document_symbols
+import pytest
+
+pytestmark = pytest.mark.slow
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "lsp"
 BASE = phase_pairs(instructions=60)

@@ -8,7 +8,7 @@ from lsprotocol import types
 
 from lsp_support import RecordingClient, fixture_text, pos, start, uri_of
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.editor, pytest.mark.asyncio]
 
 NAME = "unicode.jsonc"
 

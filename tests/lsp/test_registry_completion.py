@@ -9,7 +9,7 @@ from lsprotocol import types
 
 from lsp_support import RecordingClient, start
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.editor, pytest.mark.asyncio]
 
 REGISTRY = """
 [tasks.Pong]

@@ -13,7 +13,7 @@ from lsp_support import RecordingClient, fixture_text, uri_of
 
 from sylla.grammar.synth import phase_pairs
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.editor, pytest.mark.asyncio]
 
 
 def _doc(uri: str) -> types.TextDocumentIdentifier:

@@ -8,7 +8,7 @@ from lsprotocol import types
 from lsp_support import RecordingClient, fixture_text, start, uri_of
 from sylla.linter import format_text
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.editor, pytest.mark.asyncio]
 
 
 async def test_settings_are_pulled_and_re_read_on_change(bare: RecordingClient) -> None:

@@ -19,6 +19,9 @@ from lsprotocol import types
 
 from sylla.grammar.synth import phase_pairs
 
+pytestmark = pytest.mark.editor
+
+
 TEXT = phase_pairs(min_bytes=500_000)
 LINES = TEXT.splitlines()
 FIRST_BLOCK = 5  # 0-based line of the first block, right under {"$phase": "1.train"}

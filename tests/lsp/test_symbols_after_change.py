@@ -19,6 +19,9 @@ from lsprotocol import types
 
 from sylla.grammar.synth import phase_pairs
 
+pytestmark = pytest.mark.editor
+
+
 TEXT = phase_pairs(min_bytes=500_000)
 LINES = TEXT.splitlines(keepends=True)
 COUNT_LINE = next(i for i, line in enumerate(LINES) if '"$episode": "Pong"}, "count": 10}' in line)

@@ -16,7 +16,7 @@ from lsprotocol import types
 
 from lsp_support import RecordingClient, fixture_text, start, uri_of
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.editor, pytest.mark.asyncio]
 
 NAME = "separators.json"
 

@@ -17,7 +17,7 @@ import pytest
 
 from lsp_support import FIXTURES, fixture_text
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.editor, pytest.mark.asyncio]
 
 
 def frame(message: dict, *, header: bytes | None = None, delta: int = 0) -> bytes:

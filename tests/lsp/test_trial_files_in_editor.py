@@ -12,7 +12,7 @@ import pytest
 
 from lsp_support import RecordingClient
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.editor, pytest.mark.asyncio]
 
 TRIALS = Path(__file__).resolve().parents[1] / "fixtures" / "trials" / "json-bad"
 

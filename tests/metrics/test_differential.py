@@ -23,10 +23,14 @@ from hypothesis import HealthCheck, given, seed, settings
 
 from .differential import harness, shapes
 
-pytestmark = pytest.mark.skipif(
-    not harness.L2M_PY.exists() and not os.environ.get("CI"),
-    reason=f"l2metrics 3.1.0 venv missing at {harness.L2M_PY}; run "
-           "scripts/setup.d/20-l2metrics.sh (in CI it is installed, so this never skips there)")
+pytestmark = [
+    pytest.mark.parity,
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not harness.L2M_PY.exists() and not os.environ.get("CI"),
+        reason=f"l2metrics 3.1.0 venv missing at {harness.L2M_PY}; run "
+               "scripts/setup.d/20-l2metrics.sh (in CI it is installed, so this never skips there)"),
+]
 
 CHUNKS = 4
 LOGS_PER_CHUNK = 6

@@ -144,6 +144,7 @@ def test_bad_metrics_config_is_a_config_error(tmp_path: Path) -> None:
         load_config(str(tmp_path / "x.json"))
 
 
+@pytest.mark.slow
 def test_cli_require_metric_exit_code(tmp_path: Path) -> None:
     f = tmp_path / "s.json"
     f.write_text(build(Spec("ANT-B", ("Pong", "Breakout"))))

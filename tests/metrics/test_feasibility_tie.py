@@ -96,6 +96,7 @@ def syllabi(draw: st.DrawFn) -> str:
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(text=syllabi(), seed=st.integers(0, 2**16), fmt=st.sampled_from(["csv", "l2logger"]),
        ste=st.one_of(st.none(), st.lists(st.sampled_from(TASKS), max_size=3, unique=True)))
+@pytest.mark.slow
 def test_random_structures(text: str, seed: int, fmt: str, ste: list[str] | None, tmp_path: Path) -> None:
     check(text, tmp_path, seed, fmt, ste or None)
 
@@ -103,6 +104,7 @@ def test_random_structures(text: str, seed: int, fmt: str, ste: list[str] | None
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(kind=st.sampled_from(["CL", "ANT-A", "ANT-B", "ANT-C", "STE"]), n=st.integers(2, 3), pretest=st.booleans(),
        fmt=st.sampled_from(["csv", "l2logger"]))
+@pytest.mark.slow
 def test_new_syllabi(kind: str, n: int, pretest: bool, fmt: str, tmp_path: Path) -> None:
     from sylla.grammar.author import Variation
 

@@ -96,6 +96,7 @@ def test_bad_rows_are_counted_and_the_rest_computes(clean: Path, tmp_path: Path)
     assert len(data.predictions) == 550 - 2
 
 
+@pytest.mark.slow
 def test_cli_outputs_and_plots(clean: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     for fmt in ("text", "json", "csv", "parquet"):

@@ -25,9 +25,12 @@ DRIVER = Path(__file__).with_name("l2m_driver.py")
 TASKS = ["alpha_v0", "beta_v0", "gamma_v0"]
 
 # In CI the setup installs l2metrics, so a missing venv there is a failure, never a skip.
-pytestmark = pytest.mark.skipif(
-    not L2M_PY.exists() and not os.environ.get("CI"),
-    reason=f"l2metrics 3.1.0 venv missing at {L2M_PY}; run scripts/setup.d/20-l2metrics.sh")
+pytestmark = [
+    pytest.mark.parity,
+    pytest.mark.skipif(
+        not L2M_PY.exists() and not os.environ.get("CI"),
+        reason=f"l2metrics 3.1.0 venv missing at {L2M_PY}; run scripts/setup.d/20-l2metrics.sh"),
+]
 
 # (sylla params, l2metrics options)
 CONFIGS = {

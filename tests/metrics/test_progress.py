@@ -15,6 +15,8 @@ import pytest
 
 from sylla.metrics.synth import alternating_plan, write_l2logger
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def big_log(tmp_path_factory: pytest.TempPathFactory) -> Path:

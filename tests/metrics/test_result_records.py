@@ -9,6 +9,7 @@ import pandas as pd
 from hypothesis import given, settings, strategies as st
 
 from sylla.metrics.result import TIDY, _mean_by, _record
+import pytest
 
 values = st.one_of(st.none(), st.just(math.nan),
                    st.floats(allow_nan=False, allow_infinity=False, min_value=-1e12,
@@ -28,6 +29,7 @@ def _pandas(rows: list[dict], keys: list[str]) -> dict:
     return {k: (None if pd.isna(v) else float(v)) for k, v in grouped.items()}
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(records)
 def test_means_are_pandas_means(rows):

@@ -23,6 +23,8 @@ from sylla.metrics.sweep.aggregate import RESAMPLES, SEED
 
 from .conftest import FIXTURES
 
+pytestmark = pytest.mark.slow
+
 SWEEP = FIXTURES / "sweep"
 PATTERN = "{agent}/seed{seed}/{name}"
 FAST = ["avg_perf", "gem"]  # two plugins keep the tests quick; the full set is the same code

@@ -19,6 +19,9 @@ import pytest
 
 from .test_sweep import FAST, PATTERN, SWEEP
 
+pytestmark = pytest.mark.dask
+
+
 distributed = pytest.importorskip(
     "distributed", reason="the dask extra is not installed (pip install 'sylla[dask]')") \
     if not os.environ.get("CI") else __import__("distributed")

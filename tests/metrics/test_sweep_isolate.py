@@ -16,6 +16,8 @@ import pytest
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.sweep import isolate
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(autouse=True)
 def fresh(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:

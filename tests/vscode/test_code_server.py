@@ -35,10 +35,13 @@ DRIVER = Path(__file__).parent / "code_server" / "drive.js"
 FIXTURES = ROOT / "tests" / "fixtures"
 
 _missing = [str(p) for p in (CODE_SERVER, NODE24, PLAYWRIGHT, CHROMIUM) if not p.exists()]
-pytestmark = pytest.mark.skipif(
-    bool(_missing) and not os.environ.get("CI"),
-    reason=f"missing {', '.join(_missing)}: run scripts/setup.d/50-code-server.sh",
-)
+pytestmark = [
+    pytest.mark.editor, pytest.mark.packaging,
+    pytest.mark.skipif(
+        bool(_missing) and not os.environ.get("CI"),
+        reason=f"missing {', '.join(_missing)}: run scripts/setup.d/50-code-server.sh",
+    ),
+]
 
 # What VS Code itself must not do during the test: phone home, update, ask to trust, show tours.
 USER_SETTINGS = {

@@ -17,6 +17,9 @@ from vscode_support import EXTENSION, ROOT
 from vscode_support import explain as _explain
 from vscode_support import run_npm as _run
 
+pytestmark = [pytest.mark.editor, pytest.mark.packaging]
+
+
 GRAMMAR_SCHEMA = ROOT / "grammar" / "syllabus.schema.json"
 
 

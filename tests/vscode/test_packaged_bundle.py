@@ -21,6 +21,9 @@ import pytest
 
 from vscode_support import ROOT
 
+pytestmark = [pytest.mark.editor, pytest.mark.packaging]
+
+
 HOST = Path(__file__).parent / "bundle_host" / "run_bundle.js"
 FIXTURES = ROOT / "tests" / "fixtures"
 

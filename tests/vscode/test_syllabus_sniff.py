@@ -10,8 +10,12 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from sylla.grammar.detect import is_syllabus, sniff_text
 from vscode_support import EXTENSION, ROOT
+
+pytestmark = pytest.mark.editor
 
 CASES = [
     '{"instructions": [{"$phase": "1.train"}]}',
