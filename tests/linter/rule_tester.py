@@ -76,7 +76,7 @@ class Case:
 
     @property
     def id(self) -> str:
-        return str(self.path.relative_to(FIXTURES))
+        return str(self.path.relative_to(FIXTURES)) if self.path.is_relative_to(FIXTURES) else str(self.path)
 
 
 def _case_name(code: str) -> re.Pattern[str]:
