@@ -7,7 +7,11 @@ change). Pin the position with a first-line comment ``// expect: LINE:COL CODE``
 ``<!-- expect: LINE:COL CODE -->`` (XML) or a sidecar ``bad.expect.txt``. When the rule reads
 more than one file (a sylla.toml with a registry or metrics, configMeta.xml beside config.xml,
 a delivery folder), make the case a folder: ``bad/`` and ``ok/`` holding those files (and
-``expect.txt`` with ``FILE:LINE:COL CODE``).
+``expect.txt`` with ``FILE:LINE:COL CODE``). Wave-3 trial files go in a folder named as the request
+names them (``c046_1.json`` ... ``c046_5.json``); a delivery folder (CSV files, description.md) is
+checked against tests/fixtures/trials/json, or against its own ``json/`` when it holds one.
+Run one rule's cases with ``pytest tests/linter/test_every_rule.py -k S107``. A rule no file can
+trigger goes in ``NO_CASE`` below, with the reason.
 """
 
 from __future__ import annotations
