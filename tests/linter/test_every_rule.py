@@ -57,3 +57,8 @@ def test_case(case: Case) -> None:
 
 def test_allow_list_names_known_codes() -> None:
     assert {code for code, _ in NO_CASE} <= set(CODES)
+
+
+def test_every_bad_case_pins_its_position() -> None:
+    """A bad case that only says "somewhere" would pass with the finding on the wrong token."""
+    assert [c.id for c in cases() if c.kind == "bad" and not c.expected] == []
