@@ -38,6 +38,7 @@ What is asserted
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import re
@@ -83,11 +84,17 @@ def _case_name(code: str) -> re.Pattern[str]:
     return re.compile(rf"^{code}(?:_[\w.-]+?)?_(bad|ok)(?:[._-]|$)")
 
 
+@functools.cache
+def _named_fixtures() -> tuple[Path, ...]:
+    """Every file or folder under tests/fixtures whose name starts like a rule code (one walk)."""
+    return tuple(sorted(p for p in FIXTURES.rglob("*") if re.match(r"[A-Z]\d{3}_", p.name)))
+
+
 def find_cases(code: str) -> list[Case]:
     """Every bad and ok case of ``code``, sorted by path (expectation sidecars are not cases)."""
     cases: list[Case] = []
     named = _case_name(code)
-    for path in sorted(FIXTURES.rglob(f"{code}_*")):
+    for path in _named_fixtures():
         m = named.match(path.name)
         if m and not path.name.endswith(SIDE_SUFFIX) and RULES not in path.parents:
             cases.append(Case(code, m.group(1), path))
