@@ -1,0 +1,145 @@
+"""Live syllabus conformance: the first episode where a run strays from its schedule.
+
+``sylla metrics --syllabus`` checks the same things after the run (`sylla.metrics.align`), and
+stops with a message. A watchdog needs more than a message: the episode, what the syllabus
+expected, what the log holds, and where in the syllabus that block is written, as data the page
+and ``--check`` can show. The comparisons are align's own (`same_task`, the train/test kind of a
+block, its phase label), so the two never disagree on what a divergence is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from sylla.grammar.model import Syllabus
+    from sylla.grammar.schedule import Schedule, ScheduledBlock
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """The first disagreement between log and schedule, as the page and ``--check`` show it."""
+
+    episode: int
+    expected: str
+    found: str
+    path: str  # the syllabus file
+    line: int  # 1-based line of the block in the syllabus
+    worker: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def __str__(self) -> str:
+        who = f" (worker {self.worker})" if self.worker else ""
+        return (f"{self.path}:{self.line}: episode {self.episode}{who}: the syllabus expects "
+                f"{self.expected}, the log has {self.found}")
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where the run is in its schedule (the slowest worker decides)."""
+
+    episodes_read: int
+    episodes_planned: int | None
+    phase: str | None
+    block: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @property
+    def complete(self) -> bool:
+        return self.episodes_planned is not None and self.episodes_read >= self.episodes_planned
+
+
+def _natural(text: str) -> tuple:
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", text))
+
+
+def _line(model: "Syllabus", block: "ScheduledBlock") -> int:
+    return model.line_col(block.block.span.start)[0]
+
+
+def _describe(block: "ScheduledBlock", kind: str) -> str:
+    phase = f", phase {block.phase_label}" if block.phase_label else ""
+    learning = "learning on" if kind == "train" else "learning off"
+    return f"task {block.task} ({learning}{phase}, block {block.ordinal})"
+
+
+def _check_worker(mine: "pd.DataFrame", sched: "Schedule", model: "Syllabus",
+                  worker: str) -> Divergence | None:
+    """Episode by episode for one worker: the episode counter, then task, kind and phase."""
+    from sylla.metrics.align import _kind, same_task
+
+    path = model.path or "<syllabus>"
+    all_tasks = {b.task.lower() for b in sched.blocks}
+    episodes = mine["episode"].to_numpy()
+    columns = {c: mine[c].astype(str).to_numpy() for c in ("task", "kind", "phase")
+               if c in mine.columns}
+    last = sched.blocks[-1]
+    for i in range(len(episodes)):
+        block = sched.block_at(i)
+        if int(episodes[i]) != i:
+            where = block or last
+            return Divergence(i, f"episode {i}", f"episode {int(episodes[i])}", path,
+                              _line(model, where), worker)
+        if block is None:
+            return Divergence(i, f"the end of the schedule after {sched.episodes} episodes",
+                              "one more episode", path, _line(model, last), worker)
+        kind = _kind(block)
+        found_task = columns["task"][i] if "task" in columns else None
+        found_kind = columns["kind"][i] if "kind" in columns else kind
+        found_phase = columns["phase"][i] if "phase" in columns else (block.phase_label or "")
+        if found_task is not None and not same_task(found_task, block, all_tasks):
+            return Divergence(i, _describe(block, kind), f"task {found_task}", path,
+                              _line(model, block), worker)
+        if found_kind != kind:
+            found = "learning on" if found_kind == "train" else "learning off"
+            return Divergence(i, _describe(block, kind), f"{found} ({found_kind})", path,
+                              _line(model, block), worker)
+        if found_phase != (block.phase_label or ""):
+            return Divergence(i, _describe(block, kind), f"phase {found_phase}", path,
+                              _line(model, block), worker)
+    return None
+
+
+def check(frame: "pd.DataFrame", model: "Syllabus") -> tuple[Divergence | None, Progress]:
+    """The first divergence of any run and worker (earliest episode first), and the progress."""
+    from sylla.grammar.schedule import schedule
+
+    if frame.empty:
+        return None, Progress(0, schedule(model).episodes, None, None)
+    first: Divergence | None = None
+    reads: list[tuple[int, "Schedule"]] = []
+    for _run, part in frame.groupby("run", sort=False, observed=True):
+        workers = sorted(part["worker"].astype(str).unique(), key=_natural)
+        for k, worker in enumerate(workers):
+            sched = schedule(model, workers=len(workers), worker=k)
+            mine = part[part["worker"].astype(str) == worker].sort_values(
+                "episode", kind="stable")
+            found = _check_worker(mine, sched, model, worker if len(workers) > 1 else "")
+            if found is not None and (first is None or found.episode < first.episode):
+                first = found
+            reads.append((len(mine), sched))
+    n, sched = min(reads, key=lambda r: r[0] / max(r[1].episodes, 1))
+    block = sched.block_at(max(n - 1, 0))
+    planned = sum(s.episodes for _, s in reads) // max(len(reads), 1) if reads else None
+    return first, Progress(n, sched.episodes if len(reads) == 1 else planned,
+                           block.phase_label if block else None,
+                           block.ordinal if block else None)
+
+
+def progress_without_syllabus(frame: "pd.DataFrame") -> Progress:
+    """Without a schedule only what was read is known."""
+    if frame.empty:
+        return Progress(0, None, None, None)
+    last = frame.iloc[-1]
+    phase = str(last["phase"]) if "phase" in frame.columns else None
+    block = int(last["block_num"]) if "block_num" in frame.columns else None
+    per = frame.groupby(["run", "worker"], observed=True).size()
+    return Progress(int(per.min()), None, phase, block)

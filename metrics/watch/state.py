@@ -1,0 +1,125 @@
+"""The live state: ``sylla metrics --format json``'s document plus ``progress`` and
+``divergence``, computed on the mirror of complete lines.
+
+Why recompute through `compute_metrics` instead of a second, incremental set of formulas: the
+document must equal the batch command's at every moment, bit for bit, and the batch path is
+the one the tests and the differential harness against l2metrics already pin down. Reading is
+incremental (the mirror copies only new bytes); see docs/watch.md for what that costs.
+
+With a syllabus the state is computed as ``--allow-partial`` does: a run being written has,
+by definition, not finished its schedule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .conformance import Divergence, Progress, check, progress_without_syllabus
+
+if TYPE_CHECKING:
+    from sylla.grammar.model import Syllabus
+
+    from .mirror import Mirror
+
+
+@dataclass
+class Options:
+    """The metric options of ``sylla metrics`` that ``sylla watch`` and ``sylla report`` take."""
+
+    syllabus: str | None = None
+    ste: list[str] = field(default_factory=list)
+    perf: str | None = None
+    log_format: str = "auto"
+    params: dict[str, str] = field(default_factory=dict)
+    only: list[str] | None = None
+    duplicates: str = "warn"
+    allow_partial: bool = False
+
+
+@dataclass
+class State:
+    """One moment of the run: the metrics document (or the error that stops it), progress,
+    the first divergence, and the per-episode curve points for the dashboard."""
+
+    document: dict[str, Any] | None
+    error: str | None
+    progress: Progress
+    divergence: Divergence | None
+    points: list[dict[str, Any]]
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = dict(self.document or {})
+        out["progress"] = self.progress.to_json()
+        out["divergence"] = self.divergence.to_json() if self.divergence else None
+        out["error"] = self.error
+        return out
+
+
+def load_model(options: Options) -> "Syllabus | None":
+    from sylla.metrics.syllabus import load_syllabus
+
+    return load_syllabus(options.syllabus) if options.syllabus else None
+
+
+def _points(frame: Any, blocks: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """Per-episode points (episode, perf, task, kind, phase) for the curves: what the PNG plots
+    draw, as rows the page can append to."""
+    if frame is None or frame.empty or "perf" not in frame.columns:
+        return []
+    cols = [c for c in ("run", "worker", "episode", "perf", "task", "kind", "phase")
+            if c in frame.columns]
+    part = frame[cols].copy()
+    for c in ("run", "worker", "task", "kind", "phase"):
+        if c in part.columns:
+            part[c] = part[c].astype(str)
+    part["perf"] = part["perf"].astype(float)
+    return part.to_dict("records")
+
+
+def compute_state(mirror: "Mirror", options: Options, model: "Syllabus | None") -> State:
+    """Read the mirror once, check it against the schedule, then compute the document."""
+    from sylla.metrics.errors import MetricsError
+    from sylla.metrics.readers import read_log
+    from sylla.metrics.registry import load_plugins, resolve_params
+    from sylla.metrics.result import compute_metrics
+
+    empty = Progress(0, None, None, None)
+    if model is not None:
+        from sylla.grammar.schedule import schedule
+
+        empty = Progress(0, schedule(model).episodes, None, None)
+    if not mirror.path.exists():
+        return State(None, "nothing written yet", empty, None, [])
+    frame = None
+    try:
+        plugins = load_plugins()
+        values = resolve_params(plugins, dict(options.params))
+        log = read_log(mirror.path, options.perf, options.log_format, False,
+                       allow_partial=options.allow_partial or model is not None,
+                       duplicates=options.duplicates, options=values)
+        frame = log.frame
+        divergence, progress = None, empty
+        if "episode" in frame.columns and not frame.empty:
+            if model is not None and log.format != "iscil":
+                divergence, progress = check(frame, model)
+            else:
+                progress = progress_without_syllabus(frame)
+        points = _points(frame, None)
+        result = compute_metrics(
+            log, model, ste=options.ste, perf=options.perf, log_format=options.log_format,
+            params=dict(options.params), allow_partial=options.allow_partial or model is not None,
+            plugins=plugins, only=options.only, progress=False, duplicates=options.duplicates)
+        document = result.to_json()
+        document["warnings"] = [mirror.real(w) for w in document["warnings"]]
+        return State(document, None, progress, divergence, points)
+    except MetricsError as exc:
+        progress = empty
+        divergence = None
+        if frame is not None and "episode" in frame.columns and not frame.empty:
+            if model is not None:
+                divergence, progress = check(frame, model)
+            else:
+                progress = progress_without_syllabus(frame)
+        return State(None, mirror.real(str(exc)), progress, divergence,
+                     _points(frame, None))
