@@ -14,6 +14,8 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import pandas as pd
 
     from sylla.grammar.model import Syllabus
@@ -143,3 +145,28 @@ def progress_without_syllabus(frame: "pd.DataFrame") -> Progress:
     block = int(last["block_num"]) if "block_num" in frame.columns else None
     per = frame.groupby(["run", "worker"], observed=True).size()
     return Progress(int(per.min()), None, phase, block)
+
+
+def raw_l2logger_frame(path: "Path") -> "pd.DataFrame | None":
+    """The episodes of an l2logger log as its rows say, for conformance only.
+
+    Why: the l2logger reader rightly refuses a log whose task changes inside a block, which is
+    exactly the divergence a watchdog must name with its episode. This reads only the columns
+    the schedule is checked against (worker, experience, block type, task), one episode per
+    experience number in order, so the check can point at the row where the run strayed.
+    """
+    import pandas as pd
+
+    from sylla.metrics.errors import MetricsError
+    from sylla.metrics.readers.l2logger import data_files
+
+    try:
+        files = sorted(data_files(path), key=lambda f: _natural(str(f.relative_to(path))))
+        parts = [pd.read_csv(f, sep="\t", usecols=["exp_num", "worker_id", "block_type",
+                                                   "task_name"], dtype=str) for f in files]
+    except (MetricsError, ValueError, OSError):
+        return None
+    rows = pd.concat(parts, ignore_index=True).drop_duplicates(["worker_id", "exp_num"])
+    rows["episode"] = rows.groupby("worker_id", sort=False).cumcount()
+    return pd.DataFrame({"run": "", "worker": rows["worker_id"], "episode": rows["episode"],
+                         "task": rows["task_name"], "kind": rows["block_type"]})

@@ -36,7 +36,11 @@ class Follower:
     def refresh(self, force: bool = False) -> State:
         """Sync the mirror; recompute only when a complete line (or a whole file) changed."""
         if self.mirror.sync() or force:
-            self.state = compute_state(self.mirror, self.options, self.model)
+            state = compute_state(self.mirror, self.options, self.model)
+            if state.error and not state.points and self.version:
+                # a log the reader refuses (often the divergence itself) keeps its curves
+                state.points = self.state.points
+            self.state = state
             self.version += 1
         return self.state
 
@@ -47,9 +51,12 @@ class Follower:
         """Yield each new state as the run grows, until ``stop`` is set."""
         from watchfiles import watch
 
+        # yield_on_timeout: writes that land between the first read and the moment the watch
+        # is set up raise no event; a re-sync every 2 s of silence (a few stat calls, no
+        # recompute unless a complete line arrived) closes that gap
         for _batch in watch(self._watched(), stop_event=stop, debounce=200, step=50,
-                            yield_on_timeout=False, raise_interrupt=False,
-                            rust_timeout=1000):
+                            yield_on_timeout=True, raise_interrupt=False,
+                            rust_timeout=2000):
             before = self.version
             self.refresh()
             if self.version != before:

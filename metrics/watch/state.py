@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .conformance import Divergence, Progress, check, progress_without_syllabus
+from .conformance import Divergence, Progress, check, progress_without_syllabus, raw_l2logger_frame
 
 if TYPE_CHECKING:
     from sylla.grammar.model import Syllabus
@@ -116,6 +116,11 @@ def compute_state(mirror: "Mirror", options: Options, model: "Syllabus | None") 
     except MetricsError as exc:
         progress = empty
         divergence = None
+        if frame is None and model is not None and mirror.path.is_dir():
+            from sylla.metrics.readers.sniff import is_l2logger
+
+            if is_l2logger(mirror.path):  # a reader refusal may be the divergence itself
+                frame = raw_l2logger_frame(mirror.path)
         if frame is not None and "episode" in frame.columns and not frame.empty:
             if model is not None:
                 divergence, progress = check(frame, model)
