@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from .mirror import Mirror
-from .state import Options, State, compute_state, load_model
+from .state import Options, State, compute_state, load_model, warm
 
 
 class Follower:
@@ -26,6 +26,7 @@ class Follower:
         self.run = Path(run).resolve()
         self.options = options
         self.model = load_model(options)
+        warm()
         self.mirror = Mirror(self.run)
         self.version = 0  # bumped on every new state; the server's SSE compares it
         self.state = self.refresh(force=True)

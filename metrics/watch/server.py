@@ -17,6 +17,7 @@ import contextlib
 import json
 import math
 import socket
+import sys
 import threading
 from typing import Any, AsyncIterator
 
@@ -58,8 +59,12 @@ class Hub:
             self.loop.call_soon_threadsafe(queue.put_nowait, self.follower.version)
 
     def run_follower(self) -> None:
-        for _state in self.follower.changes(self.stop):
+        told = False
+        for state in self.follower.changes(self.stop):
             self.announce()
+            if state.divergence is not None and not told:  # the terminal hears it too
+                print(f"sylla: {state.divergence}", file=sys.stderr, flush=True)
+            told = state.divergence is not None
 
     async def events(self) -> AsyncIterator[dict[str, str]]:
         """``reset`` with every point on connect, then ``rows`` (new points only) and

@@ -56,25 +56,47 @@ class State:
         return out
 
 
+def warm() -> None:
+    """Import the readers, pandas, pyarrow and the metric plugins now: a follower started on an
+    empty folder would otherwise pay seconds of imports on the first line, and the first
+    divergence must show within 2 s."""
+    from sylla.metrics.readers import l2logger, learnkit, plain  # noqa: F401
+    from sylla.metrics.registry import load_plugins, resolve_params
+    from sylla.metrics.result import compute_metrics  # noqa: F401
+
+    resolve_params(load_plugins(), {})
+
+
 def load_model(options: Options) -> "Syllabus | None":
     from sylla.metrics.syllabus import load_syllabus
 
     return load_syllabus(options.syllabus) if options.syllabus else None
 
 
-def _points(frame: Any, blocks: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
-    """Per-episode points (episode, perf, task, kind, phase) for the curves: what the PNG plots
-    draw, as rows the page can append to."""
+def _points(frame: Any, model: "Syllabus | None") -> list[dict[str, Any]]:
+    """Per-episode points (episode, perf, task, kind, phase, block) for the curves: what the
+    PNG plots draw, as rows the page can append to. With a syllabus, phase and block come
+    from the schedule (an l2logger log has no phase labels of its own)."""
     if frame is None or frame.empty or "perf" not in frame.columns:
         return []
-    cols = [c for c in ("run", "worker", "episode", "perf", "task", "kind", "phase")
+    cols = [c for c in ("run", "worker", "episode", "perf", "task", "kind", "phase", "block_num")
             if c in frame.columns]
-    part = frame[cols].copy()
+    part = frame[cols].rename(columns={"block_num": "block"})
     for c in ("run", "worker", "task", "kind", "phase"):
         if c in part.columns:
             part[c] = part[c].astype(str)
     part["perf"] = part["perf"].astype(float)
-    return part.to_dict("records")
+    rows = part.to_dict("records")
+    if model is not None:
+        from sylla.grammar.schedule import schedule
+
+        sched = schedule(model)
+        for row in rows:
+            block = sched.block_at(int(row["episode"]))
+            if block is not None:
+                row["phase"] = block.phase_label or ""
+                row["block"] = block.ordinal
+    return rows
 
 
 def compute_state(mirror: "Mirror", options: Options, model: "Syllabus | None") -> State:
@@ -105,7 +127,7 @@ def compute_state(mirror: "Mirror", options: Options, model: "Syllabus | None") 
                 divergence, progress = check(frame, model)
             else:
                 progress = progress_without_syllabus(frame)
-        points = _points(frame, None)
+        points = _points(frame, model)
         result = compute_metrics(
             log, model, ste=options.ste, perf=options.perf, log_format=options.log_format,
             params=dict(options.params), allow_partial=options.allow_partial or model is not None,
@@ -127,4 +149,4 @@ def compute_state(mirror: "Mirror", options: Options, model: "Syllabus | None") 
             else:
                 progress = progress_without_syllabus(frame)
         return State(None, mirror.real(str(exc)), progress, divergence,
-                     _points(frame, None))
+                     _points(frame, model))

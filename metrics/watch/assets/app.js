@@ -16,7 +16,7 @@
     for (const r of rows) {
       const last = bands[bands.length - 1];
       const phase = r.phase || r.kind || "";
-      if (last && last.phase === phase && r.episode === last.end + 1) { last.end = r.episode; }
+      if (last && last.phase === phase && r.episode <= last.end + 1) { last.end = Math.max(last.end, r.episode); }
       else { bands.push({phase: phase, kind: r.kind || "", start: r.episode, end: r.episode}); }
     }
     return bands.map((b) => ({phase: b.phase, kind: b.kind, start: b.start - 0.5, end: b.end + 0.5}));
@@ -35,7 +35,7 @@
          mark: {type: "line", point: {size: 14}},
          encoding: {x: {field: "episode", type: "quantitative"},
                     y: {field: "perf", type: "quantitative", title: "performance"},
-                    detail: {field: "kind"},
+                    detail: {field: "block"},
                     strokeDash: {field: "kind", type: "nominal", legend: {title: "block"}},
                     tooltip: [{field: "episode"}, {field: "perf"}, {field: "phase"}, {field: "kind"}]}}
       ]
@@ -165,7 +165,11 @@
     const source = new EventSource("api/events");
     source.addEventListener("reset", (e) => queue(() => resetRows(JSON.parse(e.data))));
     source.addEventListener("rows", (e) => queue(() => addRows(JSON.parse(e.data))));
-    source.addEventListener("state", (e) => queue(() => drawState(JSON.parse(e.data))));
+    source.addEventListener("state", (e) => {
+      const s = JSON.parse(e.data);
+      drawDivergence(s);  // at once, not behind charts still rendering
+      queue(() => drawState(s));
+    });
     document.body.dataset.ready = "1";
   }
   start().catch((err) => { byId("error").textContent = String(err); });
