@@ -37,7 +37,8 @@ class Follower:
     def refresh(self, force: bool = False) -> State:
         """Sync the mirror; recompute only when a complete line (or a whole file) changed."""
         if self.mirror.sync() or force:
-            state = compute_state(self.mirror, self.options, self.model)
+            state = compute_state(self.mirror, self.options, self.model,
+                                  self.state.points if self.version else None)
             if state.error and not state.points and self.version:
                 # a log the reader refuses (often the divergence itself) keeps its curves
                 state.points = self.state.points

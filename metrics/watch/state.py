@@ -73,33 +73,51 @@ def load_model(options: Options) -> "Syllabus | None":
     return load_syllabus(options.syllabus) if options.syllabus else None
 
 
-def _points(frame: Any, model: "Syllabus | None") -> list[dict[str, Any]]:
+def _points(frame: Any, model: "Syllabus | None",
+            previous: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """Per-episode points (episode, perf, task, kind, phase, block) for the curves: what the
     PNG plots draw, as rows the page can append to. With a syllabus, phase and block come
-    from the schedule (an l2logger log has no phase labels of its own)."""
+    from the schedule (an l2logger log has no phase labels of its own).
+
+    ``previous`` (the last state's points, when the mirror only grew) is kept and only the
+    rows after it are converted: building a million dicts on every update would cost more
+    than the metrics themselves."""
+    import numpy as np
+
     if frame is None or frame.empty or "perf" not in frame.columns:
         return []
+    start = 0
+    if previous and len(previous) <= len(frame):
+        last = frame.iloc[len(previous) - 1]
+        if (int(last["episode"]) == previous[-1]["episode"]
+                and float(last["perf"]) == previous[-1]["perf"]):
+            start = len(previous)
     cols = [c for c in ("run", "worker", "episode", "perf", "task", "kind", "phase", "block_num")
             if c in frame.columns]
-    part = frame[cols].rename(columns={"block_num": "block"})
+    part = frame[cols].iloc[start:].rename(columns={"block_num": "block"})
     for c in ("run", "worker", "task", "kind", "phase"):
         if c in part.columns:
             part[c] = part[c].astype(str)
     part["perf"] = part["perf"].astype(float)
-    rows = part.to_dict("records")
-    if model is not None:
+    if model is not None and len(part):
         from sylla.grammar.schedule import schedule
 
-        sched = schedule(model)
-        for row in rows:
-            block = sched.block_at(int(row["episode"]))
-            if block is not None:
-                row["phase"] = block.phase_label or ""
-                row["block"] = block.ordinal
-    return rows
+        blocks = schedule(model).blocks
+        counts = np.array([b.count for b in blocks], dtype=np.int64)
+        ordinal_of = np.repeat(np.arange(len(blocks)), counts)
+        labels = np.array([b.phase_label or "" for b in blocks], dtype=object)
+        episode = part["episode"].to_numpy(dtype=np.int64)
+        inside = (episode >= 0) & (episode < len(ordinal_of))
+        ordinal = np.where(inside, ordinal_of[np.clip(episode, 0, max(len(ordinal_of) - 1, 0))],
+                           -1)
+        part["block"] = ordinal
+        part["phase"] = np.where(inside, labels[np.maximum(ordinal, 0)], "")
+    rows = part.to_dict("records")
+    return (previous[:start] + rows) if start else rows
 
 
-def compute_state(mirror: "Mirror", options: Options, model: "Syllabus | None") -> State:
+def compute_state(mirror: "Mirror", options: Options, model: "Syllabus | None",
+                  previous: list[dict[str, Any]] | None = None) -> State:
     """Read the mirror once, check it against the schedule, then compute the document."""
     from sylla.metrics.errors import MetricsError
     from sylla.metrics.readers import read_log
@@ -127,7 +145,7 @@ def compute_state(mirror: "Mirror", options: Options, model: "Syllabus | None") 
                 divergence, progress = check(frame, model)
             else:
                 progress = progress_without_syllabus(frame)
-        points = _points(frame, model)
+        points = _points(frame, model, previous)
         result = compute_metrics(
             log, model, ste=options.ste, perf=options.perf, log_format=options.log_format,
             params=dict(options.params), allow_partial=options.allow_partial or model is not None,
@@ -149,4 +167,4 @@ def compute_state(mirror: "Mirror", options: Options, model: "Syllabus | None") 
             else:
                 progress = progress_without_syllabus(frame)
         return State(None, mirror.real(str(exc)), progress, divergence,
-                     _points(frame, model))
+                     _points(frame, model, previous))
