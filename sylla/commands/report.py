@@ -26,7 +26,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
                     "from disk with no network (docs/watch.md).")
     p.add_argument("path", metavar="RUN", help="a log (file or run folder)")
     add_metric_options(p)
-    p.add_argument("--output", "-o", required=True, metavar="FILE",
+    p.add_argument("--output-file", "-o", required=True, metavar="FILE",
                    help="the HTML file to write")
     p.set_defaults(run=run)
 
@@ -40,6 +40,10 @@ def run(args: argparse.Namespace) -> int:
     if not Path(args.path).exists():
         print(f"sylla: {args.path}: no such file or directory", file=sys.stderr)
         return EXIT_USAGE
+    if (Path(args.path) / "rows" / "_sweep.json").is_file():
+        print(f"sylla: {args.path} is a sweep's --out; sylla report reads one run for now "
+              "(give one of the sweep's runs)", file=sys.stderr)
+        return EXIT_USAGE
     try:
         from sylla.metrics.watch.report import run_report
 
@@ -48,9 +52,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"sylla: {exc}", file=sys.stderr)
         return exc.exit_code
     try:
-        Path(args.output).write_text(html, encoding="utf-8")
+        Path(args.output_file).write_text(html, encoding="utf-8")
     except OSError as exc:
-        print(f"sylla: cannot write {args.output}: {exc.strerror}", file=sys.stderr)
+        print(f"sylla: cannot write {args.output_file}: {exc.strerror}", file=sys.stderr)
         return EXIT_USAGE
-    print(f"sylla: wrote {args.output}", file=sys.stderr)
+    print(f"sylla: wrote {args.output_file}", file=sys.stderr)
     return 0 if ok else 1

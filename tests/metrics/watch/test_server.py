@@ -88,3 +88,28 @@ def test_check_without_syllabus_and_missing_run_are_usage_errors(tmp_path: Path)
         done = subprocess.run([sys.executable, "-m", "sylla", *argv], capture_output=True, text=True,
                               timeout=60)
         assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_report_usage_errors_are_one_line(tmp_path: Path) -> None:
+    sweep = tmp_path / "out"
+    (sweep / "rows").mkdir(parents=True)
+    (sweep / "rows" / "_sweep.json").write_text("{}")
+    for argv, message in ((["report", str(sweep), "-o", str(tmp_path / "r.html")], "a sweep's --out"),
+                          (["report", str(tmp_path / "nope"), "-o", str(tmp_path / "r.html")],
+                           "no such file or directory"),
+                          (["report", str(WATCH / "rewards.csv"), "-o",
+                            str(tmp_path / "missing" / "r.html")], "cannot write")):
+        done = subprocess.run([sys.executable, "-m", "sylla", *argv], capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 2 and message in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
+
+
+def test_report_of_a_bad_syllabus_names_file_line_col(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"instructions": [\n  {"$repeat": {"$episode": "Pong"}, "count": "x"}\n]}\n')
+    done = subprocess.run([sys.executable, "-m", "sylla", "report", str(WATCH / "rewards.csv"),
+                           "--syllabus", str(bad), "-o", str(tmp_path / "r.html")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode in (1, 2) and "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"sylla: {bad}:2:"), done.stderr
