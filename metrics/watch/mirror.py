@@ -67,7 +67,7 @@ class Mirror:
             return [self.source]
         if not self.source.is_dir():
             return []
-        found = []
+        found: list[Path] = []
         for folder, dirs, files in os.walk(self.source):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             found.extend(Path(folder) / f for f in sorted(files) if not f.startswith("."))

@@ -113,7 +113,7 @@ def _points(frame: Any, model: "Syllabus | None",
         part["block"] = ordinal
         part["phase"] = np.where(inside, labels[np.maximum(ordinal, 0)], "")
     rows = part.to_dict("records")
-    return (previous[:start] + rows) if start else rows
+    return (previous[:start] + rows) if previous and start else rows
 
 
 def compute_state(mirror: "Mirror", options: Options, model: "Syllabus | None",
