@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from .mirror import Mirror
-from .state import Options, State, compute_state, load_model, warm
+from .state import Options, State, compute_state, feasibility_notes, load_model, warm
 
 
 class Follower:
@@ -26,6 +26,7 @@ class Follower:
         self.run = Path(run).resolve()
         self.options = options
         self.model = load_model(options)
+        self.feasibility = feasibility_notes(self.model, options)
         warm()
         self.mirror = Mirror(self.run)
         self.version = 0  # bumped on every new state; the server's SSE compares it
@@ -42,6 +43,7 @@ class Follower:
             if state.error and not state.points and self.version:
                 # a log the reader refuses (often the divergence itself) keeps its curves
                 state.points = self.state.points
+            state.feasibility = self.feasibility
             self.state = state
             self.version += 1
         return self.state

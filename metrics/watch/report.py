@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .mirror import Mirror
 from .page import frozen_page
-from .state import Options, compute_state, load_model
+from .state import Options, compute_state, feasibility_notes, load_model
 
 
 def run_report(run: str | Path, options: Options) -> tuple[str, bool]:
@@ -22,6 +22,7 @@ def run_report(run: str | Path, options: Options) -> tuple[str, bool]:
     with Mirror(run) as mirror:
         mirror.sync()
         state = compute_state(mirror, options, model)
+    state.feasibility = feasibility_notes(model, options)
     title = f"sylla report: {Path(run).name}"
     return (frozen_page(state.to_json(), state.points, title),
             state.error is None and state.divergence is None)

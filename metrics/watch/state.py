@@ -47,10 +47,13 @@ class State:
     progress: Progress
     divergence: Divergence | None
     points: list[dict[str, Any]]
+    #: metrics the syllabus cannot yield, with the smallest fix (`feasibility_notes`)
+    feasibility: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = dict(self.document or {})
         out["progress"] = self.progress.to_json()
+        out["feasibility"] = list(self.feasibility)
         out["divergence"] = self.divergence.to_json() if self.divergence else None
         out["error"] = self.error
         return out
@@ -65,6 +68,26 @@ def warm() -> None:
     from sylla.metrics.result import compute_metrics  # noqa: F401
 
     resolve_params(load_plugins(), {})
+
+
+def feasibility_notes(model: "Syllabus | None", options: Options) -> list[str]:
+    """One line per metric the syllabus cannot yield ("needs a test phase after 3.train"),
+    as ``sylla explain --metrics`` judges it: computed once, the syllabus does not change."""
+    if model is None:
+        return []
+    from sylla.metrics.feasibility import feasibility
+    from sylla.metrics.registry import load_plugins
+
+    plugins = load_plugins()
+    if options.only:
+        plugins = [p for p in plugins if p.name in options.only]
+    ste = [] if not options.ste else None  # with --ste, the STE tasks are judged by the data
+    notes = []
+    for m in feasibility(model, params=dict(options.params), plugins=plugins,
+                         ste_tasks=ste if ste is not None else model.tasks):
+        if not m.feasible:
+            notes.append(f"{m.name}: {m.reason}" + (f"; fix: {m.fix}" if m.fix else ""))
+    return notes
 
 
 def load_model(options: Options) -> "Syllabus | None":

@@ -36,6 +36,8 @@ def test_state_is_the_metrics_document_plus_progress_and_divergence(client) -> N
     assert state["progress"] == {"episodes_read": 80, "episodes_planned": 80,
                                  "phase": "2.test", "block": 5}
     assert state["divergence"] is None
+    assert any(n.startswith("perf_recovery: needs a task with 3 train blocks")
+               for n in state["feasibility"])
 
 
 def test_assets_are_a_fixed_table(client) -> None:
