@@ -115,3 +115,36 @@ def test_report_of_a_bad_syllabus_names_file_line_col(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=120)
     assert done.returncode in (1, 2) and "Traceback" not in done.stderr
     assert done.stderr.startswith(f"sylla: {bad}:2:"), done.stderr
+
+
+def test_events_carry_only_the_new_rows(tmp_path: Path) -> None:
+    import asyncio
+    import json as _json
+
+    from .replay import Appender
+
+    run = tmp_path / "rewards.csv"
+    writer = Appender(WATCH / "rewards.csv", run)
+    writer.advance(21)  # header + episodes 0-19
+    follower = Follower(run, Options(syllabus=str(SYLLABUS)))
+
+    async def scenario() -> list[tuple[str, object]]:
+        hub = Hub(follower)
+        hub.loop = asyncio.get_running_loop()
+        stream = hub.events()
+        seen = [await stream.__anext__(), await stream.__anext__()]  # reset, state
+        writer.advance(31, half=True)  # ten more episodes and half of the next
+        follower.refresh()
+        hub.announce()
+        seen += [await stream.__anext__(), await stream.__anext__()]  # rows, state
+        await stream.aclose()
+        return [(e["event"], _json.loads(e["data"])) for e in seen]
+
+    try:
+        events = asyncio.run(scenario())
+    finally:
+        follower.close()
+    assert [e for e, _ in events] == ["reset", "state", "rows", "state"]
+    assert [p["episode"] for p in events[0][1]] == list(range(20))
+    assert [p["episode"] for p in events[2][1]] == list(range(20, 30))
+    assert events[3][1]["progress"]["episodes_read"] == 30
