@@ -79,6 +79,9 @@ def test_wheel_ships_typing_marker_docs_and_spdx_licence(installed) -> None:
         names = set(z.namelist())
         metadata = z.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
     assert {"sylla/py.typed", "sylla/docs/rules.md"} <= names
+    # sylla watch / sylla report work offline: the page's scripts ship in the wheel
+    assert {f"sylla/metrics/watch/assets/{n}" for n in (
+        "index.html", "app.js", "vega.min.js", "vega-lite.min.js", "vega-embed.min.js")} <= names
     assert "License-Expression: MIT" in metadata.splitlines()
     assert "License :: " not in metadata
     assert "SetuptoolsDeprecationWarning" not in log and "license" not in log.lower()

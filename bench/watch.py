@@ -1,0 +1,97 @@
+"""Benchmark ``sylla watch``: one update after appending 1 % more rows to a 1M-episode log,
+against a full ``sylla metrics`` on the whole log in the same run; and the follower's CPU use
+while nothing is written.
+
+The log is a plain CSV (``episode,task,reward``) under a two-task syllabus of 1,000,000
+episodes (train and test blocks of both tasks), the shape ``sylla simulate`` writes.
+Full: ``compute_metrics`` on the finished log (what ``sylla metrics --allow-partial
+--format json`` does after start-up). Update: the follower's `refresh` after the last 1 %
+(10,000 rows) is appended: sync the mirror (reads only the new bytes) and recompute.
+Target (issue 25): update <= 5 % of full. Idle: process CPU seconds over 5 s of waiting on
+filesystem events with nothing written.
+
+    .venv/bin/python bench/watch.py [--episodes N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+
+def _syllabus(path: Path, episodes: int) -> None:
+    train, test = int(episodes * 0.4), int(episodes * 0.05)
+    instructions = [
+        {"$phase": "1.train"}, {"$repeat": {"$episode": "Pong"}, "count": train},
+        {"$phase": "1.test"}, {"$info": {"disable_updates": True}},
+        {"$repeat": {"$episode": "Pong"}, "count": test},
+        {"$repeat": {"$episode": "Breakout"}, "count": test}, {"$info": {}},
+        {"$phase": "2.train"}, {"$repeat": {"$episode": "Breakout"}, "count": train},
+        {"$phase": "2.test"}, {"$info": {"disable_updates": True}},
+        {"$repeat": {"$episode": "Pong"}, "count": test},
+        {"$repeat": {"$episode": "Breakout"}, "count": test}, {"$info": {}}]
+    path.write_text(json.dumps({"name": "bench", "author": "bench", "contains": "episodes",
+                                "default_params": {}, "instructions": instructions}, indent=1))
+
+
+def _rows(episodes: int) -> list[bytes]:
+    train, test = int(episodes * 0.4), int(episodes * 0.05)
+    tasks = (["Pong"] * (train + test) + ["Breakout"] * (test + train) + ["Pong"] * test
+             + ["Breakout"] * test)
+    rewards = np.random.default_rng(0).normal(3.0, 0.5, len(tasks))
+    return [f"{i},{t},{r:.4f}\n".encode() for i, (t, r) in enumerate(zip(tasks, rewards))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--episodes", type=int, default=1_000_000)
+    args = parser.parse_args()
+    from sylla.metrics.result import compute_metrics
+    from sylla.metrics.watch.follow import Follower
+    from sylla.metrics.watch.state import Options
+
+    with tempfile.TemporaryDirectory() as tmp:
+        syllabus, log = Path(tmp) / "syllabus.json", Path(tmp) / "rewards.csv"
+        _syllabus(syllabus, args.episodes)
+        rows = _rows(args.episodes)
+        head, cut = b"episode,task,reward\n", len(rows) - len(rows) // 100
+        log.write_bytes(head + b"".join(rows[:cut]))
+        follower = Follower(log, Options(syllabus=str(syllabus)))
+        with open(log, "ab") as handle:
+            handle.write(b"".join(rows[cut:]))
+        start = time.perf_counter()
+        state = follower.refresh()
+        update = time.perf_counter() - start
+        assert state.error is None and state.progress.complete, state.error
+        start = time.perf_counter()
+        full = compute_metrics(log, str(syllabus), allow_partial=True, progress=False)
+        full_time = time.perf_counter() - start
+        assert full.to_json() == state.document
+        stop = threading.Event()
+        thread = threading.Thread(target=lambda: [None for _ in follower.changes(stop)])
+        thread.start()
+        time.sleep(0.5)
+        cpu, wall = time.process_time(), time.perf_counter()
+        time.sleep(5)
+        idle_cpu, idle_wall = time.process_time() - cpu, time.perf_counter() - wall
+        stop.set()
+        thread.join()
+        follower.close()
+    load = os.getloadavg()[0]
+    print(f"episodes: {args.episodes:,}; appended: {len(rows) - cut:,} rows (1 %)")
+    print(f"full sylla metrics: {full_time:.2f} s; watch update: {update:.2f} s; "
+          f"ratio {update / full_time:.1%} (target <= 5 %)")
+    print(f"idle: {idle_cpu:.3f} CPU s over {idle_wall:.1f} s wall ({idle_cpu / idle_wall:.2%} "
+          f"of a core); load average {load:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,196 @@
+"""Live syllabus conformance: the first episode where a run strays from its schedule.
+
+``sylla metrics --syllabus`` checks the same things after the run (`sylla.metrics.align`), and
+stops with a message. A watchdog needs more than a message: the episode, what the syllabus
+expected, what the log holds, and where in the syllabus that block is written, as data the page
+and ``--check`` can show. The comparisons are align's own (`same_task`, the train/test kind of a
+block, its phase label), so the two never disagree on what a divergence is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    import pandas as pd
+
+    from sylla.grammar.model import Syllabus
+    from sylla.grammar.schedule import Schedule, ScheduledBlock
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """The first disagreement between log and schedule, as the page and ``--check`` show it."""
+
+    episode: int
+    expected: str
+    found: str
+    path: str  # the syllabus file
+    line: int  # 1-based line of the block in the syllabus
+    worker: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def __str__(self) -> str:
+        who = f" (worker {self.worker})" if self.worker else ""
+        return (f"{self.path}:{self.line}: episode {self.episode}{who}: the syllabus expects "
+                f"{self.expected}, the log has {self.found}")
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where the run is in its schedule (the slowest worker decides)."""
+
+    episodes_read: int
+    episodes_planned: int | None
+    phase: str | None
+    block: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @property
+    def complete(self) -> bool:
+        return self.episodes_planned is not None and self.episodes_read >= self.episodes_planned
+
+
+def _natural(text: str) -> tuple:
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", text))
+
+
+def _line(model: "Syllabus", block: "ScheduledBlock") -> int:
+    return model.line_col(block.block.span.start)[0]
+
+
+def _describe(block: "ScheduledBlock", kind: str) -> str:
+    phase = f", phase {block.phase_label}" if block.phase_label else ""
+    learning = "learning on" if kind == "train" else "learning off"
+    return f"task {block.task} ({learning}{phase}, block {block.ordinal})"
+
+
+def _check_worker(mine: "pd.DataFrame", sched: "Schedule", model: "Syllabus",
+                  worker: str) -> Divergence | None:
+    """One worker: the episode counter, then task, kind and phase, vectorised as align does
+    (a Python loop per episode costs seconds on a million-episode log)."""
+    import numpy as np
+    import pandas as pd
+
+    from sylla.metrics.align import _kind, same_task
+
+    path = model.path or "<syllabus>"
+    blocks = sched.blocks
+    all_tasks = {b.task.lower() for b in blocks}
+    episodes = mine["episode"].to_numpy()
+    n = len(episodes)
+    counts = np.array([b.count for b in blocks], dtype=np.int64)
+    ordinal_of = np.repeat(np.arange(len(blocks)), counts)
+    gaps = episodes != np.arange(n)
+    first_gap = int(np.argmax(gaps)) if gaps.any() else n
+    limit = min(first_gap, sched.episodes)
+    ordinals = ordinal_of[:limit]
+    candidates: list[tuple[int, str, str, "ScheduledBlock"]] = []
+    if "task" in mine.columns and limit:
+        got = mine["task"].astype(str).to_numpy()[:limit]
+        ok = np.ones(limit, dtype=bool)
+        for o in np.unique(ordinals):
+            where = np.flatnonzero(ordinals == o)
+            names = pd.unique(got[where])
+            good = [t for t in names if same_task(str(t), blocks[int(o)], all_tasks)]
+            ok[where] = np.isin(got[where], good)
+        if not ok.all():
+            i = int(np.argmin(ok))
+            candidates.append((i, "task", f"task {got[i]}", blocks[int(ordinals[i])]))
+    kinds = np.array([_kind(b) for b in blocks], dtype=object)
+    if "kind" in mine.columns and limit:
+        got = mine["kind"].astype(str).to_numpy()[:limit]
+        bad = got != kinds[ordinals]
+        if bad.any():
+            i = int(np.argmax(bad))
+            found = "learning on" if got[i] == "train" else "learning off"
+            candidates.append((i, "kind", f"{found} ({got[i]})", blocks[int(ordinals[i])]))
+    if "phase" in mine.columns and limit:
+        labels = np.array([b.phase_label or "" for b in blocks], dtype=object)
+        got = mine["phase"].astype(str).to_numpy()[:limit]
+        bad = got != labels[ordinals]
+        if bad.any():
+            i = int(np.argmax(bad))
+            candidates.append((i, "phase", f"phase {got[i]}", blocks[int(ordinals[i])]))
+    if candidates:
+        i, _what, found, block = min(candidates, key=lambda c: c[0])
+        return Divergence(i, _describe(block, _kind(block)), found, path, _line(model, block),
+                          worker)
+    if first_gap < n and first_gap < sched.episodes:
+        block = sched.block_at(first_gap) or blocks[-1]
+        return Divergence(first_gap, f"episode {first_gap}", f"episode {int(episodes[first_gap])}",
+                          path, _line(model, block), worker)
+    if n > sched.episodes:
+        return Divergence(sched.episodes, f"the end of the schedule after {sched.episodes} "
+                          "episodes", "one more episode", path, _line(model, blocks[-1]), worker)
+    return None
+
+
+def check(frame: "pd.DataFrame", model: "Syllabus") -> tuple[Divergence | None, Progress]:
+    """The first divergence of any run and worker (earliest episode first), and the progress."""
+    from sylla.grammar.schedule import schedule
+
+    if frame.empty:
+        return None, Progress(0, schedule(model).episodes, None, None)
+    first: Divergence | None = None
+    reads: list[tuple[int, "Schedule"]] = []
+    for _run, part in frame.groupby("run", sort=False, observed=True):
+        workers = sorted(part["worker"].astype(str).unique(), key=_natural)
+        for k, worker in enumerate(workers):
+            sched = schedule(model, workers=len(workers), worker=k)
+            mine = part[part["worker"].astype(str) == worker].sort_values(
+                "episode", kind="stable")
+            found = _check_worker(mine, sched, model, worker if len(workers) > 1 else "")
+            if found is not None and (first is None or found.episode < first.episode):
+                first = found
+            reads.append((len(mine), sched))
+    n, sched = min(reads, key=lambda r: r[0] / max(r[1].episodes, 1))
+    block = sched.block_at(max(n - 1, 0))
+    planned = sum(s.episodes for _, s in reads) // max(len(reads), 1) if reads else None
+    return first, Progress(n, sched.episodes if len(reads) == 1 else planned,
+                           block.phase_label if block else None,
+                           block.ordinal if block else None)
+
+
+def progress_without_syllabus(frame: "pd.DataFrame") -> Progress:
+    """Without a schedule only what was read is known."""
+    if frame.empty:
+        return Progress(0, None, None, None)
+    last = frame.iloc[-1]
+    phase = str(last["phase"]) if "phase" in frame.columns else None
+    block = int(last["block_num"]) if "block_num" in frame.columns else None
+    per = frame.groupby(["run", "worker"], observed=True).size()
+    return Progress(int(per.min()), None, phase, block)
+
+
+def raw_l2logger_frame(path: "Path") -> "pd.DataFrame | None":
+    """The episodes of an l2logger log as its rows say, for conformance only.
+
+    Why: the l2logger reader rightly refuses a log whose task changes inside a block, which is
+    exactly the divergence a watchdog must name with its episode. This reads only the columns
+    the schedule is checked against (worker, experience, block type, task), one episode per
+    experience number in order, so the check can point at the row where the run strayed.
+    """
+    import pandas as pd
+
+    from sylla.metrics.errors import MetricsError
+    from sylla.metrics.readers.l2logger import data_files
+
+    try:
+        files = sorted(data_files(path), key=lambda f: _natural(str(f.relative_to(path))))
+        parts = [pd.read_csv(f, sep="\t", usecols=["exp_num", "worker_id", "block_type",
+                                                   "task_name"], dtype=str) for f in files]
+    except (MetricsError, ValueError, OSError):
+        return None
+    rows = pd.concat(parts, ignore_index=True).drop_duplicates(["worker_id", "exp_num"])
+    rows["episode"] = rows.groupby("worker_id", sort=False).cumcount()
+    return pd.DataFrame({"run": "", "worker": rows["worker_id"], "episode": rows["episode"],
+                         "task": rows["task_name"], "kind": rows["block_type"]})

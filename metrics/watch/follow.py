@@ -1,0 +1,76 @@
+"""Follow a run as it is written: wait on filesystem events, sync the mirror, recompute.
+
+Why watchfiles: it waits on the kernel's notifications (inotify, FSEvents, ...), so an idle
+run costs no CPU, and it batches a burst of writes into one wake-up (``debounce``), so a
+writer flushing a row at a time does not trigger a recompute per row.
+
+The run's own folder is watched; for a single-file log its parent folder is watched instead,
+because a file that is replaced (written anew and renamed over) is a new inode the old watch
+would never see.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Callable, Iterator
+
+from .mirror import Mirror
+from .state import Options, State, compute_state, feasibility_notes, load_model, warm
+
+
+class Follower:
+    """Keeps `state` equal to ``sylla metrics`` on the run's complete lines."""
+
+    def __init__(self, run: str | Path, options: Options) -> None:
+        self.run = Path(run).resolve()
+        self.options = options
+        self.model = load_model(options)
+        self.feasibility = feasibility_notes(self.model, options)
+        warm()
+        self.mirror = Mirror(self.run)
+        self.version = 0  # bumped on every new state; the server's SSE compares it
+        self.state = self.refresh(force=True)
+
+    def close(self) -> None:
+        self.mirror.close()
+
+    def refresh(self, force: bool = False) -> State:
+        """Sync the mirror; recompute only when a complete line (or a whole file) changed."""
+        if self.mirror.sync() or force:
+            state = compute_state(self.mirror, self.options, self.model,
+                                  self.state.points if self.version else None)
+            if state.error and not state.points and self.version:
+                # a log the reader refuses (often the divergence itself) keeps its curves
+                state.points = self.state.points
+            state.feasibility = self.feasibility
+            self.state = state
+            self.version += 1
+        return self.state
+
+    def _watched(self) -> Path:
+        return self.run if self.run.is_dir() else self.run.parent
+
+    def changes(self, stop: threading.Event | None = None) -> Iterator[State]:
+        """Yield each new state as the run grows, until ``stop`` is set."""
+        from watchfiles import watch
+
+        # yield_on_timeout: writes that land between the first read and the moment the watch
+        # is set up raise no event; a re-sync every 2 s of silence (a few stat calls, no
+        # recompute unless a complete line arrived) closes that gap
+        for _batch in watch(self._watched(), stop_event=stop, debounce=200, step=50,
+                            yield_on_timeout=True, raise_interrupt=False,
+                            rust_timeout=2000):
+            before = self.version
+            self.refresh()
+            if self.version != before:
+                yield self.state
+
+    def follow(self, on_state: Callable[[State], bool], stop: threading.Event | None = None) -> None:
+        """Call ``on_state`` with the current state and every new one; stop when it returns
+        False or ``stop`` is set."""
+        if not on_state(self.state):
+            return
+        for state in self.changes(stop):
+            if not on_state(state):
+                return

@@ -1,0 +1,147 @@
+"""A private copy of a growing run that holds only complete lines.
+
+Why a mirror: every reader of ``sylla metrics`` reads files by path and treats a cut last line
+as an error (or, with ``--allow-partial``, a warning). A run being written almost always ends in
+a half-written line. Copying the appended bytes up to the last newline costs O(new bytes) and
+lets the unchanged readers see the log exactly as it will be once that line is finished, so
+the live numbers are ``sylla metrics``' numbers by construction.
+
+A file that shrinks, changes inode, or whose first bytes change (rewritten in place) is copied
+again from the start. JSON side files (``logger_info.json``) are written whole by their tools;
+they are copied only once they parse, so a half-written one is never seen.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+HEAD = 4096  # bytes compared to notice a file rewritten in place with the same or larger size
+
+
+@dataclass
+class _Tracked:
+    """What has been copied of one source file."""
+
+    inode: int
+    offset: int  # bytes of the source copied so far (always just after a newline)
+    head: bytes  # the source's first min(HEAD, offset) bytes when they were copied
+
+
+class Mirror:
+    """Mirror ``source`` (a file or a folder tree) into a private temporary folder.
+
+    `path` is what to hand to the readers: the mirrored file, or the mirrored folder.
+    """
+
+    def __init__(self, source: str | Path) -> None:
+        self.source = Path(source).resolve()
+        self._root = Path(tempfile.mkdtemp(prefix="sylla-watch-"))
+        self.path = self._root / self.source.name
+        self._files: dict[Path, _Tracked] = {}
+        self._json: dict[Path, bytes] = {}
+
+    def close(self) -> None:
+        """Remove the mirror (the source is never touched)."""
+        shutil.rmtree(self._root, ignore_errors=True)
+
+    def __enter__(self) -> "Mirror":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def real(self, text: str) -> str:
+        """``text`` (a message, a path) with the mirror's folder replaced by the source's, so
+        that what the user reads names their own files."""
+        return text.replace(str(self.path), str(self.source))
+
+    def sources(self) -> list[Path]:
+        """Regular files of the source, in a stable order (hidden files skipped: editors'
+        swap files and the like are no part of a run)."""
+        if self.source.is_file():
+            return [self.source]
+        if not self.source.is_dir():
+            return []
+        found: list[Path] = []
+        for folder, dirs, files in os.walk(self.source):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            found.extend(Path(folder) / f for f in sorted(files) if not f.startswith("."))
+        return found
+
+    def _target(self, source: Path) -> Path:
+        if source == self.source:
+            return self.path
+        return self.path / source.relative_to(self.source)
+
+    def sync(self) -> bool:
+        """Bring the mirror up to date; True when anything the readers see changed."""
+        changed = False
+        seen = set()
+        for source in self.sources():
+            seen.add(source)
+            try:
+                if source.suffix == ".json":
+                    changed |= self._sync_json(source)
+                else:
+                    changed |= self._sync_lines(source)
+            except FileNotFoundError:  # removed between listing and reading
+                continue
+        for gone in [p for p in (*self._files, *self._json) if p not in seen]:
+            self._files.pop(gone, None)
+            self._json.pop(gone, None)
+            self._target(gone).unlink(missing_ok=True)
+            changed = True
+        return changed
+
+    def _sync_json(self, source: Path) -> bool:
+        data = source.read_bytes()
+        if self._json.get(source) == data:
+            return False
+        try:
+            json.loads(data)
+        except ValueError:  # still being written: keep the last whole version
+            return False
+        target = self._target(source)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        self._json[source] = data
+        return True
+
+    def _sync_lines(self, source: Path) -> bool:
+        with open(source, "rb") as handle:
+            stat = os.fstat(handle.fileno())
+            tracked = self._files.get(source)
+            restart = (tracked is None or tracked.inode != stat.st_ino
+                       or stat.st_size < tracked.offset
+                       or handle.read(len(tracked.head)) != tracked.head)
+            offset = 0 if restart else tracked.offset  # type: ignore[union-attr]
+            handle.seek(offset)
+            data = handle.read(max(0, stat.st_size - offset))
+        end = data.rfind(b"\n") + 1  # complete lines only; a cut last line waits
+        target = self._target(source)
+        if restart:
+            had = target.exists()
+            target.unlink(missing_ok=True)
+            head = data[:min(end, HEAD)]
+            self._files[source] = _Tracked(stat.st_ino, end, head)
+            if end == 0:  # no complete line yet: to the readers the file does not exist yet
+                return had
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(target, "wb") as out:
+                out.write(data[:end])
+            return True
+        if end == 0:
+            return False
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target, "ab") as out:
+            out.write(data[:end])
+        assert tracked is not None
+        if len(tracked.head) < HEAD:
+            tracked.head = (tracked.head + data[:end])[:HEAD]
+        tracked.offset += end
+        return True

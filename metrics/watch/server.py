@@ -1,0 +1,155 @@
+"""The local server of ``sylla watch``: the page, its bundled assets, ``/api/state`` and
+server-sent events.
+
+Why Starlette + uvicorn + sse-starlette: a handful of routes and one event stream need no
+framework beyond that, and all three are small and well kept. The follower runs in a thread
+(watchfiles blocks on the kernel's events); each new state is handed to the event loop, and
+every open page receives only the curve points it has not seen yet.
+
+Safety: the routes are fixed; assets are looked up in a fixed table (`page.ASSETS`), so no
+request can name a file; nothing is ever written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+import socket
+import sys
+import threading
+from typing import Any, AsyncIterator
+
+from .follow import Follower
+from .page import ASSETS, asset, live_page
+
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+
+def _clean(value: Any) -> Any:
+    """JSON for the page: NaN and infinities become null (JSON has neither)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clean(v) for v in value]
+    return value
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(_clean(value), allow_nan=False, default=str)
+
+
+class Hub:
+    """Hands each new state from the follower thread to every connected page."""
+
+    def __init__(self, follower: Follower) -> None:
+        self.follower = follower
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.queues: set[asyncio.Queue[int]] = set()
+        self.stop = threading.Event()
+
+    def announce(self) -> None:
+        """Called in the follower thread after every new state."""
+        if self.loop is None:
+            return
+        for queue in list(self.queues):
+            self.loop.call_soon_threadsafe(queue.put_nowait, self.follower.version)
+
+    def run_follower(self) -> None:
+        told = False
+        for state in self.follower.changes(self.stop):
+            self.announce()
+            if state.divergence is not None and not told:  # the terminal hears it too
+                print(f"sylla: {state.divergence}", file=sys.stderr, flush=True)
+            told = state.divergence is not None
+
+    async def events(self) -> AsyncIterator[dict[str, str]]:
+        """``reset`` with every point on connect, then ``rows`` (new points only) and
+        ``state`` (the document, without the series) on every change."""
+        queue: asyncio.Queue[int] = asyncio.Queue()
+        self.queues.add(queue)
+        try:
+            state = self.follower.state
+            sent = len(state.points)
+            yield {"event": "reset", "data": dumps(state.points)}
+            yield {"event": "state", "data": dumps(state.to_json())}
+            while True:
+                await queue.get()
+                while not queue.empty():  # several changes while busy: send the latest once
+                    queue.get_nowait()
+                state = self.follower.state
+                points = state.points
+                if len(points) < sent:  # the log was truncated or replaced
+                    yield {"event": "reset", "data": dumps(points)}
+                elif len(points) > sent:
+                    yield {"event": "rows", "data": dumps(points[sent:])}
+                sent = len(points)
+                yield {"event": "state", "data": dumps(state.to_json())}
+        finally:
+            self.queues.discard(queue)
+
+
+def make_app(hub: Hub) -> Any:
+    """The Starlette application: four fixed routes."""
+    from sse_starlette.sse import EventSourceResponse
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import HTMLResponse, Response
+    from starlette.routing import Route
+
+    async def index(_request: Request) -> Response:
+        return HTMLResponse(live_page())
+
+    async def assets(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in ASSETS:
+            return Response("not found", status_code=404, media_type="text/plain")
+        return Response(asset(name), media_type=ASSETS[name])
+
+    async def state(_request: Request) -> Response:
+        return Response(dumps(hub.follower.state.to_json()), media_type="application/json")
+
+    async def events(_request: Request) -> Response:
+        return EventSourceResponse(hub.events(), ping=15)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Any) -> AsyncIterator[None]:
+        hub.loop = asyncio.get_running_loop()
+        yield
+
+    return Starlette(routes=[
+        Route("/", index), Route("/assets/{name}", assets), Route("/api/state", state),
+        Route("/api/events", events)], lifespan=lifespan)
+
+
+def free_port(host: str, port: int, tries: int = 20) -> int:
+    """``port`` if it can be bound on ``host``, else the next one that can (tried in order)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    for candidate in range(port, port + tries):
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind((host, candidate))
+            except OSError:
+                continue
+            return candidate
+    raise OSError(f"ports {port}-{port + tries - 1} on {host} are all in use")
+
+
+def serve(follower: Follower, host: str, port: int) -> None:
+    """Serve until interrupted; the follower thread stops with the server."""
+    import uvicorn
+
+    hub = Hub(follower)
+    thread = threading.Thread(target=hub.run_follower, name="sylla-watch-follow", daemon=True)
+    thread.start()
+    config = uvicorn.Config(make_app(hub), host=host, port=port, log_level="warning",
+                            lifespan="on")
+    try:
+        uvicorn.Server(config).run()
+    finally:
+        hub.stop.set()
+        thread.join(timeout=2)

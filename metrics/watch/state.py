@@ -1,0 +1,193 @@
+"""The live state: ``sylla metrics --format json``'s document plus ``progress`` and
+``divergence``, computed on the mirror of complete lines.
+
+Why recompute through `compute_metrics` instead of a second, incremental set of formulas: the
+document must equal the batch command's at every moment, bit for bit, and the batch path is
+the one the tests and the differential harness against l2metrics already pin down. Reading is
+incremental (the mirror copies only new bytes); see docs/watch.md for what that costs.
+
+With a syllabus the state is computed as ``--allow-partial`` does: a run being written has,
+by definition, not finished its schedule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .conformance import Divergence, Progress, check, progress_without_syllabus, raw_l2logger_frame
+
+if TYPE_CHECKING:
+    from sylla.grammar.model import Syllabus
+
+    from .mirror import Mirror
+
+
+@dataclass
+class Options:
+    """The metric options of ``sylla metrics`` that ``sylla watch`` and ``sylla report`` take."""
+
+    syllabus: str | None = None
+    ste: list[str] = field(default_factory=list)
+    perf: str | None = None
+    log_format: str = "auto"
+    params: dict[str, str] = field(default_factory=dict)
+    only: list[str] | None = None
+    duplicates: str = "warn"
+    allow_partial: bool = False
+
+
+@dataclass
+class State:
+    """One moment of the run: the metrics document (or the error that stops it), progress,
+    the first divergence, and the per-episode curve points for the dashboard."""
+
+    document: dict[str, Any] | None
+    error: str | None
+    progress: Progress
+    divergence: Divergence | None
+    points: list[dict[str, Any]]
+    #: metrics the syllabus cannot yield, with the smallest fix (`feasibility_notes`)
+    feasibility: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = dict(self.document or {})
+        out["progress"] = self.progress.to_json()
+        out["feasibility"] = list(self.feasibility)
+        out["divergence"] = self.divergence.to_json() if self.divergence else None
+        out["error"] = self.error
+        return out
+
+
+def warm() -> None:
+    """Import the readers, pandas, pyarrow and the metric plugins now: a follower started on an
+    empty folder would otherwise pay seconds of imports on the first line, and the first
+    divergence must show within 2 s."""
+    from sylla.metrics.readers import l2logger, learnkit, plain  # noqa: F401
+    from sylla.metrics.registry import load_plugins, resolve_params
+    from sylla.metrics.result import compute_metrics  # noqa: F401
+
+    resolve_params(load_plugins(), {})
+
+
+def feasibility_notes(model: "Syllabus | None", options: Options) -> list[str]:
+    """One line per metric the syllabus cannot yield ("needs a test phase after 3.train"),
+    as ``sylla explain --metrics`` judges it: computed once, the syllabus does not change."""
+    if model is None:
+        return []
+    from sylla.metrics.feasibility import feasibility
+    from sylla.metrics.registry import load_plugins
+
+    plugins = load_plugins()
+    if options.only:
+        plugins = [p for p in plugins if p.name in options.only]
+    ste = [] if not options.ste else None  # with --ste, the STE tasks are judged by the data
+    notes = []
+    for m in feasibility(model, params=dict(options.params), plugins=plugins,
+                         ste_tasks=ste if ste is not None else model.tasks):
+        if not m.feasible:
+            notes.append(f"{m.name}: {m.reason}" + (f"; fix: {m.fix}" if m.fix else ""))
+    return notes
+
+
+def load_model(options: Options) -> "Syllabus | None":
+    from sylla.metrics.syllabus import load_syllabus
+
+    return load_syllabus(options.syllabus) if options.syllabus else None
+
+
+def _points(frame: Any, model: "Syllabus | None",
+            previous: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Per-episode points (episode, perf, task, kind, phase, block) for the curves: what the
+    PNG plots draw, as rows the page can append to. With a syllabus, phase and block come
+    from the schedule (an l2logger log has no phase labels of its own).
+
+    ``previous`` (the last state's points, when the mirror only grew) is kept and only the
+    rows after it are converted: building a million dicts on every update would cost more
+    than the metrics themselves."""
+    import numpy as np
+
+    if frame is None or frame.empty or "perf" not in frame.columns:
+        return []
+    start = 0
+    if previous and len(previous) <= len(frame):
+        last = frame.iloc[len(previous) - 1]
+        if (int(last["episode"]) == previous[-1]["episode"]
+                and float(last["perf"]) == previous[-1]["perf"]):
+            start = len(previous)
+    cols = [c for c in ("run", "worker", "episode", "perf", "task", "kind", "phase", "block_num")
+            if c in frame.columns]
+    part = frame[cols].iloc[start:].rename(columns={"block_num": "block"})
+    for c in ("run", "worker", "task", "kind", "phase"):
+        if c in part.columns:
+            part[c] = part[c].astype(str)
+    part["perf"] = part["perf"].astype(float)
+    if model is not None and len(part):
+        from sylla.grammar.schedule import schedule
+
+        blocks = schedule(model).blocks
+        counts = np.array([b.count for b in blocks], dtype=np.int64)
+        ordinal_of = np.repeat(np.arange(len(blocks)), counts)
+        labels = np.array([b.phase_label or "" for b in blocks], dtype=object)
+        episode = part["episode"].to_numpy(dtype=np.int64)
+        inside = (episode >= 0) & (episode < len(ordinal_of))
+        ordinal = np.where(inside, ordinal_of[np.clip(episode, 0, max(len(ordinal_of) - 1, 0))],
+                           -1)
+        part["block"] = ordinal
+        part["phase"] = np.where(inside, labels[np.maximum(ordinal, 0)], "")
+    rows = part.to_dict("records")
+    return (previous[:start] + rows) if previous and start else rows
+
+
+def compute_state(mirror: "Mirror", options: Options, model: "Syllabus | None",
+                  previous: list[dict[str, Any]] | None = None) -> State:
+    """Read the mirror once, check it against the schedule, then compute the document."""
+    from sylla.metrics.errors import MetricsError
+    from sylla.metrics.readers import read_log
+    from sylla.metrics.registry import load_plugins, resolve_params
+    from sylla.metrics.result import compute_metrics
+
+    empty = Progress(0, None, None, None)
+    if model is not None:
+        from sylla.grammar.schedule import schedule
+
+        empty = Progress(0, schedule(model).episodes, None, None)
+    if not mirror.path.exists():
+        return State(None, "nothing written yet", empty, None, [])
+    frame = None
+    try:
+        plugins = load_plugins()
+        values = resolve_params(plugins, dict(options.params))
+        log = read_log(mirror.path, options.perf, options.log_format, False,
+                       allow_partial=options.allow_partial or model is not None,
+                       duplicates=options.duplicates, options=values)
+        frame = log.frame
+        divergence, progress = None, empty
+        if "episode" in frame.columns and not frame.empty:
+            if model is not None and log.format != "iscil":
+                divergence, progress = check(frame, model)
+            else:
+                progress = progress_without_syllabus(frame)
+        points = _points(frame, model, previous)
+        result = compute_metrics(
+            log, model, ste=options.ste, perf=options.perf, log_format=options.log_format,
+            params=dict(options.params), allow_partial=options.allow_partial or model is not None,
+            plugins=plugins, only=options.only, progress=False, duplicates=options.duplicates)
+        document = result.to_json()
+        document["warnings"] = [mirror.real(w) for w in document["warnings"]]
+        return State(document, None, progress, divergence, points)
+    except MetricsError as exc:
+        progress = empty
+        divergence = None
+        if frame is None and model is not None and mirror.path.is_dir():
+            from sylla.metrics.readers.sniff import is_l2logger
+
+            if is_l2logger(mirror.path):  # a reader refusal may be the divergence itself
+                frame = raw_l2logger_frame(mirror.path)
+        if frame is not None and "episode" in frame.columns and not frame.empty:
+            if model is not None:
+                divergence, progress = check(frame, model)
+            else:
+                progress = progress_without_syllabus(frame)
+        return State(None, mirror.real(str(exc)), progress, divergence,
+                     _points(frame, model, previous))

@@ -1,0 +1,166 @@
+"""``sylla watch``: follow a run as it is written; serve live metrics and syllabus conformance
+to a browser, or with ``--check`` watch headless and exit at the first divergence.
+
+Only the standard library is imported here; the follower, watchfiles and the server load
+inside `run` (``pip install 'sylla[watch]'``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+
+EXIT_CODES = (
+    (0, "--check: the run completed its schedule; without --check: the server was stopped"),
+    (1, "--check: the run diverged from its syllabus (episode, expected, found and the "
+        "syllabus file:line are printed); an invalid syllabus"),
+    (2, "usage: a bad option, a log that does not exist, --check without --syllabus, no free "
+        "port, sylla[watch] not installed"),
+)
+
+
+def add_metric_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``sylla metrics`` that decide the numbers (shared with ``sylla report``)."""
+    p.add_argument("--syllabus", "-s", metavar="S", help="the syllabus the run follows: "
+                   "enables conformance checks and progress against the schedule "
+                   "(default: none)")
+    p.add_argument("--log-format", default="auto", metavar="FMT",
+                   choices=("auto", "csv", "tsv", "jsonl", "l2logger", "learnkit", "iscil"),
+                   help="override format detection: auto, csv, tsv, jsonl, l2logger, learnkit, "
+                        "iscil (default: auto)")
+    p.add_argument("--ste", action="append", default=[], metavar="PATH",
+                   help="single-task-expert run, as sylla metrics takes it (repeatable)")
+    p.add_argument("--perf", default=None, metavar="COLUMN", help="performance column "
+                   "(default: the first of an l2logger log's metrics_columns, else reward)")
+    p.add_argument("--param", "-P", action="append", default=[], metavar="NAME=VALUE",
+                   help="set a metric parameter, as sylla metrics -P (repeatable)")
+    p.add_argument("--metric", "-m", action="append", default=[], metavar="NAME",
+                   help="compute only these metric plugins (repeatable; default: all)")
+    p.add_argument("--duplicates", default="warn", choices=("warn", "error"),
+                   help="an episode logged twice in a plain log: warn or error (default: warn)")
+    p.add_argument("--allow-partial", action="store_true", help="as sylla metrics "
+                   "--allow-partial (always on with --syllabus: a run being written is partial)")
+
+
+def options_from(args: argparse.Namespace) -> object:
+    """`sylla.metrics.watch.state.Options` from parsed arguments; a bad -P is a usage error."""
+    from sylla.metrics.errors import EXIT_USAGE, MetricsError
+    from sylla.metrics.watch.state import Options
+
+    params: dict[str, str] = {}
+    for item in args.param:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise MetricsError(f"--param wants NAME=VALUE, got {item!r}", exit_code=EXIT_USAGE)
+        params[name.strip()] = value.strip()
+    return Options(syllabus=args.syllabus, ste=list(args.ste), perf=args.perf,
+                   log_format=args.log_format, params=params, only=args.metric or None,
+                   duplicates=args.duplicates, allow_partial=args.allow_partial)
+
+
+def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    p = subparsers.add_parser(
+        "watch", help="follow a run as it is written: live metrics and syllabus conformance "
+                      "in a browser",
+        description="Follow a growing log (l2logger, learnkit, continual-imitation "
+                    "training_log.log, CSV/TSV) and serve its metrics, learning curves and "
+                    "conformance to its syllabus on a local page; --check watches headless. "
+                    "Needs pip install 'sylla[watch]' (docs/watch.md).")
+    p.add_argument("path", metavar="RUN", help="the log being written: a file or a run folder")
+    add_metric_options(p)
+    p.add_argument("--check", action="store_true", help="headless: print progress on stderr, "
+                   "exit 1 at the first divergence from --syllabus, 0 when the schedule is "
+                   "complete")
+    p.add_argument("--port", type=int, default=8765, help="port to serve on; if taken, the "
+                   "next free one is used and said (default: 8765)")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind; anything but "
+                   "loopback prints a warning (default: 127.0.0.1)")
+    p.add_argument("--open", action="store_true", help="open the page in a browser")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    try:
+        import watchfiles  # noqa: F401
+    except ImportError:
+        print("sylla: sylla watch needs its extra: pip install 'sylla[watch]'", file=sys.stderr)
+        return 2
+    from sylla.metrics.errors import EXIT_USAGE, MetricsError
+
+    if not Path(args.path).exists():
+        print(f"sylla: {args.path}: no such file or directory", file=sys.stderr)
+        return EXIT_USAGE
+    if args.check and not args.syllabus:
+        print("sylla: --check needs --syllabus (the schedule to check against)", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        from sylla.metrics.watch.follow import Follower
+
+        follower = Follower(args.path, options_from(args))  # type: ignore[arg-type]
+    except MetricsError as exc:
+        print(f"sylla: {exc}", file=sys.stderr)
+        return exc.exit_code
+    try:
+        return _check(follower) if args.check else _serve(follower, args)
+    finally:
+        follower.close()
+
+
+def _check(follower: object) -> int:
+    """Print progress as it changes; stop at the first divergence or the end of the schedule."""
+    from sylla.metrics.watch.follow import Follower
+    from sylla.metrics.watch.state import State
+
+    assert isinstance(follower, Follower)
+    outcome = {"code": 130}
+    last: list[str] = []
+
+    def on_state(state: State) -> bool:
+        p = state.progress
+        where = (f", phase {p.phase}" if p.phase else "") + (
+            f", block {p.block}" if p.block is not None else "")
+        line = f"sylla: watch: episode {p.episodes_read} of {p.episodes_planned}{where}"
+        if [line] != last:
+            print(line, file=sys.stderr, flush=True)
+            last[:] = [line]
+        if state.divergence is not None:
+            print(f"sylla: {state.divergence}", file=sys.stderr, flush=True)
+            outcome["code"] = 1
+            return False
+        if p.complete and state.error is None:
+            print("sylla: watch: the run completed its schedule", file=sys.stderr, flush=True)
+            outcome["code"] = 0
+            return False
+        return True
+
+    follower.follow(on_state, threading.Event())
+    if outcome["code"] == 130:
+        print("sylla: watch: interrupted", file=sys.stderr)
+    return outcome["code"]
+
+
+def _serve(follower: object, args: argparse.Namespace) -> int:
+    from sylla.metrics.watch.server import LOOPBACK, free_port, serve
+
+    if args.host not in LOOPBACK:
+        print(f"sylla: warning: serving on {args.host}: anyone who can reach this address "
+              "sees the run's metrics (default: 127.0.0.1)", file=sys.stderr)
+    try:
+        port = free_port(args.host, args.port)
+    except OSError as exc:
+        print(f"sylla: {exc}", file=sys.stderr)
+        return 2
+    if port != args.port:
+        print(f"sylla: port {args.port} is in use; serving on {port} instead", file=sys.stderr)
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    url = f"http://{host}:{port}/"
+    print(f"sylla: watching {args.path} on {url} (Ctrl-C stops)", file=sys.stderr, flush=True)
+    if args.open:
+        import webbrowser
+
+        webbrowser.open(url)
+    serve(follower, args.host, port)  # type: ignore[arg-type]
+    return 0

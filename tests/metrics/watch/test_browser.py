@@ -1,0 +1,161 @@
+"""A real browser (Debian's chromium driven by playwright) on ``sylla watch`` while a writer
+process extends an l2logger run block by block, with half-written lines; and a ``sylla
+report`` file opened from file:// with the network cut off.
+
+Set SYLLA_SCREENSHOT=1 to refresh docs/img/watch-dashboard.png from the test.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from sylla.metrics.watch.server import free_port
+
+from .conftest import SYLLABUS, WATCH
+from .replay import Appender
+
+CHROMIUM = Path("/usr/bin/chromium")
+REPLAY = Path(__file__).with_name("replay.py")
+SCREENSHOT = Path(__file__).parents[3] / "docs" / "img" / "watch-dashboard.png"
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
+
+
+@pytest.fixture
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _data_lines(run: Path) -> int:
+    """Complete data lines on disk (headers and a half-written last line not counted)."""
+    total = 0
+    for f in run.rglob("data-log.tsv"):
+        total += max(f.read_bytes().count(b"\n") - 1, 0)
+    return total
+
+
+def _watch(run: Path) -> tuple[subprocess.Popen, str]:
+    port = free_port("127.0.0.1", 18800)
+    proc = subprocess.Popen([sys.executable, "-m", "sylla", "watch", str(run), "--syllabus",
+                             str(SYLLABUS), "--port", str(port)], stderr=subprocess.PIPE, text=True)
+    line = proc.stderr.readline()
+    url = re.search(r"http://\S+", line)
+    assert url, line
+    deadline = time.monotonic() + 30
+    while True:  # the line is printed before uvicorn binds
+        try:
+            urllib.request.urlopen(url.group(0) + "api/state", timeout=5).read()
+            break
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+    return proc, url.group(0)
+
+
+def _points(page) -> int:
+    return int(page.eval_on_selector("#curves", "e => Number(e.dataset.points || 0)"))
+
+
+def test_new_block_points_reach_the_page_within_2_s(tmp_path: Path, browser) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    proc, url = _watch(run)
+    writer = None
+    try:
+        page = browser.new_page()
+        page.goto(url)
+        page.wait_for_selector("body[data-ready='1']", timeout=20000)
+        writer = subprocess.Popen([sys.executable, str(REPLAY), str(WATCH / "l2logger_run"),
+                                   str(run), "--delay", "0.02", "--block-pause", "1.5", "--half"])
+        checks = 0
+        while writer.poll() is None or _points(page) < 80:
+            on_disk = _data_lines(run)
+            page.wait_for_function(f"Number(document.getElementById('curves').dataset.points"
+                                   f" || 0) >= {on_disk}", timeout=2000)
+            checks += 1
+            time.sleep(0.3)
+            if writer.poll() is not None and _points(page) >= 80:
+                break
+        assert checks > 5
+        assert _points(page) == 80
+        page.wait_for_function("document.getElementById('progress-text').textContent"
+                               ".startsWith('episode 80 of 80')", timeout=5000)
+    finally:
+        if writer is not None:
+            writer.kill()
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_planted_wrong_task_shows_the_banner(tmp_path: Path, browser) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    proc, url = _watch(run)
+    try:
+        page = browser.new_page()
+        page.set_viewport_size({"width": 1200, "height": 900})
+        page.goto(url)
+        page.wait_for_selector("body[data-ready='1']", timeout=20000)
+        writer = Appender(WATCH / "l2logger_run", run)
+        writer.advance(49)  # episodes 0-44: conforming
+        page.wait_for_function("Number(document.getElementById('curves').dataset.points"
+                               " || 0) >= 45", timeout=10000)
+        rel, line = writer.lines[49]
+        with open(run / rel, "ab") as handle:  # episode 45 runs Pong in a Breakout block
+            handle.write(line.replace(b"breakout", b"pong"))
+        written = time.monotonic()
+        page.wait_for_selector("#divergence.shown", timeout=5000)
+        elapsed = time.monotonic() - written
+        writer.done = 50
+        writer.advance(len(writer.lines))
+        banner = page.inner_text("#divergence")
+        assert page.eval_on_selector("#divergence", "e => e.dataset.episode") == "45"
+        assert "episode 45" in banner and "task Breakout" in banner and "task pong" in banner
+        assert f"{SYLLABUS}:15" in banner
+        assert elapsed < 2.0, elapsed
+        if os.environ.get("SYLLA_SCREENSHOT"):
+            time.sleep(2)
+            page.screenshot(path=str(SCREENSHOT), full_page=True)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_report_renders_from_file_without_network(tmp_path: Path, browser) -> None:
+    out = tmp_path / "report.html"
+    done = subprocess.run([sys.executable, "-m", "sylla", "report", str(WATCH / "l2logger_run"),
+                           "--syllabus", str(SYLLABUS), "-o", str(out)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    html = out.read_text(encoding="utf-8")
+    assert not re.search(r"""(src|href)=["']https?:""", html)
+    context = browser.new_context(offline=True)
+    requests: list[str] = []
+    context.route("**/*", lambda route: (requests.append(route.request.url),
+                                        route.continue_() if route.request.url.startswith("file:")
+                                        else route.abort()))
+    page = context.new_page()
+    page.goto(out.as_uri())
+    page.wait_for_selector("body[data-ready='1']", timeout=20000)
+    assert _points(page) == 80
+    assert page.locator("#curves svg").count() >= 2  # one chart per task
+    assert page.locator("#matrix svg").count() == 1
+    assert "episode 80 of 80" in page.inner_text("#progress-text")
+    assert [u for u in requests if not u.startswith("file:")] == []
+    context.close()

@@ -1,0 +1,109 @@
+"""Live conformance: the first episode that strays from the schedule, with expected vs found
+and the syllabus line of the block; ``sylla watch --check`` exits on it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from sylla.metrics.watch.follow import Follower
+from sylla.metrics.watch.state import Options
+
+from .conftest import SYLLABUS, WATCH
+from .replay import materialise
+
+REPLAY = Path(__file__).with_name("replay.py")
+
+
+def _planted(tmp_path: Path, name: str, line: int, old: bytes, new: bytes) -> Path:
+    run = tmp_path / name
+    lines = (WATCH / name).read_bytes().splitlines(True)
+    lines[line] = lines[line].replace(old, new)
+    run.write_bytes(b"".join(lines))
+    return run
+
+
+def _state(run: Path):
+    follower = Follower(run, Options(syllabus=str(SYLLABUS)))
+    try:
+        return follower.state
+    finally:
+        follower.close()
+
+
+def test_complete_run_conforms(tmp_path: Path) -> None:
+    state = _state(WATCH / "rewards.csv")
+    assert state.divergence is None
+    assert state.progress.episodes_read == state.progress.episodes_planned == 80
+    assert state.progress.complete
+
+
+def test_wrong_task_names_episode_expected_found_and_line(tmp_path: Path) -> None:
+    run = _planted(tmp_path, "rewards.csv", 46, b"Breakout", b"Pong")  # episode 45
+    d = _state(run).divergence
+    assert d is not None
+    assert (d.episode, d.found, d.path, d.line) == (45, "task Pong", str(SYLLABUS), 15)
+    assert d.expected == "task Breakout (learning on, phase 2.train, block 3)"
+    assert str(d).startswith(f"{SYLLABUS}:15: episode 45: ")
+
+
+def test_learning_on_in_a_test_block(tmp_path: Path) -> None:
+    run = _planted(tmp_path, "rewards.tsv", 33, b"test", b"train")  # episode 32, 1.test
+    d = _state(run).divergence
+    assert d is not None
+    assert (d.episode, d.found, d.line) == (32, "learning on (train)", 11)
+    assert "learning off, phase 1.test" in d.expected
+
+
+def test_episode_beyond_the_schedule(tmp_path: Path) -> None:
+    run = tmp_path / "rewards.csv"
+    run.write_bytes((WATCH / "rewards.csv").read_bytes() + b"80,Breakout,5.0\n")
+    d = _state(run).divergence
+    assert d is not None and d.episode == 80
+    assert d.expected == "the end of the schedule after 80 episodes"
+
+
+def test_partial_run_is_progress_not_divergence(tmp_path: Path) -> None:
+    run = tmp_path / "rewards.csv"
+    materialise(WATCH / "rewards.csv", run, 51)
+    state = _state(run)
+    assert state.divergence is None and state.error is None
+    assert (state.progress.episodes_read, state.progress.phase, state.progress.block) == (
+        50, "2.train", 3)
+
+
+def _check(tmp_path: Path, *replay_args: str) -> tuple[int, str, float]:
+    """Run a writer process and ``sylla watch --check`` on what it writes; the exit code,
+    stderr and the seconds from the writer's end to the check's end."""
+    run = tmp_path / "run"
+    run.mkdir()
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    check = subprocess.Popen([sys.executable, "-m", "sylla", "watch", str(run), "--check",
+                              "--syllabus", str(SYLLABUS)], stderr=subprocess.PIPE, text=True,
+                             env=env)
+    time.sleep(1.0)  # the follower is up before the first line
+    writer = subprocess.run([sys.executable, str(REPLAY), str(WATCH / "l2logger_run"), str(run),
+                             "--delay", "0.01", "--half", *replay_args], check=True)
+    assert writer.returncode == 0
+    written = time.monotonic()
+    try:
+        _, err = check.communicate(timeout=30)
+    finally:
+        check.kill()
+    return check.returncode, err, time.monotonic() - written
+
+
+def test_check_exits_0_when_the_schedule_completes(tmp_path: Path) -> None:
+    code, err, _ = _check(tmp_path)
+    assert code == 0, err
+    assert "episode 80 of 80" in err and "completed its schedule" in err
+
+
+def test_check_exits_1_at_the_first_divergence(tmp_path: Path) -> None:
+    code, err, _ = _check(tmp_path, "--wrong-task", "49:breakout:pong")
+    assert code == 1, err
+    assert f"{SYLLABUS}:15: episode 45: the syllabus expects task Breakout" in err
+    assert "the log has task pong" in err

@@ -1,0 +1,106 @@
+"""At every cut point the live state equals ``sylla metrics --format json`` on the log as it
+stands, in each format that grows: l2logger, plain CSV/TSV, continual-imitation, learnkit.
+
+The followed run is extended in place (appends, new block folders, a half-written last line
+after every cut); the batch command reads a clean copy cut at the same line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sylla.metrics.watch.follow import Follower
+from sylla.metrics.watch.state import Options
+
+from .conftest import FIXTURES, SYLLABUS, WATCH, batch
+from .replay import Appender, events, materialise
+
+
+def _cuts(n: int) -> list[int]:
+    """Empty, one line, mid-block points, a block edge and the whole log."""
+    return sorted({1, 2, n // 5, n // 3, 31, 32, n // 2 + 1, (3 * n) // 4, n - 1, n} &
+                  set(range(1, n + 1)))
+
+
+def _same(state, expected: dict | None, error: str | None, clean: Path, run: Path) -> None:
+    if error is not None:
+        assert state.document is None
+        assert state.error == error.replace(str(clean), str(run))
+    else:
+        assert state.error is None, state.error
+        got = json.loads(json.dumps(state.document))
+        expected = json.loads(json.dumps(expected).replace(str(clean), str(run)))
+        assert got == expected
+
+
+CASES = [
+    ("l2logger", WATCH / "l2logger_run", "run", ["--syllabus", str(SYLLABUS), "--allow-partial"]),
+    ("l2logger-no-syllabus", WATCH / "l2logger_run", "run", []),
+    ("csv", WATCH / "rewards.csv", "rewards.csv", ["--syllabus", str(SYLLABUS), "--allow-partial"]),
+    ("tsv", WATCH / "rewards.tsv", "rewards.tsv", ["--syllabus", str(SYLLABUS), "--allow-partial"]),
+    ("iscil", FIXTURES / "iscil" / "tree" / "iscil" / "kitchen" / "exp_worked_seed0",
+     "exp_worked_seed0", []),
+    ("learnkit", FIXTURES / "learnkit_sep2020" / "two_tasks-1600830032-0285285", "lk", []),
+]
+
+
+@pytest.mark.parametrize(("fixture", "name", "extra"), [c[1:] for c in CASES],
+                         ids=[c[0] for c in CASES])
+def test_live_state_equals_batch_at_every_cut(tmp_path: Path, fixture: Path, name: str,
+                                              extra: list[str]) -> None:
+    run, clean = tmp_path / "live" / name, tmp_path / "clean" / name
+    run.parent.mkdir()
+    clean.parent.mkdir()
+    if fixture.is_dir():
+        run.mkdir()
+    appender = Appender(fixture, run)
+    syllabus = extra[extra.index("--syllabus") + 1] if "--syllabus" in extra else None
+    follower = Follower(run, Options(syllabus=syllabus, allow_partial="--allow-partial" in extra))
+    try:
+        for cut in _cuts(len(appender.lines)):
+            appender.advance(cut, half=True)
+            state = follower.refresh()
+            materialise(fixture, clean, cut)
+            expected, error = batch(clean, *extra)
+            _same(state, expected, error, clean, run)
+    finally:
+        follower.close()
+
+
+def test_truncated_file_is_read_again(tmp_path: Path) -> None:
+    fixture = WATCH / "rewards.csv"
+    run = tmp_path / "rewards.csv"
+    materialise(fixture, run, 60)
+    follower = Follower(run, Options(syllabus=str(SYLLABUS)))
+    try:
+        assert follower.state.progress.episodes_read == 59
+        materialise(fixture, run, 20)  # replaced by a shorter file
+        state = follower.refresh()
+        assert state.progress.episodes_read == 19
+        with open(run, "r+b") as handle:  # truncated in place, then rewritten longer
+            handle.truncate(0)
+        run.write_bytes(fixture.read_bytes())
+        state = follower.refresh()
+        assert state.progress.episodes_read == 80
+        assert state.progress.complete
+        expected, _ = batch(run, "--syllabus", str(SYLLABUS))
+        assert state.document == expected
+    finally:
+        follower.close()
+
+
+def test_half_written_line_is_neither_error_nor_number(tmp_path: Path) -> None:
+    run = tmp_path / "rewards.csv"
+    materialise(WATCH / "rewards.csv", run, 11, half=b"10,Pong,3.5")  # no newline yet
+    follower = Follower(run, Options(syllabus=str(SYLLABUS)))
+    try:
+        assert follower.state.error is None
+        assert follower.state.progress.episodes_read == 10
+        with open(run, "ab") as handle:
+            handle.write(b"7\n")
+        assert follower.refresh().progress.episodes_read == 11
+        assert follower.state.points[-1]["perf"] == 3.57
+    finally:
+        follower.close()
