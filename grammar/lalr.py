@@ -407,7 +407,7 @@ def _drive(
                 push_value(tok)
                 if run.quiet:
                     run.quiet -= 1
-                if len(states) > 4 * MAX_DEPTH and k in _OPEN:
+                if len(states) > MAX_DEPTH and k in _OPEN:
                     _check_depth(values, tok)
                 break
             name, n, _ = rules[act[1]]

@@ -26,6 +26,7 @@ SIGNS: dict[str, tuple[str, ...]] = {
     "dask": (r"^from distributed import", r"^import distributed", r"\bLocalCluster\b", r'"dask", "worker"|dask\W+worker'),
     "packaging": (r'"pip", "wheel"', r"\bvsce\b"),
     "precommit": (r"\b_pre_commit\(\)|\"pre-commit\"\]|pre_commit\b",),
+    "slow": (r"\bsync_playwright\b",),  # a real browser: seconds to start, seconds per page
 }
 TIERS = ("editor", "parity", "dask", "packaging", "precommit", "slow")
 MODULES = sorted(p for p in TESTS.rglob("test_*.py") if p.name != Path(__file__).name)
@@ -52,6 +53,7 @@ def test_the_signs_recognise_what_they_stand_for() -> None:
     assert needed("from distributed import Client\n") == {"dask"}
     assert needed('run([sys.executable, "-m", "pip", "wheel", src])\n') == {"packaging"}
     assert needed("subprocess.run([_pre_commit(), 'install'])\n") == {"precommit"}
+    assert needed("from playwright.sync_api import sync_playwright\n") == {"slow"}
     assert needed("import json\n") == set()
 
 

@@ -69,3 +69,17 @@ def test_scalar_document_is_not_a_syllabus() -> None:
     result = sylla.parse('"just a string"')
     assert result.model is None
     assert result.diagnostics[0].kind == "not-a-syllabus"
+
+
+@pytest.mark.parametrize("depth", [101, 150, 201, 300, 394, 1000])
+def test_nesting_past_the_limit_is_too_deep_and_never_a_recursion_error(depth: int) -> None:
+    # an instruction holds two objects, so `depth` arrays inside it nest depth + 2 levels:
+    # 201-394 once got past the parser and crashed jsonschema with a RecursionError
+    text = '{"instructions": [{"$repeat": {"$episode": "Pong", "w": ' + "[" * depth + "0.1" + "]" * depth + '}, "count": 5}]}'
+    codes = [f.code for f in sylla.lint(text.encode(), "deep.json").findings]
+    assert codes == ["S110"]
+
+
+def test_nesting_at_the_limit_is_parsed() -> None:
+    text = '{"instructions": [{"$repeat": {"$episode": "Pong", "w": ' + "[" * 98 + "0.1" + "]" * 98 + '}, "count": 5}]}'
+    assert "S110" not in [f.code for f in sylla.lint(text.encode(), "deep.json").findings]

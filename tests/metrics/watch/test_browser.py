@@ -26,7 +26,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 REPLAY = Path(__file__).with_name("replay.py")
 SCREENSHOT = Path(__file__).parents[3] / "docs" / "img" / "watch-dashboard.png"
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"), reason="needs Debian's chromium (scripts/setup.d/50-code-server.sh installs it; in CI a missing one fails)")]
 
 
 @pytest.fixture
