@@ -180,10 +180,13 @@ class SyllaServer(LanguageServer):
             # and the schedule hover reads, which the outline no longer builds: here, so that a
             # hover after the outline answers at once on the event loop (``on_hover``)
             analysis.schedule  # noqa: B018
+        from sylla.linter.engine import between_rules
+
         self.requests_first.wait()
-        outcome = outcome_for(
-            snap.uri, snap.version, snap.text, path, config, self.encoding, analysis.result, analysis.positions
-        )
+        with between_rules(self.requests_first.pauses()):  # and again before each rule
+            outcome = outcome_for(
+                snap.uri, snap.version, snap.text, path, config, self.encoding, analysis.result, analysis.positions
+            )
         outcome.config_problem = problem
         return outcome
 
@@ -478,6 +481,10 @@ def create_server() -> SyllaServer:
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=['"', "$", "<"]))
     @guard.request
     async def on_completion(params: types.CompletionParams) -> types.CompletionList | None:
+        with server.requests_first.answering():
+            return await completion(params)
+
+    async def completion(params: types.CompletionParams) -> types.CompletionList | None:
         uri = params.text_document.uri
         found = server.served_snapshot(uri)
         if found is None:
