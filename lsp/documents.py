@@ -106,7 +106,10 @@ class Analysis:
 
     @cached_property
     def positions(self) -> PositionMap:
-        return PositionMap(self.result.lines, self.encoding)
+        """Offsets of the parse <-> positions in the client's buffer, which may begin with a
+        byte-order mark that the parse dropped (its column still counts on line 0)."""
+        bom = self.text.startswith("\ufeff") and not self.result.text.startswith("\ufeff")
+        return PositionMap(self.result.lines, self.encoding, bom=bom)
 
     @cached_property
     def schedule(self) -> Schedule | None:

@@ -95,7 +95,7 @@ class _Writer:
 
     def __init__(self, analysis: Analysis, first_line: int) -> None:
         positions = analysis.positions
-        self.text = analysis.text
+        self.text = analysis.result.text
         self.first_line = first_line
         self.values: list[int] = []
         self.kinds: list[int] = []
@@ -126,7 +126,7 @@ class _Writer:
 
 def _line_col(positions) -> Callable[[int], tuple[int, int]]:  # noqa: ANN001 - PositionMap
     """offset -> (line, character in the negotiated encoding)."""
-    if positions.text.isascii():
+    if positions.plain:
         starts, find, end = positions.lines.starts, bisect.bisect_right, len(positions.text)
 
         def ascii_line_col(offset: int) -> tuple[int, int]:
@@ -155,7 +155,7 @@ def _write(analysis: Analysis, part: tuple[Instruction, ...], phase: PhaseMark |
     first phase (``phase`` None). Learning follows ``schedule.schedule``: the phase's
     ``enable_updates`` when it has one, else the ``$info`` state in force."""
     w = _Writer(analysis, first_line)
-    text = analysis.text
+    text = analysis.result.text  # the offsets are the parse's (a BOM it dropped is not in it)
     blocks: list[str] = []
     learning: set[bool | None] = set()
     episode = 0
@@ -207,7 +207,8 @@ def document_symbols(analysis: Analysis, previous: Pieces | None = None) -> tupl
     model = analysis.model
     if model is None:
         return "[]", None
-    text, encoding = analysis.text, analysis.encoding
+    text = analysis.result.text  # the offsets are the parse's (a BOM it dropped is not in it)
+    encoding = f"{analysis.encoding}+{analysis.positions.lead}"  # a dropped BOM moves line 0
     instructions = model.instructions
     marks = [i for i, x in enumerate(instructions) if x.__class__ is PhaseMark]
     bounds = [0] + marks + [len(instructions)]
