@@ -175,11 +175,11 @@ class SyllaServer(LanguageServer):
         analysis = self.documents.analyse(snap.uri, snap.version, snap.text, self.encoding, language)
         if language == "syllabus" and snap.uri in self.outlines:
             # the editor shows this document's outline and asks for it after every change:
-            # write it now, with the parse and before the rules, rather than beside them
-            self.outline(analysis)
-            # and the schedule hover reads, which the outline no longer builds: here, so that a
-            # hover after the outline answers at once on the event loop (``on_hover``)
+            # write it now, with the parse and before the rules, rather than beside them; the
+            # schedule hover reads first (the outline does not need it), so that the hover an
+            # editor sends once the outline is in answers at once on the event loop
             analysis.schedule  # noqa: B018
+            self.outline(analysis)
         from sylla.linter.engine import between_rules
 
         self.requests_first.wait()
