@@ -9,7 +9,10 @@ typos: a misspelt directive or phase label is reported once, not with its conseq
 
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from typing import Callable, Iterator
 
 from sylla.grammar.gc_pause import paused_gc
 from sylla.grammar.model import Diagnostic, Syllabus, Unknown
@@ -35,6 +38,25 @@ class LintResult:
     @property
     def text(self) -> str:
         return self.parse.text
+
+
+#: per thread: a function the rule loop calls before each rule (``between_rules``)
+_between_rules = threading.local()
+
+
+@contextmanager
+def between_rules(hook: Callable[[], object]) -> Iterator[None]:
+    """Call ``hook`` before each rule of the lints this thread runs inside the block.
+
+    The language server lints in a thread beside the one answering the editor's requests; both
+    need the GIL, so a request that arrives while the rules run waits for them. With the hook
+    the lint steps aside (the hook blocks) at the next rule while a request is answered."""
+    previous = getattr(_between_rules, "hook", None)
+    _between_rules.hook = hook
+    try:
+        yield
+    finally:
+        _between_rules.hook = previous
 
 
 def lint(
@@ -70,9 +92,12 @@ def _lint(data: str | bytes, path: str | None, config: Config, parsed: ParseResu
             findings.append(finding)
     if ctx is not None and result.syntax_ok:
         typo = model is not None and structure_typo(model)
+        pause = getattr(_between_rules, "hook", None)
         for rule in rules:
             if rule.kinds or (typo and rule.structural):
                 continue
+            if pause is not None:
+                pause()
             findings.extend(rule.check(ctx))
     findings = _filter(findings, config, path, result)
     return LintResult(findings, result, stype, path)

@@ -15,8 +15,10 @@ edit touches, or the top level around the instruction list, with the same result
 
 from __future__ import annotations
 
+import operator
 import os
 import threading
+from bisect import bisect_left
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -79,6 +81,12 @@ class Analysis:
     _views: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
     _views_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False, compare=False)
 
+    def has_view(self, name: str) -> bool:
+        """Whether ``view(name, ...)`` is already built: a request can then answer on the
+        event loop, without handing the work to a thread and waiting for it to be scheduled
+        (on a busy machine each such hand-over costs milliseconds to tens of milliseconds)."""
+        return name in self._views
+
     def view(self, name: str, build: Callable[["Analysis"], V]) -> V:
         """``build(self)``, computed once per version: the editor asks for symbols, folds and
         hints after every change, often twice for the same version."""
@@ -98,18 +106,19 @@ class Analysis:
 
     @cached_property
     def positions(self) -> PositionMap:
-        return PositionMap(self.result.lines, self.encoding)
+        """Offsets of the parse <-> positions in the client's buffer, which may begin with a
+        byte-order mark that the parse dropped (its column still counts on line 0)."""
+        bom = self.text.startswith("\ufeff") and not self.result.text.startswith("\ufeff")
+        return PositionMap(self.result.lines, self.encoding, bom=bom)
 
     @cached_property
     def schedule(self) -> Schedule | None:
         return schedule(self.model) if self.model is not None else None
 
-    @cached_property
-    def scheduled_by_block(self) -> dict[int, ScheduledBlock]:
-        """Instruction index of each block -> its scheduled block."""
-        if self.schedule is None:
-            return {}
-        return {sb.block.index: sb for sb in self.schedule.blocks}
+    @property
+    def has_schedule(self) -> bool:
+        """Whether ``schedule`` is built (see ``has_view``)."""
+        return "schedule" in self.__dict__
 
     @cached_property
     def phase_ends(self) -> dict[int, int]:
@@ -149,7 +158,14 @@ class Analysis:
         return None
 
     def scheduled(self, block: Block) -> ScheduledBlock | None:
-        return self.scheduled_by_block.get(block.index)
+        """The scheduled block of ``block``: a bisection, since the schedule keeps the
+        instructions' order (a dict of all 5,000 blocks would cost the first hover of every
+        version a pass over them)."""
+        if self.schedule is None:
+            return None
+        blocks = self.schedule.blocks
+        i = bisect_left(blocks, block.index, key=_block_index)
+        return blocks[i] if i < len(blocks) and blocks[i].block.index == block.index else None
 
 
 class Documents:
@@ -234,6 +250,18 @@ class Documents:
             and (cached.text is text or cached.text == text)
         )
 
+    def cached(self, uri: str, version: int | None, text: str, encoding: str, language: Language) -> Analysis | None:
+        """The analysis of exactly this version if it is parsed (what ``analyse`` would return
+        at once), else None; never parses."""
+        with self._lock:
+            cached = self._cache.get(uri)
+        if not (
+            cached is not None and cached.version == version and cached.language == language
+            and (cached.text is text or cached.text == text)
+        ):
+            return None
+        return cached if cached.encoding == encoding else Analysis(uri, version, text, encoding, cached.result, language)
+
     def latest(self, uri: str) -> Analysis | None:
         """The most recent completed analysis of ``uri``, whatever its version."""
         with self._lock:
@@ -244,6 +272,9 @@ class Documents:
             self._cache.pop(uri, None)
             self._pending.pop(uri, None)
         self._languages.pop(uri, None)
+
+
+_block_index = operator.attrgetter("block.index")
 
 
 def _parse(language: Language, text: str, path: str | None, previous: Analysis | None = None) -> Any:

@@ -47,12 +47,23 @@ def _chars_for_units(line: str, units: int, encoding: str) -> int:
 class PositionMap:
     """Converts between offsets into one text and LSP positions for one encoding."""
 
-    __slots__ = ("lines", "encoding", "_ascii")
+    __slots__ = ("lines", "encoding", "_ascii", "lead")
 
-    def __init__(self, text: str | LineIndex, encoding: str = UTF16) -> None:
+    def __init__(self, text: str | LineIndex, encoding: str = UTF16, *, bom: bool = False) -> None:
         self.lines = text if isinstance(text, LineIndex) else LineIndex(text)
         self.encoding = str(encoding or UTF16)
         self._ascii: bool | None = None
+        #: code units of line 0 before offset 0: a byte-order mark the client's buffer holds
+        #: and the parse (whose offsets these are) dropped, which still takes a column there
+        self.lead = _units("\ufeff", self.encoding) if bom else 0
+
+    @property
+    def plain(self) -> bool:
+        """Whether a column is its offset from the line start in every encoding (an ASCII
+        text without a dropped byte-order mark): callers may then skip the conversion."""
+        if self._ascii is None:
+            self._ascii = self.lines.text.isascii()
+        return self._ascii and not self.lead
 
     def wire(self, offset: int) -> dict[str, int]:
         """``position(offset)`` in its JSON form, without building an lsprotocol object.
@@ -61,9 +72,7 @@ class PositionMap:
         and then unstructuring that many attrs objects costs more than the rest of the work.
         In an ASCII text a column is its code-unit count in every encoding.
         """
-        if self._ascii is None:
-            self._ascii = self.lines.text.isascii()
-        if self._ascii:
+        if self.plain:
             starts = self.lines.starts
             offset = max(0, min(offset, len(self.lines.text)))
             line = bisect.bisect_right(starts, offset) - 1
@@ -82,7 +91,8 @@ class PositionMap:
     def position(self, offset: int) -> types.Position:
         line, col = self.lines.line_col(offset)
         before = self.lines.line_text(line)[: col - 1]
-        return types.Position(line=line - 1, character=_units(before, self.encoding))
+        lead = self.lead if line == 1 else 0
+        return types.Position(line=line - 1, character=lead + _units(before, self.encoding))
 
     def range(self, span: Span) -> types.Range:
         return types.Range(start=self.position(span.start), end=self.position(span.end))
@@ -93,7 +103,8 @@ class PositionMap:
         if line > self.lines.line_count:
             return len(self.lines.text)
         text = self.lines.line_text(line)
-        col = _chars_for_units(text, position.character, self.encoding)
+        units = max(0, position.character - self.lead) if line == 1 else position.character
+        col = _chars_for_units(text, units, self.encoding)
         return self.lines.offset(line, col + 1)
 
     def span(self, range_: types.Range) -> Span:

@@ -32,7 +32,7 @@ from .documents import Analysis, Documents, Language, looks_like_xml, served
 from .formatting import format_document
 from .hover import WAIT, hover, stale_hover
 from .idle_gc import IdleCollector
-from .outline import RenderedRanges, document_symbols, folding_ranges, inlay_hints
+from .outline import Pieces, document_symbols, folding_ranges, inlay_hints
 from .positions import PositionMap
 from .priority import RequestsFirst
 from .protocol import RawJson, SyllaProtocol, Wire
@@ -56,8 +56,8 @@ class SyllaServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("sylla", __version__, protocol_cls=SyllaProtocol)
         self.documents = Documents()
-        #: the last outline's rendered block ranges per document, reused by the next outline
-        self.outlines: dict[str, RenderedRanges] = {}
+        #: the last outline's pieces per document (one per phase), reused by the next outline
+        self.outlines: dict[str, Pieces] = {}
         self.settings = ClientSettings()
         self.settings_generation = 0
         self.pull_mode = False
@@ -175,12 +175,18 @@ class SyllaServer(LanguageServer):
         analysis = self.documents.analyse(snap.uri, snap.version, snap.text, self.encoding, language)
         if language == "syllabus" and snap.uri in self.outlines:
             # the editor shows this document's outline and asks for it after every change:
-            # write it now, with the parse and before the rules, rather than beside them
+            # write it now, with the parse and before the rules, rather than beside them; the
+            # schedule hover reads first (the outline does not need it), so that the hover an
+            # editor sends once the outline is in answers at once on the event loop
+            analysis.schedule  # noqa: B018
             self.outline(analysis)
+        from sylla.linter.engine import between_rules
+
         self.requests_first.wait()
-        outcome = outcome_for(
-            snap.uri, snap.version, snap.text, path, config, self.encoding, analysis.result, analysis.positions
-        )
+        with between_rules(self.requests_first.pauses()):  # and again before each rule
+            outcome = outcome_for(
+                snap.uri, snap.version, snap.text, path, config, self.encoding, analysis.result, analysis.positions
+            )
         outcome.config_problem = problem
         return outcome
 
@@ -217,6 +223,9 @@ class SyllaServer(LanguageServer):
         if found is None:
             return None
         snap, language = found
+        ready = self.documents.cached(uri, snap.version, snap.text, self.encoding, language)
+        if ready is not None:
+            return ready  # parsed already: no hand-over to a thread and back
         return await self.off_loop(self.documents.analyse, uri, snap.version, snap.text, self.encoding, language)
 
     async def current_or_stale(self, uri: str, feature: str | None) -> Analysis | Stale | None:
@@ -464,12 +473,18 @@ def create_server() -> SyllaServer:
             offset = analysis.positions.offset(params.position)
             if analysis.language == "birds":
                 return await server.off_loop(birds_features.hover, analysis, offset)
+            if analysis.has_schedule:  # a bisection and a few lines of text: answer here
+                return hover(analysis, offset)
             # off the loop: the first hover of a version may build its schedule (0.1 s at 500 KB)
             return await server.off_loop(hover, analysis, offset)
 
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=['"', "$", "<"]))
     @guard.request
     async def on_completion(params: types.CompletionParams) -> types.CompletionList | None:
+        with server.requests_first.answering():
+            return await completion(params)
+
+    async def completion(params: types.CompletionParams) -> types.CompletionList | None:
         uri = params.text_document.uri
         found = server.served_snapshot(uri)
         if found is None:
@@ -500,6 +515,8 @@ def create_server() -> SyllaServer:
             analysis = await server.analysis(params.text_document.uri)
             if analysis is None or analysis.language != "syllabus":
                 return None
+            if analysis.has_view("symbols"):  # written by the lint with its parse: send it
+                return RawJson(server.outline(analysis))  # type: ignore[return-value]
             return RawJson(await server.off_loop(server.outline, analysis))  # type: ignore[return-value]
 
     @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)

@@ -1,5 +1,5 @@
-"""The outline of a new version, written reusing the previous outline's symbol heads
-(``outline.RenderedRanges``), equals the outline written from scratch for that text.
+"""The outline of a new version, written reusing the previous outline's pieces (one per phase,
+``outline_pieces.Pieces``), equals the outline written from scratch for that text.
 
 Edits are typed anywhere (mostly inside instructions, where the incremental parse applies),
 with line breaks of every kind and characters that take two UTF-16 units or several UTF-8

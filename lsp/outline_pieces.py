@@ -1,0 +1,243 @@
+"""The outline (documentSymbol) as one piece per phase, kept from version to version by text.
+
+The editor asks for the outline after every keystroke, and a 500 KB syllabus has some 8,000
+symbols in 3,600 phases. One keystroke changes little of it: a phase's symbols depend only on
+its own text (from its ``$phase`` to its last instruction, plus what precedes it on its first
+line, which fixes the columns there) and on the learning state the ``$info`` instructions
+before it leave in force. Where the phase sits moves all its line numbers by one amount and
+all its episode numbers by another; an edit above it (a line break, a count) changes nothing
+else about it.
+
+So each phase is written once as a template cut where its line and episode numbers go, with
+the numbers kept relative to the phase's first line and first episode. The outline of the
+next version looks each phase up by its text and joins the numbers in (or reuses the last
+text when the phase did not move); only the phases an edit touched are written again, from
+the new parse. Near a syntax error the parser's repair may depend on
+more than the phase's text, so phases that overlap the repaired stretch
+(``ParseResult.events``) are always written anew and never kept.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from lsprotocol import types
+
+from sylla.grammar.model import Block, Info, Instruction, PhaseMark, Span
+
+from .documents import Analysis
+
+_ESC = json.encoder.encode_basestring_ascii  # type: ignore[attr-defined]  # C: a JSON string, ASCII only
+_EVENT = types.SymbolKind.Event.value
+_NAMESPACE = types.SymbolKind.Namespace.value
+_STRING = r'("(?:[^"\\\n]|\\.)*")'
+_TASK_VALUE = re.compile(r'"\$(?:episode|dataset)"\s*:\s*' + _STRING)
+_PHASE_VALUE = re.compile(r'"\$phase"\s*:\s*' + _STRING)
+#: where a number goes in a template (a control character: JSON text escapes every one)
+_SLOT = "\x00"
+
+
+class Piece:
+    """One phase's symbol (or the blocks before the first phase) as a template: its JSON
+    text cut at each line or episode number, and those numbers relative to the line the piece
+    starts on and to its first episode."""
+
+    __slots__ = ("parts", "values", "kinds", "total", "info_out", "_last")
+
+    def __init__(self, template: str, values: list[int], kinds: list[int], total: int, info_out: bool | None) -> None:
+        cut = template.split(_SLOT)
+        self.parts: list[str | None] = [None] * (2 * len(cut) - 1)
+        self.parts[::2] = cut
+        self.values = values
+        #: per value: 0 a line number, 1 an episode number
+        self.kinds = kinds
+        #: how many episodes the piece's blocks hold
+        self.total = total
+        #: the ``$info`` learning state in force after the piece
+        self.info_out = info_out
+        self._last: tuple[int, int, str] | None = None
+
+    def render(self, line: int, episode: int) -> str:
+        """The JSON text with the piece's first line at ``line`` and first episode at
+        ``episode``: the last text when neither moved (the common case: an edit below, or on
+        the same line without a count), else the numbers joined in (no format parsing)."""
+        last = self._last
+        if last is not None and last[0] == line and last[1] == episode:
+            return last[2]
+        offset = (line, episode)
+        parts = self.parts.copy()
+        parts[1::2] = map(str, [v + offset[k] for v, k in zip(self.values, self.kinds)])
+        text = "".join(parts)  # type: ignore[arg-type]
+        self._last = (line, episode, text)
+        return text
+
+
+#: (text before the piece on its first line, the piece's text, learning state coming in)
+Key = tuple[str, str, "bool | None"]
+
+
+class Pieces:
+    """The pieces of one version's outline, by key, for the next version to reuse."""
+
+    __slots__ = ("encoding", "by_key")
+
+    def __init__(self, encoding: str, by_key: dict[Key, Piece]) -> None:
+        self.encoding = encoding
+        self.by_key = by_key
+
+
+class _Writer:
+    """Writes one piece: positions as relative line placeholders, episodes likewise."""
+
+    def __init__(self, analysis: Analysis, first_line: int) -> None:
+        positions = analysis.positions
+        self.text = analysis.result.text
+        self.first_line = first_line
+        self.values: list[int] = []
+        self.kinds: list[int] = []
+        self._line_col = _line_col(positions)
+
+    def at(self, offset: int) -> str:
+        line, character = self._line_col(offset)
+        self.values.append(line - self.first_line)
+        self.kinds.append(0)
+        return '{"line":' + _SLOT + ',"character":' + str(character) + "}"
+
+    def episode(self, n: int) -> str:
+        self.values.append(n)
+        self.kinds.append(1)
+        return _SLOT
+
+    def range(self, span: Span, selection: Span) -> str:
+        return '"range":{"start":%s,"end":%s},"selectionRange":{"start":%s,"end":%s}' % (
+            self.at(span.start), self.at(span.end), self.at(selection.start), self.at(selection.end)
+        )
+
+    def episodes_text(self, start: int, end: int) -> str:
+        """``_episodes(start, end)`` of the outline, JSON-escaped, numbers as placeholders."""
+        if end <= start:
+            return "no episodes"
+        return "episodes " + self.episode(start) + "\\u2013" + self.episode(end - 1)
+
+
+def _line_col(positions) -> Callable[[int], tuple[int, int]]:  # noqa: ANN001 - PositionMap
+    """offset -> (line, character in the negotiated encoding)."""
+    if positions.plain:
+        starts, find, end = positions.lines.starts, bisect.bisect_right, len(positions.text)
+
+        def ascii_line_col(offset: int) -> tuple[int, int]:
+            offset = 0 if offset < 0 else end if offset > end else offset
+            n = find(starts, offset) - 1
+            return n, offset - starts[n]
+
+        return ascii_line_col
+
+    def line_col(offset: int) -> tuple[int, int]:
+        w = positions.wire(offset)
+        return w["line"], w["character"]
+
+    return line_col
+
+
+def _learning_text(values: set[bool | None]) -> str:
+    if len(values) != 1:
+        return ""
+    value = next(iter(values))
+    return "" if value is None else (" \\u00b7 learning on" if value else " \\u00b7 learning off")
+
+
+def _write(analysis: Analysis, part: tuple[Instruction, ...], phase: PhaseMark | None, first_line: int, info: bool | None) -> Piece:
+    """The piece of one phase (``part`` starts with its mark) or of the blocks before the
+    first phase (``phase`` None). Learning follows ``schedule.schedule``: the phase's
+    ``enable_updates`` when it has one, else the ``$info`` state in force."""
+    w = _Writer(analysis, first_line)
+    text = analysis.result.text  # the offsets are the parse's (a BOM it dropped is not in it)
+    blocks: list[str] = []
+    learning: set[bool | None] = set()
+    episode = 0
+    first_start = last_end = None
+    for instruction in part:
+        if isinstance(instruction, Info):
+            if instruction.resets:
+                info = None
+            elif instruction.disable_updates is not None:
+                info = not instruction.disable_updates
+        elif isinstance(instruction, Block):
+            learning.add(phase.enable_updates if phase is not None and phase.enable_updates is not None else info)
+            span = instruction.span
+            m = _TASK_VALUE.search(text, span.start, span.end)
+            selection = Span(m.start(1), m.end(1)) if m else span
+            name = _ESC(f"{instruction.task} ×{instruction.count}" if instruction.repeated else instruction.task)
+            end = episode + instruction.count
+            blocks.append('{"name":%s,"kind":%d,%s,"detail":"%s \\u00b7 %s"}' % (
+                name, _EVENT, w.range(span, selection), instruction.directive, w.episodes_text(episode, end)
+            ))
+            if first_start is None:
+                first_start = episode
+            last_end = end
+            episode = end
+    children = ",".join(blocks)
+    if phase is None:
+        return Piece(children, w.values, w.kinds, episode, info)
+    m = _PHASE_VALUE.search(text, phase.span.start, phase.span.end)
+    selection = Span(m.start(1), m.end(1)) if m else phase.span
+    extent = Span(phase.span.start, part[-1].span.end)
+    n_children = len(w.values)
+    head = '{"name":%s,"kind":%d,%s,"detail":"' % (_ESC(phase.label), _NAMESPACE, w.range(extent, selection))
+    detail = _ESC(f"{phase.kind or 'phase'} · ")[1:-1]
+    detail += w.episodes_text(first_start, last_end) if first_start is not None and last_end is not None else "no episodes"
+    # the head comes first in the text but was written last: its numbers go first
+    values = w.values[n_children:] + w.values[:n_children]
+    kinds = w.kinds[n_children:] + w.kinds[:n_children]
+    template = '%s%s%s","children":[%s]}' % (head, detail, _learning_text(learning), children)
+    return Piece(template, values, kinds, episode, info)
+
+
+def document_symbols(analysis: Analysis, previous: Pieces | None = None) -> tuple[str, Pieces | None]:
+    """Phases with their blocks as children, as the JSON text of LSP's ``DocumentSymbol[]``,
+    and this version's pieces (pass them back for the next version's outline).
+
+    Written as JSON text because a 500 KB syllabus has some 8,000 symbols: building them as
+    lsprotocol objects, or as dicts for a JSON encoder, costs several times the rest.
+    """
+    model = analysis.model
+    if model is None:
+        return "[]", None
+    text = analysis.result.text  # the offsets are the parse's (a BOM it dropped is not in it)
+    encoding = f"{analysis.encoding}+{analysis.positions.lead}"  # a dropped BOM moves line 0
+    instructions = model.instructions
+    marks = [i for i, x in enumerate(instructions) if x.__class__ is PhaseMark]
+    bounds = [0] + marks + [len(instructions)]
+    result = analysis.result
+    events = result.events
+    if events is None and not result.ok and any(d.kind != "schema" for d in result.diagnostics if d.severity.value == "error"):
+        events = (0, len(text))  # a syntax error whose stretch is unknown: keep nothing
+    reuse = previous.by_key if previous is not None and previous.encoding == encoding else {}
+    kept: dict[Key, Piece] = {}
+    starts = analysis.positions.lines.starts
+    out: list[str] = []
+    episode, info = 0, None
+    for k in range(len(bounds) - 1):
+        lo, hi = bounds[k], bounds[k + 1]
+        if lo == hi:
+            continue
+        part = instructions[lo:hi]
+        phase = part[0] if k > 0 else None
+        start, end = part[0].span.start, part[-1].span.end
+        line = bisect.bisect_right(starts, start) - 1
+        key: Key = (text[starts[line] : start], text[start:end], info)
+        clean = events is None or end < events[0] or start > events[1]
+        piece = reuse.get(key) if clean else None
+        if piece is None:
+            piece = _write(analysis, part, phase, line, info)  # type: ignore[arg-type]
+        if clean:
+            kept[key] = piece
+        if len(piece.parts) > 1 or piece.parts[0]:
+            out.append(piece.render(line, episode))
+        episode += piece.total
+        info = piece.info_out
+    return "[" + ",".join(out) + "]", Pieces(encoding, kept)
