@@ -9,7 +9,7 @@ from lsprotocol import types
 
 from lsp_support import RecordingClient, fixture_text, uri_of
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.editor, pytest.mark.asyncio]
 
 NAME = "one-line.json"
 
