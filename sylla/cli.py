@@ -15,7 +15,7 @@ from typing import Sequence
 from sylla.suggest import NATIVE_SUGGESTIONS, unrecognized_message, with_choice_hint
 
 # Order is the order of ``sylla --help``.
-COMMANDS = ("new", "explain", "lint", "fmt", "rules", "rule", "lsp", "metrics", "simulate", "sweep")
+COMMANDS = ("new", "explain", "lint", "fmt", "rules", "rule", "lsp", "metrics", "simulate", "sweep", "compare")
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
