@@ -171,3 +171,19 @@ def _one(frame: pd.DataFrame, metric: str, group_of: dict[str, str],
             scores.values = [scores.values[i] for i in keep]
             scores.runs = [scores.runs[i] for i in keep]
     return ScoreSet(metric=metric, groups=groups, missing=missing, dropped_tasks=dropped)
+
+
+def from_matrices(metric: str, matrices: dict[str, np.ndarray],
+                  tasks: list[str] | None = None) -> ScoreSet:
+    """A score set from rliable-shaped ``runs x tasks`` matrices (for the API, the oracle test
+    and the benchmark, which feed the same matrices to rliable)."""
+    groups: dict[str, TaskScores] = {}
+    for name, m in matrices.items():
+        m = np.asarray(m, dtype=np.float64)
+        if m.ndim != 2:
+            raise MetricsError(f"{name}: scores must be runs x tasks, got shape {m.shape}",
+                               exit_code=EXIT_USAGE)
+        names = tasks or [f"task{j}" for j in range(m.shape[1])]
+        groups[name] = TaskScores(tasks=list(names), values=[m[:, j].copy() for j in range(m.shape[1])],
+                                  runs=[[f"run{i}" for i in range(m.shape[0])]] * m.shape[1])
+    return ScoreSet(metric=metric, groups=groups)
