@@ -26,8 +26,10 @@ import numpy as np
 from . import estimators as est
 
 CONFIDENCE = 0.95
-#: resampled scores held at once (reps x N floats): bounds memory, not results
-CHUNK_CELLS = 1 << 21
+#: resampled scores held at once (reps x N floats): bounds memory, not results (the aggregates'
+#: draws consume the generator in order, so any chunking gives the same draws); 2**18 cells
+#: (2 MB) ran faster than 2**16 or 2**21 on 10 x 20 scores
+CHUNK_CELLS = 1 << 18
 
 
 def generator(seed: int, *names: str) -> np.random.Generator:
@@ -39,8 +41,13 @@ def generator(seed: int, *names: str) -> np.random.Generator:
 def stratified_indices(rng: np.random.Generator, counts: np.ndarray, reps: int) -> np.ndarray:
     """``(reps, N)`` positions into the flat layout: each task's slots draw from that task."""
     starts = np.repeat(est.offsets(counts), counts)
-    sizes = np.repeat(counts, counts)
-    return starts + rng.integers(0, sizes, size=(reps, int(counts.sum())))
+    sizes = np.repeat(counts, counts).astype(np.float64)
+    # floor(u * n) for uniform u in [0, 1): uniform on 0..n-1 up to 2**-53, and a tenth of the
+    # time of Generator.integers with a per-column bound (measured: 0.07 against 0.70 s for
+    # 10,000 x 200 draws)
+    draws = rng.random((reps, sizes.size))
+    draws *= sizes
+    return starts + draws.astype(np.int64)
 
 
 def _chunks(reps: int, n: int) -> list[int]:

@@ -34,7 +34,7 @@ def test_chunking_does_not_change_the_draws(monkeypatch) -> None:  # type: ignor
     flat = np.arange(10.0)
     counts = np.array([5, 5])
     whole = bs.aggregate_draws(flat, counts, 100, bs.generator(1, "x"))["iqm"]
-    monkeypatch.setattr(bs, "CHUNK_CELLS", 10 * 100)  # the same: one chunk
+    monkeypatch.setattr(bs, "CHUNK_CELLS", 10 * 7)  # chunks of 7 resamples
     assert bs.aggregate_draws(flat, counts, 100, bs.generator(1, "x"))["iqm"].tobytes() == whole.tobytes()
 
 
