@@ -89,9 +89,9 @@ def analyze(scores: ScoreSet, *, reps: int, seed: int, gamma: float = 1.0, bca: 
         if not gx.tasks:
             continue
         point = est.probability_of_improvement(gx.values, gy.values)
-        draws = bs.improvement_draws(gx.values, gy.values, reps,
-                                     bs.generator(seed, scores.metric, x, "vs", y))
-        low, high = bs.percentile_interval(draws, confidence)
+        poi = bs.improvement_draws(gx.values, gy.values, reps,
+                                   bs.generator(seed, scores.metric, x, "vs", y))
+        low, high = bs.percentile_interval(poi, confidence)
         improvements.append(Improvement(x, y, point, float(low), float(high)))
     return Comparison(metric=scores.metric, tasks=scores.tasks, runs=runs, estimates=estimates,
                       improvements=improvements, missing=list(scores.missing),

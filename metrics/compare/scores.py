@@ -149,13 +149,14 @@ def _one(frame: pd.DataFrame, metric: str, group_of: dict[str, str],
     for group in sorted(group_runs):
         scores = TaskScores(tasks=[], values=[], runs=[])
         for task in tasks:
-            vals, names = [], []
+            vals: list[float] = []
+            names: list[str] = []
             for run in group_runs[group]:
-                v = cells.get((run, task))
-                if v is None or not np.isfinite(v):
-                    missing.append(Missing(group, run, task, "no row" if v is None else "not finite"))
+                got = cells.get((run, task))
+                if got is None or not np.isfinite(got):
+                    missing.append(Missing(group, run, task, "no row" if got is None else "not finite"))
                     continue
-                vals.append(v)
+                vals.append(got)
                 names.append(run)
             if not vals:
                 empty.add(task)
