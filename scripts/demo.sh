@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Set up only what the demo needs (.venv with sylla[metrics]: no editors, npm or l2metrics
-# baseline, which are scripts/test.sh's), then tell sylla's story in five steps, one screen
+# baseline, which are scripts/test.sh's), then tell sylla's story in six steps, one screen
 # each, on the bundled examples/ and what the steps write under out/demo/:
 #   1. sylla new writes an ANT-B syllabus (and sylla lint finds nothing in it);
 #   2. sylla lint finds the mistakes planted in examples/ant-b-mistakes.jsonc;
 #   3. sylla simulate produces a run under the syllabus of step 1;
 #   4. sylla metrics --syllabus computes the metrics and plots of that run, then stops at the
 #      first divergence of a run that strays from its syllabus (examples/metrics/strays.csv);
-#   5. sylla sweep over three simulated seeds of two agents gives 95 % intervals.
+#   5. sylla sweep over three simulated seeds of two agents gives 95 % intervals;
+#   6. sylla compare ranks the two agents of that sweep the rliable way (IQM, optimality gap,
+#      probability of improvement with stratified bootstrap intervals) and plots them.
 # Exit 0 when every step did what it shows (findings and the divergence are expected: exit 1
 # there is the demo working); 2 when set-up fails; else the first unexpected exit code.
 # `bash scripts/demo.sh --pause` waits for Enter between steps.
@@ -21,7 +23,7 @@ pause=0
 # Set-up in two parts, so that sylla speaks within seconds on a fresh clone: sylla itself
 # (light: lark, jsonschema, pygls, ...) for steps 1 and 2, while the metrics extra (numpy,
 # pandas, pyarrow, matplotlib, SciPy: most of the set-up time) installs in the background for
-# steps 3 to 5. The background install adds only the extra's requirements (read from
+# steps 3 to 6. The background install adds only the extra's requirements (read from
 # pyproject.toml), never sylla itself, so the `sylla` being run is not rewritten under it.
 logs=out/setup
 # --no-compile: pip's byte-compiling of every module of pandas, SciPy, matplotlib, ... takes
@@ -46,7 +48,7 @@ metrics_extra() {
 print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["metrics"]))')
   [ ${#reqs[@]} -gt 0 ] || return 1
   .venv/bin/python -m pip install -q --no-compile "${reqs[@]}" || return
-  # First imports compile what steps 3-5 use and build matplotlib's font cache: set-up work,
+  # First imports compile what steps 3-6 use and build matplotlib's font cache: set-up work,
   # done here so the steps run at their usual pace.
   .venv/bin/python -c "import sylla.metrics.result, sylla.metrics.plots, sylla.metrics.sweep.task, matplotlib.pyplot, scipy.stats" || return
   sha256sum pyproject.toml >.venv/.sylla-demo.sha256
@@ -58,7 +60,7 @@ if ! { sha256sum -c --status .venv/.sylla-demo.sha256 && .venv/bin/python -c "im
   mkdir -p "$logs"
   metrics_extra >"$logs/demo-metrics.log" 2>&1 &
   metrics_pid=$!
-  echo "setup: sylla[metrics] (numpy, pandas, matplotlib, ...) installs in the background for steps 3-5"
+  echo "setup: sylla[metrics] (numpy, pandas, matplotlib, ...) installs in the background for steps 3-6"
 fi
 waited=0
 wait_for_metrics() {
@@ -86,7 +88,7 @@ if [ -t 1 ]; then bold=$'\033[1m'; plain=$'\033[0m'; fi
 
 step() {
   if [ "$pause" = 1 ] && [ "$1" != 1 ]; then read -r -p "(Enter for step $1) " _; fi
-  printf '\n%s── step %s/5: %s ──%s\n' "$bold" "$1" "$2" "$plain"
+  printf '\n%s── step %s/6: %s ──%s\n' "$bold" "$1" "$2" "$plain"
 }
 
 # `expect CODE COMMAND...`: show the command, run it, and fail the demo if it exits otherwise.
@@ -150,8 +152,14 @@ PY
 echo "sylla simulate wrote $(ls "$out"/runs/*/seed*.csv | wc -l) runs: $out/runs/steady/seed{1,2,3}.csv (defaults)" \
   "and $out/runs/forgetful/seed{1,2,3}.csv (--forgetting 0.4 --transfer 0.02)"
 expect 0 sylla sweep "$out/runs" --group-by "{agent}/seed{seed}" --compare agent \
-  -m transfer -m perf_maintenance --out "$out/sweep" --no-progress
+  -m transfer -m perf_maintenance -m avg_perf --out "$out/sweep" --no-progress
+
+step 6 "sylla compare: IQM, optimality gap and P(improvement) with stratified intervals"
+# Scores normalised to the "steady" agent (its mean is 1 on every task); 10,000 resamples keep
+# the step to a second or two (the default is 50,000)
+expect 0 sylla compare "$out/sweep" -m avg_eval_perf --normalize steady --reps 10000 --seed 1 \
+  -o "$out/compare"
 
 echo
-echo "demo: 5 steps in $((SECONDS - started - waited)) s; outputs in $out/ (plots: $out/metrics/plots/)"
+echo "demo: 6 steps in $((SECONDS - started - waited)) s; outputs in $out/ (plots: $out/metrics/plots/, $out/compare/plots/)"
 exit $status

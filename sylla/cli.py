@@ -15,7 +15,7 @@ from typing import Sequence
 from sylla.suggest import NATIVE_SUGGESTIONS, unrecognized_message, with_choice_hint
 
 # Order is the order of ``sylla --help``.
-COMMANDS = ("new", "explain", "lint", "fmt", "rules", "rule", "lsp", "metrics", "simulate", "sweep", "watch", "report")
+COMMANDS = ("new", "explain", "lint", "fmt", "rules", "rule", "lsp", "metrics", "simulate", "sweep", "compare", "watch", "report")
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
