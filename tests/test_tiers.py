@@ -22,7 +22,7 @@ ROOT = TESTS.parent
 #: tier -> source patterns that mean a module starts that tier's outside process
 SIGNS: dict[str, tuple[str, ...]] = {
     "editor": (r"^from lsp_support import", r"\bnvim\b", r"^from vscode_support import", r"\bcode_server\b"),
-    "parity": (r"\bl2m_driver\b", r"\.venv-l2m", r"from \.differential", r"^from differential"),
+    "parity": (r"\bl2m_driver\b", r"\.venv-l2m", r"\.venv-rliable", r"from \.differential", r"^from differential"),
     "dask": (r"^from distributed import", r"^import distributed", r"\bLocalCluster\b", r'"dask", "worker"|dask\W+worker'),
     "packaging": (r'"pip", "wheel"', r"\bvsce\b"),
     "precommit": (r"\b_pre_commit\(\)|\"pre-commit\"\]|pre_commit\b",),

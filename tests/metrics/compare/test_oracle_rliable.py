@@ -42,9 +42,13 @@ FIXTURES = ROOT / "tests" / "fixtures" / "compare"
 REPS = 10000
 POI_REPS = 2000
 
-pytestmark = pytest.mark.skipif(
-    not RLIABLE_PY.exists() and not os.environ.get("CI"),
-    reason=f"rliable venv missing at {RLIABLE_PY}; run scripts/setup.d/25-rliable.sh")
+pytestmark = [
+    pytest.mark.parity,
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not RLIABLE_PY.exists() and not os.environ.get("CI"),
+        reason=f"rliable venv missing at {RLIABLE_PY}; run scripts/setup.d/25-rliable.sh"),
+]
 
 
 def rliable(matrices: dict[str, np.ndarray], pairs: list[tuple[str, str]], seed: int = 0) -> dict:
