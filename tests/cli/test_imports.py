@@ -43,6 +43,12 @@ def test_no_heavy_library_for_lint_or_help(args):
     assert not loaded(*args) & set(HEAVY)
 
 
+def test_lint_of_a_syllabus_loads_no_lark():
+    """Syllabi parse with sylla's own LALR tables; lark is for trial files and the list DSL,
+    and telling a syllabus from a trial file must not load it (issue 24)."""
+    assert "lark" not in loaded("lint", str(ROOT / "examples" / "cl-pong.json"))
+
+
 @pytest.mark.parametrize("args", [
     ("metrics", "--log", str(FIX / "metrics" / "iscil" / "relearn"), "--format", "json"),
     ("metrics", "--log", str(FIX / "metrics" / "iscil" / "mixed"), "-P", "iscil_detail=true"),
