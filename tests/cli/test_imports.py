@@ -57,6 +57,17 @@ def test_continual_imitation_metrics_need_neither_pandas_nor_scipy(args):
     assert not loaded(*args) & set(HEAVY + ("pyarrow",))
 
 
+def test_a_small_l2logger_log_needs_neither_pandas_nor_pyarrow(tmp_path):
+    """A 10-episode log is parsed with the standard library and measured on numpy block
+    tables (`Columns`): the two imports were most of its run (issue 24)."""
+    from sylla.metrics.synth import alternating_plan, write_l2logger
+
+    log = write_l2logger(tmp_path / "ll10", alternating_plan(["a_v0", "b_v0", "c_v0"], 1, 1),
+                         seed=1)
+    assert not loaded("metrics", "--log", str(log), "--format", "json") & set(
+        HEAVY + ("pyarrow",))
+
+
 def test_the_probe_sees_pandas_where_it_is_used():
     """The check above can fail: a plain CSV log is read with pandas."""
     assert "pandas" in loaded("metrics", "--log", str(FIX / "metrics" / "rewards.csv"),
