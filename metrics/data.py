@@ -73,6 +73,14 @@ class Columns:
     def __len__(self) -> int:
         return len(self._data[self.columns[0]]) if self.columns else 0
 
+    def __getattr__(self, name: str) -> np.ndarray:
+        """``blocks.task`` as on a DataFrame: callers of the Python API read block tables that
+        way (l2logger runs read block by block have had `Columns` since issue 24)."""
+        data = self.__dict__.get("_data")
+        if data is None or name not in data:
+            raise AttributeError(name)
+        return data[name]
+
     def __setitem__(self, name: str, values: Any) -> None:
         self._data[name] = np.asarray(values)
         if name not in self.columns:
