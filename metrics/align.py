@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import numpy as np
 import pandas as pd
 
-from .data import BLOCK_COLUMNS, EpisodeLog, RunData, rows_view
+from .data import BLOCK_COLUMNS, EpisodeLog, RunData, regime_columns, rows_view
 from .errors import MetricsError
 
 if TYPE_CHECKING:
@@ -309,29 +309,11 @@ def _align_regimes(run: str, part: pd.DataFrame) -> tuple[RunData, list[str]]:
 def regime_blocks(starts: np.ndarray, stops: np.ndarray, kind: np.ndarray, task: np.ndarray,
                   subtype: np.ndarray, params: np.ndarray,
                   phase: np.ndarray | None = None) -> pd.DataFrame:
-    """The block table of a log split into regimes (one entry per block, strings as object
-    arrays); without the log's own phase labels, phases are numbered the way syllabi do: each
-    run of train blocks opens phase k, the test blocks after it are k.test, tests before any
-    training are 0.test."""
-    if phase is not None:
-        number = np.array([_phase_number(p) for p in phase])
-    else:
-        is_train = kind == "train"
-        opens = is_train & np.r_[True, ~is_train[:-1]]
-        number = np.cumsum(opens)
-        phase = np.array([f"{k}.{t}" for k, t in zip(number, kind)], dtype=object)
-    return pd.DataFrame({
-        "block": np.arange(len(starts)), "task": task, "phase": phase, "phase_number": number,
-        "kind": kind, "subtype": subtype, "learning": kind == "train", "params": params,
-        "start": starts, "stop": stops, "count": stops - starts, "partial": False,
-    }, columns=list(BLOCK_COLUMNS))
+    """`sylla.metrics.data.regime_columns` as a DataFrame."""
+    return regime_columns(starts, stops, kind, task, subtype, params, phase).to_frame()
 
 
 def _at(series: pd.Series, positions: np.ndarray) -> np.ndarray:
     """Values at a few positions as strings (without stringifying the whole column)."""
     return np.asarray(series.iloc[positions]).astype(str).astype(object)
 
-
-def _phase_number(label: str) -> int:
-    head = label.split(".", 1)[0]
-    return int(head) if head.isdigit() else -1

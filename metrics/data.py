@@ -35,7 +35,7 @@ class EpisodeLog:
     experience counter).
     """
 
-    frame: "pd.DataFrame"
+    frame: "pd.DataFrame | Columns"  # Columns (empty) when a reader returns `runs`
     path: str
     format: str
     files: list[str] = field(default_factory=list)
@@ -73,8 +73,24 @@ class Columns:
     def __len__(self) -> int:
         return len(self._data[self.columns[0]]) if self.columns else 0
 
+    def __getattr__(self, name: str) -> np.ndarray:
+        """``blocks.task`` as on a DataFrame: callers of the Python API read block tables that
+        way (l2logger runs read block by block have had `Columns` since issue 24)."""
+        data = self.__dict__.get("_data")
+        if data is None or name not in data:
+            raise AttributeError(name)
+        return data[name]
+
+    def __setitem__(self, name: str, values: Any) -> None:
+        self._data[name] = np.asarray(values)
+        if name not in self.columns:
+            self.columns.append(name)
+
+    def copy(self) -> "Columns":
+        return Columns({c: self._data[c].copy() for c in self.columns}, self.columns)
+
     def to_frame(self) -> "pd.DataFrame":
-        import pandas as pd
+        import pandas as pd  # lazy: start-up (issue 24)
 
         return pd.DataFrame(self._data, columns=self.columns)
 
@@ -82,6 +98,15 @@ class Columns:
 def as_frame(blocks: "pd.DataFrame | Columns") -> "pd.DataFrame":
     """``blocks`` as a DataFrame (unchanged if it is one)."""
     return blocks.to_frame() if isinstance(blocks, Columns) else blocks
+
+
+def with_frames(run: "RunData") -> "RunData":
+    """``run`` with its block tables (and its logged rows' block table) as DataFrames, for
+    code that selects blocks with DataFrame operations; returns the same run."""
+    run.blocks = as_frame(run.blocks)
+    if run.rows is not None:
+        run.rows.blocks = as_frame(run.rows.blocks)
+    return run
 
 
 def column(blocks: "pd.DataFrame | Columns", name: str) -> np.ndarray:
@@ -121,6 +146,35 @@ class RunData:
         train = column(self.blocks, "kind") == "train"
         task = column(self.blocks, "task")
         return list(dict.fromkeys(task[train].tolist() + task[~train].tolist()))
+
+
+def regime_columns(starts: np.ndarray, stops: np.ndarray, kind: np.ndarray, task: np.ndarray,
+                   subtype: np.ndarray, params: np.ndarray,
+                   phase: np.ndarray | None = None) -> Columns:
+    """The block table of a log split into regimes (one entry per block, strings as object
+    arrays), without pandas (`sylla.metrics.align.regime_blocks` is its DataFrame); without
+    the log's own phase labels, phases are numbered the way syllabi do: each run of train
+    blocks opens phase k, the test blocks after it are k.test, tests before any training are
+    0.test."""
+    if phase is not None:
+        number = np.array([phase_number(p) for p in phase])
+    else:
+        is_train = kind == "train"
+        opens = is_train & np.r_[True, ~is_train[:-1]]
+        number = np.cumsum(opens)
+        phase = np.array([f"{k}.{t}" for k, t in zip(number, kind)], dtype=object)
+    return Columns({
+        "block": np.arange(len(starts)), "task": task, "phase": phase, "phase_number": number,
+        "kind": kind, "subtype": subtype, "learning": kind == "train", "params": params,
+        "start": starts, "stop": stops, "count": stops - starts,
+        "partial": np.zeros(len(starts), dtype=bool),
+    }, BLOCK_COLUMNS)
+
+
+def phase_number(label: str) -> int:
+    """The number of a ``"<n>.<kind>"`` phase label, -1 when it has none."""
+    head = label.split(".", 1)[0]
+    return int(head) if head.isdigit() else -1
 
 
 def empty_blocks() -> "pd.DataFrame":

@@ -195,7 +195,9 @@ def _one_run(result: MetricsResult) -> Any:
     if not any(str(m).startswith("avg_train_perf") for m in result.rows.metric):
         raise MetricsError("--format l2metrics needs the l2metrics metrics (avg_perf, ...); "
                            "do not exclude them with --metric", exit_code=EXIT_USAGE)
-    return result.runs[0]
+    from .data import with_frames
+
+    return with_frames(result.runs[0])  # the regime table is written with DataFrame operations
 
 
 def _scenario(log: Path) -> dict[str, Any]:

@@ -37,10 +37,10 @@ def write_plots(result: MetricsResult, out: Path) -> list[Path]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .data import as_frame
+    from .data import with_frames
 
     for run in result.runs:  # the plots select blocks with DataFrame operations
-        run.blocks = as_frame(run.blocks)
+        with_frames(run)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .data import RunData
+from .data import RunData, column
 from .spill import SpillArray, gather
 
 
@@ -120,9 +120,9 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
     normalisation."""
     perf = run.perf.copy()
     blocks = run.blocks
-    starts, stops = blocks.start.to_numpy(), blocks.stop.to_numpy()
-    kinds = blocks.kind.to_numpy()
-    tasks_of_block = blocks.task.to_numpy()
+    starts, stops = column(blocks, "start"), column(blocks, "stop")
+    kinds = column(blocks, "kind")
+    tasks_of_block = column(blocks, "task")
     ste_perf = {t: [s.perf.copy() for s in runs] for t, runs in ste.items()}
     if smoothing != "none":
         for a, b, k in zip(starts, stops, kinds):
@@ -130,7 +130,7 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
                 perf[a:b] = l2m_smooth(perf[a:b], window_length, smoothing)
         for task, runs in ste.items():
             for i, s in enumerate(runs):
-                for a, b in zip(s.blocks.start.to_numpy(), s.blocks.stop.to_numpy()):
+                for a, b in zip(column(s.blocks, "start"), column(s.blocks, "stop")):
                     ste_perf[task][i][a:b] = l2m_smooth(ste_perf[task][i][a:b], window_length,
                                                         smoothing)
     task_ranges = _task_ranges(starts, stops, tasks_of_block)
@@ -165,7 +165,7 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
                 perf[a:b] = _scale(perf[a:b], lo, hi)
         for task, runs in ste.items():
             for i, s in enumerate(runs):
-                for t in set(s.blocks.task):
+                for t in set(column(s.blocks, "task")):
                     if normalization == "task" and t not in ranges and not (
                             data_range and t in data_range):
                         continue  # STE blocks of tasks this run never saw cannot be scaled
@@ -195,7 +195,7 @@ def _task_ranges(starts: np.ndarray, stops: np.ndarray,
 
 
 def _block_ranges(s: RunData, task: str) -> list[tuple[int, int]]:
-    return [(int(a), int(b)) for a, b, t in zip(s.blocks.start, s.blocks.stop, s.blocks.task)
+    return [(int(a), int(b)) for a, b, t in zip(column(s.blocks, "start"), column(s.blocks, "stop"), column(s.blocks, "task"))
             if t == task]
 
 
@@ -227,7 +227,7 @@ def _ste_train(ste: dict[str, list[RunData]], ste_perf: dict[str, list[np.ndarra
     """All train-block values of a task's STE runs (as currently preprocessed)."""
     parts = []
     for i, s in enumerate(ste.get(task, [])):
-        for a, b, k in zip(s.blocks.start, s.blocks.stop, s.blocks.kind):
+        for a, b, k in zip(column(s.blocks, "start"), column(s.blocks, "stop"), column(s.blocks, "kind")):
             if k == "train":
                 parts.append(ste_perf[task][i][a:b])
     return np.concatenate(parts) if parts else np.empty(0)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
-from .data import EpisodeLog, RunData, as_frame, column
+from .data import EpisodeLog, RunData, column, with_frames
 from .errors import EXIT_USAGE, MetricsError
 from .memory import trim
 from .progress import Progress
@@ -220,10 +220,10 @@ def compute_metrics(
     log_perf = episode_log.perf
     del episode_log  # the aligned runs hold what the metrics need; free the per-episode table
     ste = list(ste)
-    if ste or ste_store is not None or not all(getattr(p, "reads_columns", False)
+    if ste_store is not None or not all(getattr(p, "reads_columns", False)
                                                 for p in all_plugins):
         for run in runs:  # a pandas-free block table, for code that reads DataFrames
-            run.blocks = as_frame(run.blocks)
+            with_frames(run)
     ste_data: dict[str, list[RunData]] = {}
     if ste or ste_store is not None:
         from .ste import load_ste, match_ste, store_ste

@@ -12,18 +12,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING, Callable
 
-from .align import align
-from .data import RunData
+import numpy as np
+
+from .data import Columns, RunData, as_frame, column
 from .errors import EXIT_USAGE, MetricsError
 from .readers import read_log
 from .spill import gather
-from .readers.l2logger import is_l2logger
-from .readers.learnkit import is_learnkit
-from .readers.plain import kind_of
+from .readers.sniff import is_l2logger, is_learnkit, kind_of
 from .readers.ste_store import COLUMNS as STORE_COLUMNS, is_ste_store, read_ste_store
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def _runs_in(path: Path) -> list[Path]:
@@ -75,7 +76,12 @@ def load_ste(paths: list[str | Path], perf: str | None = None) -> dict[str, list
                 frame["task"] = path.stem
             if "kind" not in frame.columns:
                 frame["kind"] = "train"
-            runs, _ = align(log)
+            if log.runs is not None:  # read block by block: aligned already (`align` says so)
+                runs = log.runs
+            else:
+                from .align import align  # lazy: start-up (issue 24): align needs pandas
+
+                runs, _ = align(log)
             for run in runs:
                 run.run = str(path.name)
                 out.setdefault(_trained(run, path), []).append(run)
@@ -84,7 +90,7 @@ def load_ste(paths: list[str | Path], perf: str | None = None) -> dict[str, list
 
 def _trained(run: RunData, path: Path) -> str:
     """The one task an STE run trains."""
-    trained = list(dict.fromkeys(run.blocks[run.blocks.kind == "train"].task))
+    trained = list(dict.fromkeys(column(run.blocks, "task")[column(run.blocks, "kind") == "train"]))
     if len(trained) != 1:
         raise MetricsError(f"an STE run must train exactly one task, this one trains "
                            f"{len(trained)} ({', '.join(map(str, trained)) or 'none'})",
@@ -142,17 +148,30 @@ def _renamed(run: RunData, canon: dict[str, str], agnostic: bool) -> RunData:
         base = variant_base(str(task)) if agnostic else str(task)
         return canon.get(base.lower(), base)
 
-    blocks = run.blocks.assign(task=run.blocks["task"].astype(str).map(name))
+    blocks = _with_tasks(run.blocks, name)
     rows = None
     if run.rows is not None:
-        rows = RunData(run.rows.run, run.rows.perf, run.rows.exp, run.rows.blocks.assign(
-            task=run.rows.blocks["task"].astype(str).map(name)), run.rows.partial)
+        rows = RunData(run.rows.run, run.rows.perf, run.rows.exp,
+                       _with_tasks(run.rows.blocks, name), run.rows.partial)
     return RunData(run.run, run.perf, run.exp, blocks, run.partial, rows)
+
+
+def _with_tasks(blocks: "pd.DataFrame | Columns", name: Callable[[str], str]
+                ) -> "pd.DataFrame | Columns":
+    """A copy of a block table with ``name`` applied to each block's task (as text)."""
+    if isinstance(blocks, Columns):
+        out = blocks.copy()
+        out["task"] = np.array([name(t) for t in column(blocks, "task").astype(str).tolist()],
+                               dtype=object)
+        return out
+    return blocks.assign(task=blocks["task"].astype(str).map(name))
 
 
 def store_ste(ste: dict[str, list[RunData]], directory: str | Path, fmt: str = "parquet",
               perf: str = "reward") -> list[Path]:
     """Write each STE run as Parquet or CSV; returns the files written."""
+    import pandas as pd  # lazy: start-up (issue 24)
+
     if fmt not in ("parquet", "csv"):
         raise MetricsError(f"STE store format must be parquet or csv, not {fmt!r}",
                            exit_code=EXIT_USAGE)
@@ -166,7 +185,7 @@ def store_ste(ste: dict[str, list[RunData]], directory: str | Path, fmt: str = "
                                exit_code=EXIT_USAGE) from None
         for run in runs:
             r = run.logged  # every logged row: l2metrics computes STE values over rows
-            b = r.blocks
+            b = as_frame(r.blocks)
             counts = b["count"].to_numpy(dtype=np.int64)
             spans = list(zip(b.start.astype(int), b.stop.astype(int)))
             frame = pd.DataFrame({

@@ -8,14 +8,15 @@ import functools
 import json
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any
-
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from typing import TYPE_CHECKING, Any
 
 from sylla.grammar.model import Diagnostic, LineIndex, Severity, Span
 
 from .model import Example, IntList, TrialFile
+
+if TYPE_CHECKING:
+    from lark import Lark, Token, Tree
+    from lark.exceptions import UnexpectedInput
 
 
 @dataclass
@@ -41,7 +42,9 @@ class TrialParse:
 
 
 @functools.cache
-def _parser() -> Lark:
+def _parser() -> "Lark":
+    from lark import Lark  # lazy: start-up (issue 24): detecting a trial file needs no parser
+
     text = resources.files(__package__).joinpath("trials.lark").read_text(encoding="utf-8")
     return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=False)
 
@@ -61,6 +64,8 @@ def parse(data: bytes | str, path: str | None = None) -> TrialParse:
             return TrialParse(text, None, [Diagnostic("trial-syntax", f"not UTF-8 (byte {exc.start})", Span(exc.start, exc.start + 1), Severity.ERROR)])
     else:
         text = data
+    from lark.exceptions import UnexpectedInput  # lazy: start-up (issue 24)
+
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as exc:
@@ -70,7 +75,9 @@ def parse(data: bytes | str, path: str | None = None) -> TrialParse:
     return TrialParse(text, _model(root, diags), diags)
 
 
-def _syntax(exc: UnexpectedInput, text: str) -> Diagnostic:
+def _syntax(exc: "UnexpectedInput", text: str) -> Diagnostic:
+    from lark.exceptions import UnexpectedEOF, UnexpectedToken  # lazy: start-up (issue 24)
+
     if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
         return Diagnostic("trial-syntax", "unexpected end of file", Span(len(text), len(text)), Severity.ERROR)
     if isinstance(exc, UnexpectedToken):
@@ -80,7 +87,9 @@ def _syntax(exc: UnexpectedInput, text: str) -> Diagnostic:
     return Diagnostic("trial-syntax", f"unexpected character {text[pos:pos + 1]!r}", Span(pos, pos + 1), Severity.ERROR)
 
 
-def _node(t: Tree | Token) -> _Node:
+def _node(t: "Tree | Token") -> _Node:
+    from lark import Token  # lazy: start-up (issue 24)
+
     if isinstance(t, Token):  # pragma: no cover - the grammar wraps every terminal
         return _Node(str(t), Span(t.start_pos or 0, t.end_pos or 0))
     span = Span(t.meta.start_pos, t.meta.end_pos) if not t.meta.empty else Span(0, 0)

@@ -103,9 +103,9 @@ def regimes(ctx: Context) -> Regimes:
         sat[i], e2s[i] = l2m_saturation(x)
         term[i] = l2m_terminal(x, kind)
         e2t[i] = int((1 - (0.1 if kind != "test" else 1) / 2) * x.size)
-    subtype = b.subtype.astype(str).to_numpy()
+    subtype = _text(b, "subtype")
     if (subtype == "sleep").any():
-        filtered = ~((b.kind.to_numpy() == "test") & (subtype == "wake"))
+        filtered = ~((column(b, "kind") == "test") & (subtype == "wake"))
     else:
         filtered = np.ones(n, dtype=bool)
     result = Regimes(prepared, sat, e2s, term, e2t, filtered)
@@ -123,8 +123,8 @@ def _record_summary(ctx: Context, prepared: Prepared,
     were normalised with (none when not normalised; the whole ``-d`` file, every key, when one
     was given). Run-level values go under the task ``""``."""
     b = prepared.run.blocks
-    kinds, tasks = b.kind.to_numpy(), b.task.astype(str).to_numpy()
-    counts = b.stop.to_numpy() - b.start.to_numpy()
+    kinds, tasks = column(b, "kind"), _text(b, "task")
+    counts = column(b, "stop") - column(b, "start")
     filled = counts > 0
     for task in dict.fromkeys(tasks):
         own = tasks == task
@@ -198,6 +198,7 @@ def _lifetime(rows: list[Row], metric: str, values: list[float], how: str) -> No
 
 class BlockPerf:
     name = "l2m_block"
+    reads_columns = True  # blocks through `column` only (`sylla.metrics.data.Columns`)
     description = "l2metrics regime values: saturation, experiences to saturation, terminal performance"
     emits = ("saturation", "exp_to_sat", "term_perf", "exp_to_term_perf")
     inputs = ("log",)
@@ -208,7 +209,7 @@ class BlockPerf:
         r = regimes(ctx)
         b = r.prepared.run.blocks
         out = []
-        for i, (block, task, phase) in enumerate(zip(b.block, b.task, b.phase)):
+        for i, (block, task, phase) in enumerate(zip(column(b, "block"), column(b, "task"), column(b, "phase"))):
             for name, arr in (("saturation", r.saturation), ("exp_to_sat", r.exp_to_sat),
                               ("term_perf", r.term_perf), ("exp_to_term_perf", r.exp_to_term)):
                 out.append(row(name, arr[i], str(task), int(block), str(phase)))
@@ -221,15 +222,15 @@ def recovery_times(ctx: Context, r: Regimes) -> dict[int, float]:
     b = r.prepared.run.blocks
     run = r.prepared.run
     out: dict[int, float] = {}
-    kinds, subtypes, tasks = b.kind.to_numpy(), b.subtype.astype(str).to_numpy(), b.task.to_numpy()
+    kinds, subtypes, tasks = column(b, "kind"), _text(b, "subtype"), column(b, "task")
     for task in dict.fromkeys(tasks):
         idx = np.flatnonzero((kinds == "train") & (subtypes == "wake") & (tasks == task))
         for prev, cur in zip(idx[:-1], idx[1:]):
-            a, z = b.start.iat[cur], b.stop.iat[cur]
+            a, z = column(b, "start")[cur], column(b, "stop")[cur]
             x = exp_means(run.perf[a:z], run.exp[a:z])
             x = x[~np.isnan(x)]
             hits = np.flatnonzero(x >= r.term_perf[prev])
-            out[int(cur)] = float(hits[0]) if hits.size else float(b.stop.iat[cur] - b.start.iat[cur] + 1)
+            out[int(cur)] = float(hits[0]) if hits.size else float(column(b, "stop")[cur] - column(b, "start")[cur] + 1)
     return out
 
 
@@ -267,6 +268,7 @@ def theil_sen_slope(y: np.ndarray) -> float:
 
 class PerfRecovery:
     name = "perf_recovery"
+    reads_columns = True  # blocks through `column` only (`sylla.metrics.data.Columns`)
     description = "l2metrics performance recovery: minus the Theil-Sen slope of recovery times"
     emits = ("perf_recovery", "l2m_recovery_time")
     inputs = ("log",)
@@ -277,15 +279,15 @@ class PerfRecovery:
         r = regimes(ctx)
         b = r.prepared.run.blocks
         rec = recovery_times(ctx, r)
-        out = [row("l2m_recovery_time", v, str(b.task.iat[i]), int(b.block.iat[i]),
-                   str(b.phase.iat[i])) for i, v in rec.items()]
+        out = [row("l2m_recovery_time", v, str(column(b, "task")[i]), int(column(b, "block")[i]),
+                   str(column(b, "phase")[i])) for i, v in rec.items()]
         if len(rec) <= 1:  # l2metrics then records no recovery times either
             ctx.warn("perf_recovery: not enough recovery times (needs two later train blocks "
                      "of one task)")
             return out
         values = []
         for task in ctx.run.tasks:
-            y = np.array([v for i, v in sorted(rec.items()) if b.task.iat[i] == task])
+            y = np.array([v for i, v in sorted(rec.items()) if column(b, "task")[i] == task])
             ctx.detail(task, "recovery_times", y.tolist())
             if y.size > 1:
                 value = -theil_sen_slope(y)
@@ -297,6 +299,7 @@ class PerfRecovery:
 
 class AvgPerf:
     name = "avg_perf"
+    reads_columns = True  # blocks through `column` only (`sylla.metrics.data.Columns`)
     description = "l2metrics average train and evaluation performance"
     emits = ("avg_train_perf", "avg_eval_perf")
     inputs = ("log",)
@@ -310,13 +313,13 @@ class AvgPerf:
         out: list[Row] = []
         per_task: dict[str, dict[str, list[float]]] = {}
         for i in np.flatnonzero(r.filtered):
-            kind = b.kind.iat[i]
+            kind = column(b, "kind")[i]
             name = {"train": "avg_train_perf", "test": "avg_eval_perf"}.get(kind)
             if name is None:
                 continue
-            value = float(np.nanmean(perf[b.start.iat[i] : b.stop.iat[i]]))
-            task = str(b.task.iat[i])
-            out.append(row(name, value, task, int(b.block.iat[i]), str(b.phase.iat[i])))
+            value = float(np.nanmean(perf[column(b, "start")[i] : column(b, "stop")[i]]))
+            task = str(column(b, "task")[i])
+            out.append(row(name, value, task, int(column(b, "block")[i]), str(column(b, "phase")[i])))
             per_task.setdefault(task, {}).setdefault(name, []).append(value)
         how = ctx.params["aggregation"]
         for name in self.emits:
@@ -336,13 +339,19 @@ def _methods(chosen: str, both: tuple[str, str]) -> list[str]:
     return list(both) if chosen == "both" else [chosen]
 
 
+def _text(b: Any, name: str) -> np.ndarray:  # noqa: ANN401 - a DataFrame or `Columns`
+    """A block column as Python strings (``Series.astype(str)``, for either table type)."""
+    return column(b, name).astype(str).astype(object)
+
+
 def _kept_blocks(r, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # noqa: ANN001
     """Indices of the blocks l2metrics keeps, with every block's kind and task as arrays."""
-    return np.flatnonzero(r.filtered), b.kind.to_numpy(), b.task.to_numpy()
+    return np.flatnonzero(r.filtered), column(b, "kind"), column(b, "task")
 
 
 class PerfMaintenance:
     name = "perf_maintenance"
+    reads_columns = True  # blocks through `column` only (`sylla.metrics.data.Columns`)
     description = ("l2metrics performance maintenance: later evaluation minus the most recent "
                    "learning evaluation (mrlep) or terminal learning performance (mrtlp)")
     emits = ("perf_maintenance_mrlep", "perf_maintenance_mrtlp", "maintenance_val_mrlep",
@@ -376,8 +385,8 @@ class PerfMaintenance:
                 continue
             per_task: dict[str, list[float]] = {}
             for i, v in sorted(values[m].items()):
-                out.append(row(f"maintenance_val_{m}", v, str(tasks[i]), int(b.block.iat[i]),
-                               str(b.phase.iat[i])))
+                out.append(row(f"maintenance_val_{m}", v, str(tasks[i]), int(column(b, "block")[i]),
+                               str(column(b, "phase")[i])))
                 per_task.setdefault(str(tasks[i]), []).append(v)
             lifetime = []
             for task in ctx.run.tasks:
@@ -411,6 +420,7 @@ def _clumps(values: dict[int, float], own: np.ndarray) -> list[list[float]]:
 
 class Transfer:
     name = "transfer"
+    reads_columns = True  # blocks through `column` only (`sylla.metrics.data.Columns`)
     description = ("l2metrics forward/backward transfer between task pairs, as a ratio or "
                    "contrast of the evaluations around the other task's training")
     emits = ("forward_transfer_ratio", "backward_transfer_ratio", "forward_transfer_contrast",
@@ -457,8 +467,8 @@ class Transfer:
                 pairs: dict[str, dict[str, list[float]]] = {}
                 for t2, (source, value) in sorted(found.get((direction, m), {}).items()):
                     pairs.setdefault(source, {}).setdefault(str(tasks[t2]), []).append(value)
-                    out.append(row(name, value, f"{source}->{tasks[t2]}", int(b.block.iat[t2]),
-                                   str(b.phase.iat[t2])))
+                    out.append(row(name, value, f"{source}->{tasks[t2]}", int(column(b, "block")[t2]),
+                                   str(column(b, "phase")[t2])))
                 firsts = []
                 for source in ctx.run.tasks:
                     for target, vals in pairs.get(source, {}).items():
@@ -513,8 +523,8 @@ def _ste_curves(r: Regimes, task: str, averaging: str = "metrics"
     runs = r.prepared.ste.get(task, [])
 
     def curve(s: RunData) -> tuple[np.ndarray, np.ndarray]:
-        sel = s.blocks[s.blocks.kind == "train"]
-        ranges = list(zip(sel.start, sel.stop))
+        sel = column(s.blocks, "kind") == "train"
+        ranges = list(zip(column(s.blocks, "start")[sel], column(s.blocks, "stop")[sel]))
         return gather(s.perf, ranges), gather(s.exp, ranges)
 
     if averaging == "time" and runs:
@@ -538,6 +548,7 @@ def _no_ste(ctx: Context, name: str) -> bool:
 
 class SteRelPerf:
     name = "ste_rel_perf"
+    reads_columns = True  # blocks through `column` only (`sylla.metrics.data.Columns`)
     description = "l2metrics performance relative to the single-task expert (ratio of sums)"
     emits = ("ste_rel_perf",)
     inputs = ("log", "ste")
@@ -569,6 +580,7 @@ class SteRelPerf:
 
 class SampleEfficiency:
     name = "sample_efficiency"
+    reads_columns = True  # blocks through `column` only (`sylla.metrics.data.Columns`)
     description = ("l2metrics sample efficiency: saturation ratio times experiences-to-saturation "
                    "ratio against the single-task expert")
     emits = ("sample_efficiency",)

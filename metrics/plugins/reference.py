@@ -32,7 +32,7 @@ from typing import Iterable
 
 import numpy as np
 
-from ..data import RunData
+from ..data import RunData, column
 from ..preprocess import rolling, window_of
 from ..needs import Need
 from ..registry import Context, Parameter, Row, row
@@ -68,7 +68,8 @@ def first_reach(x: np.ndarray, target: float, s: float) -> float:
 
 def _blocks(run: RunData) -> Iterable[tuple[int, str, str, str, np.ndarray]]:
     b = run.blocks
-    for block, task, phase, kind, a, z in zip(b.block, b.task, b.phase, b.kind, b.start, b.stop):
+    for block, task, phase, kind, a, z in zip(*(column(b, c) for c in (
+            "block", "task", "phase", "kind", "start", "stop"))):
         yield int(block), str(task), str(phase), str(kind), run.perf[a:z]
 
 
@@ -80,6 +81,7 @@ def _ste_mean(ctx: Context, task: str, fn) -> float:
 
 class Saturation:
     name = "saturation"
+    reads_columns = True  # blocks through `column` only (`sylla.metrics.data.Columns`)
     description = "saturation value (max moving average) and time to saturation, per block and task"
     emits = ("saturation_value", "time_to_saturation")
     inputs = ("log",)
@@ -103,6 +105,7 @@ class Saturation:
 
 class Integral:
     name = "normalized_integral"
+    reads_columns = True  # blocks through `column` only (`sylla.metrics.data.Columns`)
     description = "area under the per-episode performance curve divided by its length"
     emits = ("normalized_integral",)
     inputs = ("log",)
@@ -124,6 +127,7 @@ class Integral:
 
 class Recovery:
     name = "recovery_time"
+    reads_columns = True  # blocks through `column` only (`sylla.metrics.data.Columns`)
     description = ("episodes in a later train block until the previous train block's saturation "
                    "value returns")
     emits = ("recovery_time",)
@@ -165,6 +169,7 @@ class Recovery:
 
 class TestVsTrain:
     name = "test_vs_train"
+    reads_columns = True  # blocks through `column` only (`sylla.metrics.data.Columns`)
     description = ("mean test performance after a task's first training against its mean train "
                    "performance: difference and (positive values only) ratio; earlier tests as "
                    "a baseline")
@@ -180,22 +185,23 @@ class TestVsTrain:
     def compute(self, ctx: Context) -> list[Row]:
         run, how = ctx.run, ctx.params["aggregation"]
         b = run.blocks
+        task, kind = column(b, "task"), column(b, "kind")
+        starts, stops = column(b, "start"), column(b, "stop")
         out: list[Row] = []
         diffs, ratios = {}, {}
         for t in run.tasks:
-            mine = b[b.task == t]
-            trained = mine[mine.kind == "train"]
-            first = int(trained.index[0]) if len(trained) else None
+            mine = np.flatnonzero(task == t)  # block positions (block tables have 0..n-1)
+            test = kind[mine] == "test"
+            trained = mine[kind[mine] == "train"]
+            first = int(trained[0]) if trained.size else None
             groups = {
                 "train": trained,
-                "test": mine[(mine.kind == "test") & (mine.index > first)] if first is not None
-                else mine.iloc[:0],
-                "baseline": mine[(mine.kind == "test") & (mine.index < first)]
-                if first is not None else mine[mine.kind == "test"],
+                "test": mine[test & (mine > first)] if first is not None else mine[:0],
+                "baseline": mine[test & (mine < first)] if first is not None else mine[test],
             }
             means = {}
             for key, sel in groups.items():
-                parts = [run.perf[a:z] for a, z in zip(sel.start, sel.stop)]
+                parts = [run.perf[a:z] for a, z in zip(starts[sel], stops[sel])]
                 means[key] = float(np.mean(np.concatenate(parts))) if parts else math.nan
             diff = means["test"] - means["train"]
             if means["test"] > 0 and means["train"] > 0:
@@ -217,6 +223,7 @@ class TestVsTrain:
 
 class SteComparison:
     name = "ste_comparison"
+    reads_columns = True  # blocks through `column` only (`sylla.metrics.data.Columns`)
     description = "learner / single-task-expert ratios of saturation, time to saturation, integral"
     emits = ("ste_saturation_ratio", "ste_time_ratio", "ste_integral_ratio")
     inputs = ("log", "ste")
@@ -263,6 +270,7 @@ class SteComparison:
 
 class ForwardTransfer:
     name = "forward_transfer"
+    reads_columns = True  # blocks through `column` only (`sylla.metrics.data.Columns`)
     description = ("jump start (Taylor & Stone 2009): first window of a task's first train block, "
                    "learner minus expert; and time to learn: training episodes until the "
                    "expert's saturation")
@@ -278,13 +286,15 @@ class ForwardTransfer:
         out: list[Row] = []
         ft: list[float] = []
         ttl: list[float] = []
-        trained = run.blocks[run.blocks.kind == "train"]
-        first_task = str(trained.task.iloc[0]) if len(trained) else None
+        b = run.blocks
+        task = column(b, "task")
+        trained = np.flatnonzero(column(b, "kind") == "train")
+        first_task = str(task[trained[0]]) if trained.size else None
         for t in run.tasks:
-            sel = trained[trained.task == t]
-            if sel.empty or not ctx.ste.get(t):
+            sel = trained[task[trained] == t]
+            if not sel.size or not ctx.ste.get(t):
                 continue
-            first = run.perf[int(sel.start.iloc[0]) : int(sel.stop.iloc[0])]
+            first = run.perf[int(column(b, "start")[sel[0]]) : int(column(b, "stop")[sel[0]])]
             w = window_of(first.size, s)
             expert = _ste_mean(ctx, t, lambda v: float(np.mean(v[:w])) if v.size else math.nan)
             if t != first_task:

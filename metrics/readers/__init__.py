@@ -20,7 +20,6 @@ FORMATS = ("auto", "csv", "tsv", "jsonl", "parquet", "l2logger", "learnkit", "is
 def detect(path: Path, search: bool = True) -> str:
     """The format of ``path``; ``search=False`` counts only a continual-imitation log directly
     in a directory, not one further below (see `is_iscil`)."""
-    from .iscil import is_iscil
     from .sniff import is_l2logger, is_learnkit, kind_of
 
     if not path.exists():
@@ -30,15 +29,19 @@ def detect(path: Path, search: bool = True) -> str:
             return "l2logger"
         if is_learnkit(path):
             return "learnkit"
+        from .iscil import is_iscil  # the reader module is large: only when it may be one
+
         if is_iscil(path, search):
             return "iscil"
         raise MetricsError("directory is neither an l2logger log (logger_info.json) nor a "
                            "learnkit log (block-report.tsv); use --log-format", str(path),
                            exit_code=EXIT_USAGE)
     kind = kind_of(path)
-    if kind is None and is_iscil(path):
-        return "iscil"
     if kind is None:
+        from .iscil import is_iscil
+
+        if is_iscil(path):
+            return "iscil"
         with open(path, "rb") as handle:
             head = handle.read(4096)
         if head.startswith(b"PAR1"):

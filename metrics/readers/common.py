@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from ..errors import EXIT_USAGE, MetricsError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 class TaskNames:
@@ -71,6 +74,8 @@ def check_perf(raw: pd.DataFrame, perf: str, file: str, rows: np.ndarray) -> np.
 
 def perf_values(column: pd.Series) -> tuple[np.ndarray, tuple[int, str] | None]:
     """Float64 values and, if any is bad, the position of the first and what is wrong with it."""
+    import pandas as pd  # lazy: start-up (issue 24): the l2logger block reader needs none
+
     if column.dtype.kind == "b":
         return column.to_numpy(dtype=np.float64), (0, f"is a boolean ({show(column.iloc[0])}), "
                                                       "not a number")
@@ -113,6 +118,8 @@ def check_types(raw: pd.DataFrame, columns: list[str], file: str, rows: np.ndarr
                 strict_text: bool, perf: str) -> None:
     """Refuse booleans where numbers are expected (``true`` is not a reward of 1), and, in typed
     formats (JSON Lines, Parquet), numbers written as text (``"0.457"``)."""
+    import pandas as pd  # lazy: start-up (issue 24)
+
     for col in dict.fromkeys(c for c in columns if c in raw.columns and c not in ("worker", "run")):
         series = raw[col]
         if series.dtype.kind == "b":

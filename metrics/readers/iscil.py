@@ -39,6 +39,7 @@ from ..data import BLOCK_COLUMNS, Columns, EpisodeLog, RunData
 if TYPE_CHECKING:
     import pandas as pd
 from ..errors import EXIT_USAGE, MetricsError
+from .iscil_info import run_info  # noqa: F401 - re-exported
 
 LOG_NAME = "training_log.log"
 OLD_STYLE_MAX = 4.0
@@ -540,10 +541,3 @@ def _row(experiment: Experiment, index: int, block: int, task: str, kind: str, p
             "params": "", "perf": perf, "row": line, "file": index}
 
 
-def run_info(params: str) -> dict:
-    """The experiment index, count and compat reading stored on a run's first block."""
-    try:
-        info = json.loads(params) if params else {}
-    except ValueError:
-        return {}
-    return info if isinstance(info, dict) and "iscil_experiment" in info else {}

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 import numpy as np
-import pandas as pd
 
 from ..data import EpisodeLog
 from ..errors import EXIT_USAGE, MetricsError
@@ -23,6 +22,7 @@ from .common import TaskNames, perf_values, read_failure
 from .sniff import is_l2logger  # noqa: F401 - re-exported
 
 if TYPE_CHECKING:
+    import pandas as pd
     import pyarrow as pa
 
 STANDARD = ("block_num", "exp_num", "worker_id", "block_type", "task_name", "task_params",
@@ -100,23 +100,30 @@ def csv_options(file: Path, perf: str, subtype: bool, as_text: bool = False) -> 
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
-    if file.stat().st_size == 0:
-        raise MetricsError("the file is empty", str(file))
-    wanted = list(STANDARD) + (["block_subtype"] if subtype else []) + [perf]
+    wanted = check_header(file, perf, subtype)
     types = {c: pa.dictionary(pa.int32(), pa.string()) for c in STRINGS}
     types.update({"block_num": pa.string(), "exp_num": pa.string()} if as_text else
                  {"block_num": pa.int64(), "exp_num": pa.int64()})
     types[perf] = pa.string() if as_text else pa.float64()
-    with open(file, "rb") as handle:
-        header = handle.readline().decode("utf-8", "replace").rstrip("\r\n").split("\t")
-    missing = [c for c in wanted if c not in header]
-    if missing:
-        raise MetricsError(f"missing column(s): {', '.join(missing)}", str(file))
     return dict(
         memory_pool=_pool(), read_options=pacsv.ReadOptions(use_threads=THREADS),
         parse_options=pacsv.ParseOptions(delimiter="\t"),
         convert_options=pacsv.ConvertOptions(include_columns=wanted, column_types=types,
                                              strings_can_be_null=False))
+
+
+def check_header(file: Path, perf: str, subtype: bool) -> list[str]:
+    """The columns a data file must have (the standard ones and ``perf``), after checking that
+    the file is not empty and has each of them (without pyarrow: small logs never load it)."""
+    if file.stat().st_size == 0:
+        raise MetricsError("the file is empty", str(file))
+    wanted = list(STANDARD) + (["block_subtype"] if subtype else []) + [perf]
+    with open(file, "rb") as handle:
+        header = handle.readline().decode("utf-8", "replace").rstrip("\r\n").split("\t")
+    missing = [c for c in wanted if c not in header]
+    if missing:
+        raise MetricsError(f"missing column(s): {', '.join(missing)}", str(file))
+    return wanted
 
 
 def _pool() -> "pa.MemoryPool":
@@ -129,6 +136,8 @@ def _pool() -> "pa.MemoryPool":
 
 def _locate_bad_value(file: Path, perf: str, subtype: bool) -> None:
     """Re-read a file that failed typed parsing as text, to name the row and the value."""
+    import pandas as pd  # lazy: start-up (issue 24): only a bad file needs it
+
     table = _read_file(file, perf, subtype, as_text=True)
     for col in ("block_num", "exp_num"):
         values = pd.to_numeric(pd.Series(table.column(col).to_pylist()), errors="coerce")
@@ -319,6 +328,8 @@ def _check_experiences(a: dict[str, np.ndarray], codes: dict[str, "_Codes"], fil
     """Experience numbers: one block and task each, rows of one experience together, no
     numbers missing; a block's tasks each in one stretch (a task that comes back inside a
     block means rows were moved or files spliced)."""
+    import pandas as pd  # lazy: start-up (issue 24): the whole-log reader only
+
     exp, block, task = a["exp"], a["block_num"], a["task_name"]
     worker = a["worker_id"]
     single = len(codes["worker_id"].categories) == 1
@@ -391,6 +402,8 @@ def _check_experiences(a: dict[str, np.ndarray], codes: dict[str, "_Codes"], fil
 def _to_episodes(a: dict[str, np.ndarray], codes: dict[str, _Codes], perf: str, path: Path,
                  files: list[str], subtype: bool, allow_partial: bool = False,
                  warnings: list[str] | None = None) -> EpisodeLog:
+    import pandas as pd  # lazy: start-up (issue 24): the whole-log reader only
+
     def fail(mask: np.ndarray, message: str) -> None:
         i = int(np.argmax(mask))
         raise MetricsError(message, files[int(a["file"][i])], int(a["row"][i]))

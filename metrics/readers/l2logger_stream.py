@@ -24,15 +24,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 
 import numpy as np
-import pandas as pd
 
-from ..align import regime_blocks
-from ..data import EpisodeLog, RunData
+from ..data import Columns, EpisodeLog, RunData, regime_columns
 from ..memory import for_log_of, trim
 from ..progress import Progress
 from ..spill import SpillArray
 from .common import TaskNames
-from .l2logger import BLOCK, FOLDER, STARTS_AT_ONE, THREADS, csv_options
+from .l2logger import BLOCK, FOLDER, STARTS_AT_ONE, THREADS, check_header, csv_options
+from .l2logger_small import SMALL, Unusual
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -58,15 +57,37 @@ class _Strings:
         self.index: dict[str, int] = {}
         self.tasks = TaskNames() if fold else None
 
+    def code(self, value: str) -> int:
+        if self.tasks is not None:
+            return self.tasks.code(value)
+        return self.index.setdefault(value, len(self.index))
+
     def codes(self, array: "pa.DictionaryArray") -> np.ndarray:
-        code = self.tasks.code if self.tasks is not None else (
-            lambda v: self.index.setdefault(v, len(self.index)))
-        local = np.array([code(str(v)) for v in array.dictionary.to_pylist()], dtype=np.int32)
-        return local[array.indices.to_numpy(zero_copy_only=False)]
+        local = np.array([self.code(str(v)) for v in array.dictionary.to_pylist()],
+                         dtype=np.int32)
+        return local[_numpy(array.indices)]
 
     @property
     def names(self) -> list[str]:
         return list(self.tasks.names) if self.tasks is not None else list(self.index)
+
+
+_NUMPY = {"int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
+          "double": np.float64}
+
+
+def _numpy(array: "pa.Array") -> np.ndarray:
+    """A numeric Arrow array without nulls as a numpy view of its buffer. pyarrow's own
+    ``to_numpy`` and compute calls with a Python scalar go through its pandas shim, which
+    imports pandas: half a second of a small log's run (issue 24). A null (an empty cell) is
+    `Irregular`, as ``to_numpy()`` raising was before: the whole-log reader words it."""
+    if array.null_count:
+        raise Irregular("a missing value")
+    dtype = _NUMPY.get(str(array.type))
+    if dtype is None:
+        raise Irregular(f"a column of type {array.type}")
+    return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array),
+                         offset=array.offset * np.dtype(dtype).itemsize)
 
 
 def _folder(file: Path) -> tuple[int, str]:
@@ -104,13 +125,47 @@ def _batches(file: Path, options: dict, size: int,
             yield batch
 
 
+def _read_small(file: Path, perf: str, subtype: bool, tasks: _Strings,
+                params: _Strings) -> tuple:
+    """`_read_block` for a file of a small log, parsed without pyarrow (`l2logger_small`);
+    `Unusual` when pyarrow must parse it."""
+    from . import l2logger_small as small
+
+    number, kind = _folder(file)
+    columns = small.read_columns(file, check_header(file, perf, subtype))
+    if bool((small.integers(columns["block_num"]) != number).any()):
+        raise Irregular("block_num differs from the folder's")
+    seen = {}
+    for column in ("worker_id", "block_type", "exp_status") + (
+            ("block_subtype",) if subtype else ()):
+        values = set(columns[column])
+        if len(values) != 1:
+            raise Irregular(f"{column} takes {len(values)} values in one block")
+        seen[column] = values.pop()
+    if seen["block_type"] != kind or seen["exp_status"] != "complete":
+        raise Irregular("a type other than the folder's, or incomplete rows")
+    # values first: a value pyarrow must read stops here before any task or parameter is coded
+    exp, values = small.integers(columns["exp_num"]), small.floats(columns[perf])
+    return (exp, values, small.codes(columns["task_name"], tasks.code),
+            small.codes(columns["task_params"], params.code), seen["worker_id"],
+            seen.get("block_subtype", "wake"))
+
+
 def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _Strings,
-                on_bytes: "Callable[[int], None] | None") -> tuple:
+                on_bytes: "Callable[[int], None] | None", small: bool = False) -> tuple:
     """One block file (`_batches`): the experience numbers, performance values and task and
     parameter codes of its rows, and its worker, type and subtype. Whatever the whole-file
-    reader would report raises `Irregular`."""
-    import pyarrow.compute as pc
-
+    reader would report raises `Irregular`. ``small``: try the standard-library parser first
+    (`_read_small`)."""
+    if small:
+        try:
+            block = _read_small(file, perf, subtype, tasks, params)
+        except Unusual:
+            pass
+        else:
+            if on_bytes is not None:
+                on_bytes(file.stat().st_size)
+            return block
     number, kind = _folder(file)
     options = csv_options(file, perf, subtype)
     size = file.stat().st_size
@@ -120,15 +175,15 @@ def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _
         for batch in _batches(file, options, size, on_bytes):
             if not batch.num_rows:
                 continue
-            if pc.any(pc.not_equal(batch.column("block_num"), number)).as_py():
+            if bool((_numpy(batch.column("block_num")) != number).any()):
                 raise Irregular("block_num differs from the folder's")
             for column in ("worker_id", "block_type", "exp_status") + (
                     ("block_subtype",) if subtype else ()):
                 value = _single(batch.column(column), column)
                 if seen.setdefault(column, value) != value:
                     raise Irregular(f"{column} changes within a block")
-            exps.append(batch.column("exp_num").to_numpy())
-            values.append(batch.column(perf).to_numpy())
+            exps.append(_numpy(batch.column("exp_num")))
+            values.append(_numpy(batch.column(perf)))
             task_codes.append(tasks.codes(batch.column("task_name")))
             param_codes.append(params.codes(batch.column("task_params")))
     except Irregular:
@@ -189,7 +244,8 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
         for file, size in zip(files, sizes):
             exp, values, task_codes, param_codes, this_worker, sub = _read_block(
                 file, perf, subtype, tasks, params,
-                (lambda done, base=read: bar.advance(base + done)) if bar.enabled else None)
+                (lambda done, base=read: bar.advance(base + done)) if bar.enabled else None,
+                small=sum(sizes) <= SMALL)
             if worker is not None and this_worker != worker:
                 raise Irregular("several workers")
             worker = this_worker
@@ -239,15 +295,16 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
     sub = np.array([k[2] for k in keys], dtype=object)
     params_of = np.array([params.names[k[3]] for k in keys], dtype=object)
     edges = np.array(bounds, dtype=np.int64)
-    blocks = regime_blocks(edges[:, 0], edges[:, 1], kind, task, sub, params_of)
+    blocks = regime_columns(edges[:, 0], edges[:, 1], kind, task, sub, params_of)
     run = RunData(run=path.name, perf=_done(episode_perf), exp=_done(episode_exp), blocks=blocks)
     if repeated:
         rows = blocks.copy()
         rows["start"], rows["stop"] = edges[:, 2], edges[:, 3]
         rows["count"] = rows["stop"] - rows["start"]
         run.rows = RunData(run=path.name, perf=_done(row_perf), exp=_done(row_exp), blocks=rows)
-    empty = pd.DataFrame({c: [] for c in ("run", "worker", "episode", "perf", "row", "task",
-                                          "kind")})
+    # the runs carry the data; the per-episode table stays empty (and pandas unloaded)
+    names = ("run", "worker", "episode", "perf", "row", "task", "kind")
+    empty = Columns({c: np.empty(0) for c in names}, names)
     return EpisodeLog(frame=empty, path=str(path), format="l2logger",
                       files=[str(f) for f in files], perf=perf, runs=[run],
                       warnings=([STARTS_AT_ONE] if first_exp_num == 1 else [])

@@ -14,9 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
-from ..align import regime_blocks
 from ..data import RunData
 from ..errors import MetricsError
 from .common import perf_values, read_failure
@@ -51,6 +49,10 @@ def is_ste_store(path: Path) -> bool:
 
 
 def read_ste_store(path: Path) -> RunData:
+    import pandas as pd  # lazy: start-up (issue 24): telling a store from a log needs none
+
+    from ..align import regime_blocks
+
     """One stored STE run as the reader of its log gave it (rows kept; episodes are the
     means of their rows)."""
     try:

@@ -46,9 +46,11 @@ def lint_hint(path: str) -> str | None:
 
 def syllabus_given_as_log(path: str) -> str | None:
     """What to say when the log given to ``sylla metrics`` is a syllabus file, else None."""
+    if not os.path.isfile(path):  # a log folder: no need to load the syllabus detector
+        return None
     from sylla.grammar.detect import is_syllabus_file
 
-    if not os.path.isfile(path) or not is_syllabus_file(path):
+    if not is_syllabus_file(path):
         return None
     return (f"{path} is a syllabus, not a log; give it as --syllabus with the log it produced: "
             f"sylla metrics --syllabus {path} LOG")

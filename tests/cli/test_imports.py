@@ -43,12 +43,29 @@ def test_no_heavy_library_for_lint_or_help(args):
     assert not loaded(*args) & set(HEAVY)
 
 
+def test_lint_of_a_syllabus_loads_no_lark():
+    """Syllabi parse with sylla's own LALR tables; lark is for trial files and the list DSL,
+    and telling a syllabus from a trial file must not load it (issue 24)."""
+    assert "lark" not in loaded("lint", str(ROOT / "examples" / "cl-pong.json"))
+
+
 @pytest.mark.parametrize("args", [
     ("metrics", "--log", str(FIX / "metrics" / "iscil" / "relearn"), "--format", "json"),
     ("metrics", "--log", str(FIX / "metrics" / "iscil" / "mixed"), "-P", "iscil_detail=true"),
 ])
 def test_continual_imitation_metrics_need_neither_pandas_nor_scipy(args):
     assert not loaded(*args) & set(HEAVY + ("pyarrow",))
+
+
+def test_a_small_l2logger_log_needs_neither_pandas_nor_pyarrow(tmp_path):
+    """A 10-episode log is parsed with the standard library and measured on numpy block
+    tables (`Columns`): the two imports were most of its run (issue 24)."""
+    from sylla.metrics.synth import alternating_plan, write_l2logger
+
+    log = write_l2logger(tmp_path / "ll10", alternating_plan(["a_v0", "b_v0", "c_v0"], 1, 1),
+                         seed=1)
+    assert not loaded("metrics", "--log", str(log), "--format", "json") & set(
+        HEAVY + ("pyarrow",))
 
 
 def test_the_probe_sees_pandas_where_it_is_used():

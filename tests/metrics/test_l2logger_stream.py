@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 
 from sylla.metrics.align import align
+from sylla.metrics.data import as_frame, column
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.readers import read_log
 from sylla.metrics.result import compute_metrics
@@ -37,14 +38,16 @@ def _same_run(a, b) -> None:
     assert a.run == b.run
     assert np.array_equal(np.asarray(a.perf), np.asarray(b.perf))
     assert np.array_equal(np.asarray(a.exp), np.asarray(b.exp))
-    pd.testing.assert_frame_equal(a.blocks.reset_index(drop=True), b.blocks.reset_index(drop=True),
+    pd.testing.assert_frame_equal(as_frame(a.blocks).reset_index(drop=True),
+                                  as_frame(b.blocks).reset_index(drop=True),
                                   check_dtype=False)
     assert (a.rows is None) == (b.rows is None)
     if a.rows is not None:
         assert np.array_equal(np.asarray(a.rows.perf), np.asarray(b.rows.perf))
         assert np.array_equal(np.asarray(a.rows.exp), np.asarray(b.rows.exp))
-        pd.testing.assert_frame_equal(a.rows.blocks.reset_index(drop=True),
-                                      b.rows.blocks.reset_index(drop=True), check_dtype=False)
+        pd.testing.assert_frame_equal(as_frame(a.rows.blocks).reset_index(drop=True),
+                                      as_frame(b.rows.blocks).reset_index(drop=True),
+                                      check_dtype=False)
 
 
 def _generated(tmp_path: Path, rows: int, version: str = "1.1", seed: int = 3) -> Path:
@@ -78,7 +81,7 @@ def test_generated_logs_read_the_same_block_by_block(tmp_path, rows, version, sp
     (got,), _ = align(streamed)
     _same_run(got, expected)
     # test blocks evaluate every task: one regime per task, as the whole-log reader splits them
-    assert list(got.blocks.task[:3]) == TASKS
+    assert list(column(got.blocks, "task")[:3]) == TASKS
     assert isinstance(got.perf, SpillArray)
     assert (got.rows is not None) == (rows > 1)
 
@@ -95,6 +98,37 @@ def test_small_logs_stay_in_memory(tmp_path, rows):
     assert got.rows is None or isinstance(got.rows.perf, np.ndarray)
 
 
+@pytest.mark.parametrize("rows,version", [(1, "1.1"), (3, "1.1"), (2, "1.0")])
+def test_small_logs_parse_the_same_without_pyarrow(tmp_path, rows, version, monkeypatch):
+    """A log under `SMALL` bytes is parsed with the standard library (`l2logger_small`): the
+    same runs, bit for bit, as pyarrow's parse of it."""
+    from sylla.metrics.readers import l2logger_stream
+
+    log = _generated(tmp_path, rows, version)
+    (got,), _ = align(read_log(log, stream=True, progress=False))
+    monkeypatch.setattr(l2logger_stream, "SMALL", -1)
+    (expected,), _ = align(read_log(log, stream=True, progress=False))
+    _same_run(got, expected)
+    assert got.perf.tobytes() == expected.perf.tobytes()
+
+
+def test_an_unusual_small_file_is_left_to_pyarrow(tmp_path):
+    """Quoted fields are read by pyarrow's CSV rules (quotes stripped), not split as text."""
+    from sylla.metrics.readers.l2logger_small import Unusual, read_columns
+
+    log = _generated(tmp_path, 1)
+    (expected,), _ = align(read_log(log, stream=True, progress=False))
+    file = sorted(log.rglob("data-log.tsv"))[0]
+    lines = file.read_text(encoding="utf-8").split("\n")
+    lines[1:] = ["\t".join(f'"{f}"' if f == "{}" else f for f in line.split("\t"))
+                 for line in lines[1:]]
+    file.write_text("\n".join(lines), encoding="utf-8")
+    with pytest.raises(Unusual):
+        read_columns(file, ["task_params"])
+    (got,), _ = align(read_log(log, stream=True, progress=False))
+    _same_run(got, expected)
+
+
 @pytest.mark.parametrize("rows", [1, 3])
 def test_a_block_file_larger_than_whole_is_read_in_batches(tmp_path, rows, monkeypatch):
     """Files over `WHOLE` bytes are parsed batch by batch; the run is the same."""
@@ -102,6 +136,7 @@ def test_a_block_file_larger_than_whole_is_read_in_batches(tmp_path, rows, monke
 
     log = _generated(tmp_path, rows)
     (expected,), _ = align(read_log(log, stream=True, progress=False))
+    monkeypatch.setattr(l2logger_stream, "SMALL", -1)  # pyarrow parses even a small log
     monkeypatch.setattr(l2logger_stream, "WHOLE", 0)
     monkeypatch.setattr(l2logger_stream, "BLOCK", 4096)
     (got,), _ = align(read_log(log, stream=True, progress=False))
@@ -179,7 +214,7 @@ def test_irregular_logs_fall_back_to_the_whole_log_reader(tmp_path, case):
     assert streamed.warnings == whole.warnings
     assert (streamed.runs is None) == (outcome == "fallback")
     if case == "task_changes_once":
-        assert list(got.blocks.task[3:5]) == ["beta_v0", TASKS[0]]
+        assert list(column(got.blocks, "task")[3:5]) == ["beta_v0", TASKS[0]]
 
 
 def test_a_bad_value_is_worded_as_before(tmp_path):

@@ -54,6 +54,7 @@ def test_store_round_trip_gives_the_same_document(fmt, tmp_path, capsys):
 def test_store_keeps_rows_and_experience_numbers(tmp_path):
     import pandas as pd
 
+    from sylla.metrics.data import as_frame
     from sylla.metrics.readers.ste_store import read_ste_store
     from sylla.metrics.ste import load_ste
 
@@ -71,6 +72,7 @@ def test_store_keeps_rows_and_experience_numbers(tmp_path):
     assert back.rows is not None
     assert (back.rows.perf == original.rows.perf).all()
     assert (back.exp == original.exp).all() and (back.perf == original.perf).all()
+    blocks = as_frame(original.blocks)  # a run read block by block has `Columns` (issue 24)
     assert back.blocks[["task", "kind", "start", "stop"]].equals(
-        original.blocks[["task", "kind", "start", "stop"]].astype({"start": "int64",
+        blocks[["task", "kind", "start", "stop"]].astype({"start": "int64",
                                                                    "stop": "int64"}))
