@@ -39,7 +39,7 @@ class ScheduledBlock:
         return self.block.task
 
     @property
-    def params(self):  # noqa: ANN201 - a read-only mapping
+    def params(self):  # a read-only mapping
         return self.block.params
 
     @property

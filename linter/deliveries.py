@@ -19,7 +19,7 @@ from typing import Any
 from sylla.grammar.listdsl import DslError
 from sylla.grammar.listdsl.prior import LOG_HIT, LOG_MISS
 from sylla.grammar.model import LineIndex, Severity, Span
-from sylla.grammar.trials.delivery import COLUMNS, Delivery, Note, Table, paragraphs, read_delivery
+from sylla.grammar.trials.delivery import Delivery, Table, paragraphs, read_delivery
 from sylla.grammar.trials.scoring import Scorer, load_trials
 
 from .finding import Finding
@@ -227,7 +227,7 @@ def _semantics(table: Table, f: _File, scorer: Scorer, have_trials: bool) -> Non
     progs, lines = d["program"], table.lines
     probs = [_problem(p) for p in d["problem"]]
     orders, trials = d["order"], d["trial"]
-    get = lambda c: d.get(c) or [None] * len(lines)  # noqa: E731
+    get = lambda c: d.get(c) or [None] * len(lines)
     inputs, corrects, preds, accs, nlps, nlls = (get(c) for c in ("input", "correct", "predicted", "accuracy", "nlp", "nll"))
 
     def fail(kind: str, line: int, detail: str) -> None:
@@ -338,7 +338,7 @@ def _bests_order(table: Table, f: _File) -> None:
               "(if the model ranks by another objective, say so in description.md)", bad_post[0], severity="warning")
 
 
-def _description(delivery: Delivery, file_for) -> None:  # noqa: ANN001
+def _description(delivery: Delivery, file_for) -> None:
     if delivery.description is None:
         file_for(None, "description.md").add("W923", "description.md is missing (the request's deliverable 4)")
         return

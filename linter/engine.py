@@ -57,7 +57,7 @@ def _lint(data: str | bytes, path: str | None, config: Config, parsed: ParseResu
         stype = resolve_type(model, config)
         registry = None
         if config.registry is not None:
-            from .task_registry import load_registry
+            from .task_registry import load_registry  # noqa: PLC0415 - cycle: sylla.linter.task_registry imports this module (issue 28)
 
             registry = load_registry(config.registry)
         ctx = Context(result, model, config, stype, registry)
@@ -83,7 +83,7 @@ def structure_typo(model: Syllabus) -> bool:
     an instruction with no known directive (``"$repaet"``, ``"$phse"``), a phase label that
     is not ``<n>.train``/``<n>.test``, or a misspelt ``disable_updates``. The typo itself is
     reported (N603, P301, N606)."""
-    from .rules.unknown_info_key import has_misspelt_info
+    from .rules.unknown_info_key import has_misspelt_info  # noqa: PLC0415 - cycle: sylla.linter.rules, sylla.linter.rules.unknown_info_key imports this module (issue 28)
 
     return (
         any(isinstance(i, Unknown) for i in model.instructions)
@@ -119,7 +119,7 @@ def _filter(findings: list[Finding], config: Config, path: str | None, result: P
         seen.add(key)
         if quiet.suppressed(f.code, lines.line_col(f.span.start)[0]):
             continue
-        level = _severity(config, f.code)
+        level = configured_severity(config, f.code)
         if level is not None and level != f.severity:
             f = replace(f, severity=level)
         out.append(f)
@@ -127,7 +127,7 @@ def _filter(findings: list[Finding], config: Config, path: str | None, result: P
     return out
 
 
-def _severity(config: Config, code: str):  # noqa: ANN202 - Severity | None
+def configured_severity(config: Config, code: str):  # Severity | None
     best = None
     for selector, level in config.severity.items():
         if code.startswith(selector) and (best is None or len(selector) > len(best[0])):

@@ -17,6 +17,10 @@ import os
 import stat
 import tempfile
 
+from sylla.grammar.birds.decode import decode
+from sylla.grammar.birds.decode import encode_like as birds_encode
+from sylla.grammar.birds.detect import birds_kind
+
 BOM = b"\xef\xbb\xbf"
 
 
@@ -40,11 +44,7 @@ def encode_like(original: bytes, text: str) -> bytes:
     keeps its detected encoding and BOM: the game writes UTF-16 declarations on ASCII files,
     and a fix must leave the bytes the game reads in the shape it wrote them.
     """
-    from .languages import is_birds
-
-    if is_birds(original):
-        from sylla.grammar.birds.decode import decode, encode_like as birds_encode
-
+    if birds_kind(original) is not None:  # languages.is_birds, one layer down: languages imports this module
         return birds_encode(decode(original), text)
     data = text.encode("utf-8")
     if original.startswith(BOM) and not data.startswith(BOM):

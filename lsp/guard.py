@@ -34,7 +34,7 @@ def request(fn: F) -> F:
                 return await fn(*args, **kwargs)
             except (JsonRpcException, asyncio.CancelledError):
                 raise
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 log.exception("request handler %s failed", fn.__name__)
                 raise JsonRpcInternalError(message=_describe(exc)) from None
 
@@ -46,7 +46,7 @@ def request(fn: F) -> F:
             return fn(*args, **kwargs)
         except JsonRpcException:
             raise
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             log.exception("request handler %s failed", fn.__name__)
             raise JsonRpcInternalError(message=_describe(exc)) from None
 
@@ -63,7 +63,7 @@ def notification(fn: F) -> F:
                 await fn(*args, **kwargs)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001
+            except Exception:
                 log.exception("notification handler %s failed", fn.__name__)
 
         return async_wrapper  # type: ignore[return-value]
@@ -72,7 +72,7 @@ def notification(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> None:
         try:
             fn(*args, **kwargs)
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.exception("notification handler %s failed", fn.__name__)
 
     return wrapper  # type: ignore[return-value]

@@ -91,7 +91,7 @@ class SyllaProtocol(LanguageServerProtocol):
         except BrokenPipeError:
             log.error("the connection to the client is lost")
             raise
-        except Exception as error:  # noqa: BLE001 - as pygls' own _send_data does
+        except Exception as error:
             log.exception("Error sending data")
             self._server._report_server_error(error, JsonRpcInternalError)
 

@@ -20,7 +20,8 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from sylla import __version__
+from sylla.linter.task_registry import load_registry
+from sylla.version import __version__
 
 from . import birds_features, guard, stale, transport
 from .code_actions import FIX_ALL, code_actions, fix_all_text, wants_fix_all
@@ -77,7 +78,7 @@ class SyllaServer(LanguageServer):
     # -- transport ---------------------------------------------------------------------------
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         """Serve over stdio like pygls, but with a reader that survives a malformed header."""
-        from pygls.io_ import StdinAsyncReader, StdoutWriter
+        from pygls.io_ import StdinAsyncReader, StdoutWriter  # noqa: PLC0415 - lazy: start-up, pygls loads only when used
 
         self._stop_event = threading.Event()
         self.collector.start()
@@ -120,7 +121,7 @@ class SyllaServer(LanguageServer):
     def encoding(self) -> str:
         return encoding_name(self.workspace.position_encoding)
 
-    def open_document(self, uri: str):  # noqa: ANN201 - TextDocument | None
+    def open_document(self, uri: str):  # TextDocument | None
         """The open document at ``uri`` if it is JSON or XML (``get_text_document`` would invent one)."""
         doc = self.workspace.text_documents.get(uri)
         if doc is None or not served(uri, doc.language_id):
@@ -313,8 +314,6 @@ class SyllaServer(LanguageServer):
         if registry_path is None:
             return {}
         try:
-            from sylla.linter.task_registry import load_registry
-
             registry = load_registry(registry_path)
         except Exception as exc:  # noqa: BLE001 - completion works without the registry
             log.warning("task registry unavailable: %s", exc)

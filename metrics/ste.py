@@ -10,20 +10,22 @@ code when loaded.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from .align import align
-from .data import RunData
+from .data import RunData, variant_base
 from .errors import EXIT_USAGE, MetricsError
 from .readers import read_log
-from .spill import gather
 from .readers.l2logger import is_l2logger
 from .readers.learnkit import is_learnkit
 from .readers.plain import kind_of
-from .readers.ste_store import COLUMNS as STORE_COLUMNS, is_ste_store, read_ste_store
+from .readers.ste_store import COLUMNS as STORE_COLUMNS
+from .readers.ste_store import is_ste_store, read_ste_store
+from .spill import gather
 
 
 def _runs_in(path: Path) -> list[Path]:
@@ -55,8 +57,6 @@ def _runs_in(path: Path) -> list[Path]:
 
 
 def _natural(text: str) -> tuple:
-    import re
-
     return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text))
 
 
@@ -106,8 +106,6 @@ def match_ste(ste: dict[str, list[RunData]], tasks: list[str], *, agnostic: bool
     block of a matched run is renamed to its base name, as l2metrics renames them. STE runs
     that serve no task of the log are kept under their own name.
     """
-    from .result import variant_base
-
     stored: dict[str, list[RunData]] = {}
     for name, runs in ste.items():
         stored.setdefault(name.lower(), []).extend(runs)
@@ -136,8 +134,6 @@ def match_ste(ste: dict[str, list[RunData]], tasks: list[str], *, agnostic: bool
 
 def _renamed(run: RunData, canon: dict[str, str], agnostic: bool) -> RunData:
     """The run with each block's task in the log's spelling (its base name if agnostic)."""
-    from .result import variant_base
-
     def name(task: object) -> str:
         base = variant_base(str(task)) if agnostic else str(task)
         return canon.get(base.lower(), base)

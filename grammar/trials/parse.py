@@ -11,7 +11,7 @@ from importlib import resources
 from typing import Any
 
 from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from sylla.grammar.model import Diagnostic, LineIndex, Severity, Span
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from .detect import is_trial_file
 from .model import TrialFile, group_of, name_parts
 from .parse import parse
 
@@ -24,8 +25,6 @@ class Ordering:
 def load_folder(folder: str) -> tuple[list[Ordering], list[str]]:
     """The trial files of ``folder`` (by name ``cPPP_K.json`` and by content), sorted, and the
     problems reading them (``path:line:col: message``)."""
-    from .detect import is_trial_file
-
     out: list[Ordering] = []
     errors: list[str] = []
     for name in sorted(os.listdir(folder)):

@@ -9,6 +9,7 @@ shared by every plugin through the context cache.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from itertools import permutations
@@ -18,8 +19,8 @@ import numpy as np
 
 from ..data import RunData, column
 from ..errors import EXIT_USAGE, MetricsError
-from ..preprocess import WINDOWS, Prepared, l2m_saturation, l2m_terminal, prepare_l2m
 from ..needs import Need
+from ..preprocess import WINDOWS, Prepared, l2m_saturation, l2m_terminal, prepare_l2m
 from ..registry import Context, Parameter, ParameterError, Row, positive_int, row
 from ..spill import gather
 from .common import AGGREGATION, aggregate
@@ -154,8 +155,6 @@ def load_data_range(path: str, tasks: list[str], *, agnostic: bool = False,
     and ``alpha_v1``), as l2metrics merges them; l2metrics picks those keys by substring
     (``"ab" in "abc_y"``), which ``compat`` reproduces, while sylla's default takes the keys
     whose base name is the task's."""
-    import json
-
     try:
         with open(path, encoding="utf-8") as handle:
             raw = json.load(handle)
@@ -336,7 +335,7 @@ def _methods(chosen: str, both: tuple[str, str]) -> list[str]:
     return list(both) if chosen == "both" else [chosen]
 
 
-def _kept_blocks(r, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # noqa: ANN001
+def _kept_blocks(r, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Indices of the blocks l2metrics keeps, with every block's kind and task as arrays."""
     return np.flatnonzero(r.filtered), b.kind.to_numpy(), b.task.to_numpy()
 

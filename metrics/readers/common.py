@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 from pathlib import Path
 
 import numpy as np
@@ -149,8 +150,6 @@ def final_line(path: Path) -> int | None:
 def locate_non_utf8(path: Path) -> None:
     """Raise a located error if the file is not UTF-8 (a parser's UnicodeDecodeError names a
     byte offset, not a row)."""
-    import codecs
-
     decoder = codecs.getincrementaldecoder("utf-8")()
     line = 1
     offset = 0

@@ -173,7 +173,7 @@ def read_iscil(path: str | Path, name_filter: str = "", compat: bool = False) ->
     performance) and one test row per evaluated task holding its normalised score."""
     path = Path(path)
     experiments = []
-    for index, (name, file) in enumerate(find_logs(path, name_filter)):
+    for _index, (name, file) in enumerate(find_logs(path, name_filter)):
         with _open(file) as data:
             phases = parse_phases(data, str(file), allow_over_max=compat)
             experiment = Experiment(name=name, file=str(file), all_phases=phases)
@@ -311,7 +311,7 @@ def _openings_by_line_start(data: "bytes | mmap.mmap",
     starts = everything[everything < tail.size - 4]
 
     def having(idx: np.ndarray, k: int, byte: int) -> np.ndarray:
-        return idx[tail[idx + k] == byte]
+        return idx[tail[idx + k] == byte]  # noqa: F821 - bound while having() runs; the `del` below frees it after the last call
 
     first = tail[starts]
     square = starts[first == ord("[")]
@@ -473,7 +473,7 @@ def parse_compat(data: bytes, file: str) -> list[tuple[list[str], dict[str, tupl
 # --- the pipeline's shape -----------------------------------------------------------------------
 
 def _frame(experiments: list[Experiment]) -> "pd.DataFrame":
-    import pandas as pd
+    import pandas as pd  # noqa: PLC0415 - lazy: start-up, pandas loads only when used
 
     rows: list[dict] = []
     for index, experiment in enumerate(experiments):

@@ -32,7 +32,7 @@ from ..memory import for_log_of, trim
 from ..progress import Progress
 from ..spill import SpillArray
 from .common import TaskNames
-from .l2logger import BLOCK, FOLDER, STARTS_AT_ONE, THREADS, csv_options
+from .l2logger_files import BLOCK, FOLDER, STARTS_AT_ONE, THREADS, csv_options
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -87,7 +87,7 @@ def _batches(file: Path, options: dict, size: int,
     """The file's rows as Arrow record batches: one multi-threaded read of the whole file
     (issue 24: pulling 1 MiB batches one at a time on one thread was most of the reading
     time) unless it is larger than `WHOLE`."""
-    import pyarrow.csv as pacsv
+    import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
     if size <= WHOLE:
         options["read_options"] = pacsv.ReadOptions(use_threads=True)
@@ -109,7 +109,7 @@ def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _
     """One block file (`_batches`): the experience numbers, performance values and task and
     parameter codes of its rows, and its worker, type and subtype. Whatever the whole-file
     reader would report raises `Irregular`."""
-    import pyarrow.compute as pc
+    import pyarrow.compute as pc  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
     number, kind = _folder(file)
     options = csv_options(file, perf, subtype)

@@ -34,6 +34,7 @@ from ..data import EpisodeLog
 from ..errors import EXIT_USAGE, MetricsError
 from .common import check_perf, read_failure
 from .sniff import WORKER, is_learnkit  # noqa: F401 - re-exported
+
 FOLDER = re.compile(r"^(\d+)-(\d+)_(train|test)$")
 
 #: shape -> (episode column, block column, task column, status column, phase column or None)

@@ -30,7 +30,7 @@ def header(path: Path) -> list[str] | None:
     """The column names of a Parquet or CSV file, read without its data (None if unreadable)."""
     try:
         if path.suffix == ".parquet":
-            import pyarrow.parquet as pq
+            import pyarrow.parquet as pq  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
             return list(pq.read_schema(path).names)
         if path.suffix == ".csv":
