@@ -210,7 +210,7 @@ def _splice(
             if child is array:
                 child = new_array
             elif child.start >= after:
-                child, key = _moved(child, delta), _moved(key, delta)  # type: ignore[assignment]
+                child, key = _moved(child, delta), _moved(key, delta)
             children[name] = child
             keys[name] = key
             value[name] = child.value
@@ -496,7 +496,7 @@ def _with_array(model: Syllabus, root: Node, array: Node, new_array: Node, after
         if child is array:
             child = new_array
         elif child.start >= after and delta:
-            child, key = _moved(child, delta), _moved(key, delta)  # type: ignore[assignment]
+            child, key = _moved(child, delta), _moved(key, delta)
         children[name] = child
         keys[name] = key
         value[name] = child.value

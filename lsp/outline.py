@@ -49,7 +49,7 @@ def _value_span(text: str, span: Span, pattern: re.Pattern[str]) -> Span:
     return Span(m.start(1), m.end(1)) if m else span
 
 
-_ESC = json.encoder.encode_basestring_ascii  # type: ignore[attr-defined]  # C: a JSON string, ASCII only
+_ESC = json.encoder.encode_basestring_ascii  # C: a JSON string, ASCII only
 
 
 class RenderedRanges:

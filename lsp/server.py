@@ -36,10 +36,10 @@ from .idle_gc import IdleCollector
 from .outline import RenderedRanges, document_symbols, folding_ranges, inlay_hints
 from .positions import PositionMap
 from .priority import RequestsFirst
-from .protocol import RawJson, SyllaProtocol, Wire
+from .pygls_compat import RawJson, SyllaProtocol, Wire, use_lsp_line_rules
 from .settings import ClientSettings, ConfigProblem, load
 from .stale import Stale
-from .sync import encoding_name, use_lsp_line_rules
+from .sync import encoding_name
 
 log = logging.getLogger("sylla.lsp")
 
@@ -101,7 +101,7 @@ class SyllaServer(LanguageServer):
         sys.setswitchinterval(SWITCH_INTERVAL)
 
         async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-            self.protocol.set_writer(writer)  # type: ignore[arg-type]
+            self.protocol.set_writer(writer)
             await transport.serve(stop_event, reader, self.protocol)
             self.shutdown()
 

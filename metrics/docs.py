@@ -44,20 +44,20 @@ def generate() -> str:
                 seen[param.name] = param
     lines = [BEGIN, "", "| sylla | l2metrics 3.1.0 | values (default first) |", "|---|---|---|"]
     for param in seen.values():
-        default = param.default  # type: ignore[attr-defined]
-        choices = param.choices or ()  # type: ignore[attr-defined]
+        default = param.default
+        choices = param.choices or ()
         if choices:
             ordered = [default, *[c for c in choices if c != default]]
             values = ", ".join(f"`{c}`" for c in ordered)
         elif isinstance(default, bool):
             values = f"`{str(default).lower()}`, `{str(not default).lower()}`"
         elif default is None:
-            values = "unset; " + _escape(param.help)  # type: ignore[attr-defined]
+            values = "unset; " + _escape(param.help)
         else:
             values = f"`{default}`"
-        flag = param.l2metrics  # type: ignore[attr-defined]
+        flag = param.l2metrics
         shown = f"`{flag}`" if flag.startswith("-") else f"({flag})"
-        lines.append(f"| `-P {param.name}=` | {shown} | {values} |")  # type: ignore[attr-defined]
+        lines.append(f"| `-P {param.name}=` | {shown} | {values} |")
     for sylla, theirs, what in CLI_ROWS:
         lines.append(f"| {_escape(sylla)} | {_escape(theirs)} | {_escape(what)} |")
     lines += ["", END]

@@ -8,13 +8,13 @@ onto JSON paths), with a message an author can act on instead of the validator's
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from pathlib import Path
 from typing import Any, Iterator
 
 from sylla.grammar.model import Diagnostic, Span
+from sylla.grammar.suggest import did_you_mean
 
 from .model import Kind
 from .xmltree import XmlElement
@@ -152,13 +152,6 @@ def _tags(text: str | None) -> str:
         return ""
     names = re.findall(r"'([^']+)'", text)
     return " or ".join(f"<{n}>" for n in names)
-
-
-def did_you_mean(word: str, candidates: list[str]) -> str:
-    """``' (did you mean "x"?)'`` or an empty string (case-insensitive closest match)."""
-    lowered = {c.lower(): c for c in candidates}
-    match = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
-    return f' (did you mean "{lowered[match[0]]}"?)' if match else ""
 
 
 def iter_schema_files() -> Iterator[Path]:

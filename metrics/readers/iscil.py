@@ -106,7 +106,7 @@ class IscilLog(EpisodeLog):
 
     # The per-row table is built on first use: the pipeline reads `runs` (built without pandas,
     # see `_runs`), only other callers (a sweep, tests, variant-agnostic mode) read ``frame``.
-    @property  # type: ignore[override]
+    @property
     def frame(self) -> "pd.DataFrame":
         if self._table is None:
             self._table = _frame(self.experiments)
@@ -181,7 +181,7 @@ def read_iscil(path: str | Path, name_filter: str = "", compat: bool = False) ->
             if compat:
                 experiment.compat = parse_compat(bytes(data), str(file))
         experiments.append(experiment)
-    return IscilLog(frame=None, path=str(path), format="iscil",  # type: ignore[arg-type]
+    return IscilLog(frame=None, path=str(path), format="iscil",
                     files=[e.file for e in experiments], experiments=experiments,
                     runs=_runs(experiments))
 

@@ -166,7 +166,7 @@ def sweep(
     for spec in found.runs:
         key = run_keys.get(spec.id)
         if key is not None:
-            entry = read_entry(cache_dir, key) if cache_dir else None  # type: ignore[arg-type]
+            entry = read_entry(cache_dir, key) if cache_dir else None
             if entry is not None:
                 results[spec.id] = entry
                 counts["cached"] += 1

@@ -17,10 +17,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sylla.grammar.atomic import default_mode, replace_file
 from sylla.version import __version__
 
 if TYPE_CHECKING:
@@ -63,21 +63,8 @@ def atomic_write(target: Path, write: Any) -> None:
     """Call ``write(tmp_path)`` then rename over ``target``: readers see the old file or the
     new one, never half of one."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        write(tmp)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    replace_file(target, write, mode=default_mode(), prefix=f".{target.name}.")
 
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def write_entry(cache_dir: str | Path, key: str, rows: "pd.DataFrame", warnings: list[str]) -> None:

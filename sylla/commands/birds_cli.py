@@ -34,10 +34,10 @@ def birds_doc(name: str, data: bytes) -> tuple[dict[str, Any] | None, str, int]:
     if result.model is None or not result.syntax_ok:
         return None, "", 1
     if result.model.kind == "meta":
-        doc = explain(result.model)  # type: ignore[arg-type]
+        doc = explain(result.model)
         text = render_text(doc)
     else:
-        doc = explain_generated(result.model)  # type: ignore[arg-type]
+        doc = explain_generated(result.model)
         text = render_generated_text(doc)
     return doc, text, 0 if result.ok else 1
 

@@ -208,10 +208,10 @@ def run(args: argparse.Namespace) -> int:
                 if args.fix:
                     sys.stdout.buffer.write(data)  # the input passes through unchanged
                 continue
-            result = lint(data, name, config)  # type: ignore[arg-type]
+            result = lint(data, name, config)
             if args.fix or args.diff:
                 text = result.text
-                relint = lambda t, name=name, config=config: lint(t, name, config)  # type: ignore[arg-type]
+                relint = lambda t, name=name, config=config: lint(t, name, config)
                 safe_only = not args.unsafe_fixes
                 loop = fix_all(result, relint, unsafe=args.unsafe_fixes)
                 fixed = loop.text
