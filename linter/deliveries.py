@@ -20,12 +20,12 @@ from sylla.grammar.listdsl import DslError
 from sylla.grammar.listdsl.prior import LOG_HIT, LOG_MISS
 from sylla.grammar.model import LineIndex, Severity, Span
 from sylla.grammar.trials.delivery import Delivery, Table, paragraphs, read_delivery
+from sylla.grammar.trials.model import ORDERINGS, RUNS, SAMPLES, TRIALS
 from sylla.grammar.trials.scoring import Scorer, load_trials
 
 from .finding import Finding
 from .registry import rule_for
 
-RUNS, ORDERS, TRIALS, SAMPLES = 5, 5, 11, 10_000
 #: tolerance when comparing nlp and nll with the recomputed values: values written with three
 #: decimals (as in the request's example row, 3.456) still match
 ABS_TOL, REL_TOL = 5e-4 + 1e-9, 1e-6
@@ -176,7 +176,7 @@ def _completeness(table: Table, f: _File, problems: list[int]) -> None:
         f.add("W914", f"{os.path.basename(table.path)} holds run 1 only; the request asks for {RUNS} runs. "
               "Completeness is checked for run 1.", table.lines[0])
         expected_runs = [1]
-    expected = {(p, r, o, t) for p in problems for r in expected_runs for o in range(1, ORDERS + 1) for t in range(1, TRIALS + 1)}
+    expected = {(p, r, o, t) for p in problems for r in expected_runs for o in range(1, ORDERINGS + 1) for t in range(1, TRIALS + 1)}
     seen: dict[tuple, int] = {}
     dup: list[int] = []
     extra: list[int] = []

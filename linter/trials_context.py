@@ -16,9 +16,6 @@ from sylla.grammar.trials.parse import TrialParse
 
 from .document_context import DocumentContext
 
-#: the request's protocol: 5 orderings of 11 examples per problem
-ORDERINGS, EXAMPLES = 5, 11
-
 
 @dataclass
 class TrialsContext(DocumentContext[TrialParse, TrialFile]):

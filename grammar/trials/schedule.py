@@ -8,10 +8,8 @@ import os
 from dataclasses import dataclass
 
 from .detect import is_trial_file
-from .model import TrialFile, group_of, name_parts
+from .model import MINUTES_PER_TRIAL, RUNS, TRIALS, TrialFile, group_of, name_parts
 from .parse import parse
-
-RUNS, TRIALS, MINUTES_PER_TRIAL = 5, 11, 10
 
 
 @dataclass(frozen=True)

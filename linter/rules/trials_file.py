@@ -7,10 +7,10 @@ from collections import Counter
 from typing import Iterator
 
 from sylla.grammar.model import Severity
-from sylla.grammar.trials.model import value_max
+from sylla.grammar.trials.model import ORDERINGS, TRIALS, value_max
 
 from ..finding import Finding
-from ..trials_context import EXAMPLES, ORDERINGS, TrialsContext
+from ..trials_context import TrialsContext
 from ._trials import TrialsRule, trials_doc
 
 GOOD = '{"id": "c046", "program": "(lambda (cons 7 $0))", "data": [{"i": [1, 2], "o": [7, 1, 2]}, ...]}'
@@ -74,8 +74,8 @@ class TrialExampleCount(TrialsRule):
 
     def check_trials(self, ctx: TrialsContext) -> Iterator[Finding]:
         n = len(ctx.model.data)
-        if n != EXAMPLES:
-            yield ctx.finding(self, f"{n} examples; the protocol has exactly {EXAMPLES} (one per trial)", ctx.model.data_span)
+        if n != TRIALS:
+            yield ctx.finding(self, f"{n} examples; the protocol has exactly {TRIALS} (one per trial)", ctx.model.data_span)
 
 
 class TrialInputSize(TrialsRule):
