@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from sylla.grammar.gc_pause import paused_gc
-from sylla.grammar.model import Diagnostic, Syllabus, Unknown
+from sylla.grammar.model import Diagnostic, Severity, Syllabus, Unknown
 from sylla.grammar.parse import ParseResult, parse
 
 from .config import Config
@@ -127,7 +127,7 @@ def _filter(findings: list[Finding], config: Config, path: str | None, result: P
     return out
 
 
-def configured_severity(config: Config, code: str):  # Severity | None
+def configured_severity(config: Config, code: str) -> Severity | None:
     best = None
     for selector, level in config.severity.items():
         if code.startswith(selector) and (best is None or len(selector) > len(best[0])):

@@ -173,7 +173,7 @@ def _edit(start: int, end: int, new_text: str, ctx: Context) -> types.TextEdit:
     return types.TextEdit(range=ctx.positions.range(_span(start, end)), new_text=new_text)
 
 
-def _span(start: int, end: int):  # a Span
+def _span(start: int, end: int) -> Span:
 
     return Span(start, end)
 

@@ -27,7 +27,7 @@ from sylla.grammar.birds.parse import parse as parse_birds
 from sylla.grammar.incremental import reparse
 from sylla.grammar.model import Block, Instruction, PhaseMark, Syllabus
 from sylla.grammar.parse import ParseResult, parse
-from sylla.grammar.schedule import Schedule, ScheduledBlock, schedule
+from sylla.grammar.schedule import PhaseRun, Schedule, ScheduledBlock, schedule
 from sylla.linter.languages import language_of
 
 from .positions import PositionMap
@@ -143,7 +143,7 @@ class Analysis:
             return items[lo]
         return None
 
-    def phase_run(self, phase: PhaseMark):  # PhaseRun | None
+    def phase_run(self, phase: PhaseMark) -> PhaseRun | None:
         if self.schedule is None:
             return None
         for run in self.schedule.phases:

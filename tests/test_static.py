@@ -2,8 +2,8 @@
 so that the one test command keeps them in check (issue 28). A finding fails the test with
 the tool's own output: file:line:col and rule.
 
-ruff is at 0. mypy is not yet: ``MYPY_BUDGET`` is what each file still carries (174 errors
-in 42 files when the check was switched on, most of them pandas frames typed as
+ruff is at 0. mypy is not yet: ``MYPY_BUDGET`` is what each file still carries (166 errors
+in 36 files after the first fixes; 174 in 42 when the check was switched on, most of them pandas frames typed as
 ``DataFrame | Columns``). A file may not go over its budget, and a file that does better must
 lower it, so the number only falls; files not listed must stay at 0.
 """
@@ -26,23 +26,17 @@ MYPY_BUDGET = {
     "sylla/grammar/build.py": 2,
     "sylla/grammar/incremental.py": 10,
     "sylla/grammar/lalr.py": 2,
-    "sylla/grammar/schedule.py": 1,
     "sylla/grammar/source_map.py": 1,
     "sylla/grammar/synth.py": 1,
     "sylla/grammar/trials/scoring.py": 7,
     "sylla/linter/deliveries.py": 1,
-    "sylla/linter/engine.py": 1,
     "sylla/linter/languages.py": 1,
-    "sylla/linter/rules/_birds.py": 1,
-    "sylla/linter/rules/_phases.py": 1,
-    "sylla/linter/rules/_trials.py": 2,
     "sylla/linter/rules/contains_mismatch.py": 1,
     "sylla/linter/rules/required_metric.py": 1,
     "sylla/linter/rules/test_learning_on.py": 3,
     "sylla/linter/rules/unknown_directive.py": 1,
-    "sylla/lsp/completion.py": 1,
     "sylla/lsp/debounce.py": 1,
-    "sylla/lsp/documents.py": 2,
+    "sylla/lsp/documents.py": 1,
     "sylla/lsp/hover.py": 4,
     "sylla/lsp/outline.py": 1,
     "sylla/lsp/server.py": 1,

@@ -27,7 +27,7 @@ class BirdsRule(Rule):
     """A rule over a Science Birds config. The syllabus engine also calls ``check`` on every
     rule; a B8xx rule has nothing to say about a syllabus, so it answers only a ``BirdsContext``."""
 
-    def check(self, ctx) -> Iterable["Finding"]:  # Context or BirdsContext
+    def check(self, ctx: object) -> Iterable["Finding"]:  # Context or BirdsContext
 
         if not isinstance(ctx, BirdsContext):
             return ()

@@ -19,7 +19,7 @@ def trials_doc(summary: str, what: str, why: str, bad: str, good: str, fix: str,
 class TrialsRule(Rule):
     """A rule over a trial file; it answers only a ``TrialsContext``."""
 
-    def check(self, ctx) -> Iterable["Finding"]:
+    def check(self, ctx: object) -> Iterable["Finding"]:
 
         if not isinstance(ctx, TrialsContext):
             return ()
@@ -33,5 +33,5 @@ class DeliveryRule(Rule):
     """A rule over a delivery folder (``sylla lint DIR --trials json/``); its findings come from
     ``linter/deliveries.py``, which names the rule by code. It never answers a single file."""
 
-    def check(self, ctx) -> Iterable["Finding"]:
+    def check(self, ctx: object) -> Iterable["Finding"]:
         return ()
