@@ -73,7 +73,7 @@ def lint_text(
         from .trials import lint_trials  # noqa: PLC0415 - lazy: start-up, lark loads only when used
 
         return lint_trials(data, path, config)
-    return lint(data, path, config, parsed=parsed)  # type: ignore[arg-type]
+    return lint(data, path, config, parsed=parsed)  # type: ignore[arg-type]  # parsed is a syllabus ParseResult here: a BirdsParse went to lint_birds above
 
 
 def encode_fixed(original: bytes, text: str) -> bytes:

@@ -32,7 +32,7 @@ def lint_trials(data: str | bytes, path: str | None = None, config: Config | Non
         ctx = TrialsContext(result, result.model, config, path)
         for rule in all_rules():
             if rule.code.startswith("W9") and not rule.kinds and config.enabled(rule.code, path):
-                findings.extend(rule.check(ctx))  # type: ignore[arg-type]
+                findings.extend(rule.check(ctx))  # type: ignore[arg-type]  # rules are typed for the syllabus Context; this language's rules take its own context (issue 28 item 1)
     out = []
     for f in findings:
         if not config.enabled(f.code, path):
@@ -40,4 +40,4 @@ def lint_trials(data: str | bytes, path: str | None = None, config: Config | Non
         level = configured_severity(config, f.code)
         out.append(replace(f, severity=level) if level is not None and level != f.severity else f)
     out.sort(key=lambda f: (f.span.start, f.span.end, f.code))
-    return LintResult(out, result, None, path)  # type: ignore[arg-type]
+    return LintResult(out, result, None, path)  # type: ignore[arg-type]  # LintResult.parse is typed for syllabi but carries this language's parse (issue 28 item 1)

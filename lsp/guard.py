@@ -38,7 +38,7 @@ def request(fn: F) -> F:
                 log.exception("request handler %s failed", fn.__name__)
                 raise JsonRpcInternalError(message=_describe(exc)) from None
 
-        return async_wrapper  # type: ignore[return-value]
+        return async_wrapper  # type: ignore[return-value]  # the wrapper takes and returns what the handler F does; Callable[..., Any] cannot say so without ParamSpec
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -50,7 +50,7 @@ def request(fn: F) -> F:
             log.exception("request handler %s failed", fn.__name__)
             raise JsonRpcInternalError(message=_describe(exc)) from None
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper  # type: ignore[return-value]  # the wrapper takes and returns what the handler F does; Callable[..., Any] cannot say so without ParamSpec
 
 
 def notification(fn: F) -> F:
@@ -66,7 +66,7 @@ def notification(fn: F) -> F:
             except Exception:
                 log.exception("notification handler %s failed", fn.__name__)
 
-        return async_wrapper  # type: ignore[return-value]
+        return async_wrapper  # type: ignore[return-value]  # the wrapper takes and returns what the handler F does; Callable[..., Any] cannot say so without ParamSpec
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> None:
@@ -75,4 +75,4 @@ def notification(fn: F) -> F:
         except Exception:
             log.exception("notification handler %s failed", fn.__name__)
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper  # type: ignore[return-value]  # the wrapper takes and returns what the handler F does; Callable[..., Any] cannot say so without ParamSpec

@@ -499,7 +499,7 @@ def create_server() -> SyllaServer:
             analysis = await server.analysis(params.text_document.uri)
             if analysis is None or analysis.language != "syllabus":
                 return None
-            return RawJson(await server.off_loop(server.outline, analysis))  # type: ignore[return-value]
+            return RawJson(await server.off_loop(server.outline, analysis))  # type: ignore[return-value]  # pygls_compat.SyllaProtocol sends Wire/RawJson as they are; the client gets the declared LSP type
 
     @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
     @guard.request
@@ -507,12 +507,12 @@ def create_server() -> SyllaServer:
         with server.requests_first.answering():
             analysis = await server.current_or_stale(params.text_document.uri, "foldingRange")
             if isinstance(analysis, Stale):
-                return Wire(stale.folding_ranges(analysis))  # type: ignore[return-value]
+                return Wire(stale.folding_ranges(analysis))  # type: ignore[return-value]  # pygls_compat.SyllaProtocol sends Wire/RawJson as they are; the client gets the declared LSP type
             if analysis is None:
                 return None
             if analysis.language == "birds":
                 return await server.off_loop(analysis.view, "folding", birds_features.folding_ranges)
-            return Wire(await server.off_loop(analysis.view, "folding", folding_ranges))  # type: ignore[return-value]
+            return Wire(await server.off_loop(analysis.view, "folding", folding_ranges))  # type: ignore[return-value]  # pygls_compat.SyllaProtocol sends Wire/RawJson as they are; the client gets the declared LSP type
 
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT)
     @guard.request

@@ -11,7 +11,7 @@ import argparse
 import importlib
 import sys
 import textwrap
-from typing import Sequence
+from typing import NoReturn, Sequence
 
 from sylla.suggest import NATIVE_SUGGESTIONS, unrecognized_message, with_choice_hint
 from sylla.version import __version__
@@ -97,7 +97,7 @@ class _Parser(argparse.ArgumentParser):
                 return action.choices.get(getattr(parsed, action.dest or "", None) or "")
         return None
 
-    def error(self, message: str) -> "NoReturn":  # type: ignore[name-defined]  # noqa: F821
+    def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"sylla: {with_choice_hint(message)}\n")
 

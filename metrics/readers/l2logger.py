@@ -80,7 +80,7 @@ def _read_file(file: Path, perf: str, subtype: bool, as_text: bool = False,
                     on_bytes(min(k * BLOCK, size))
                 table = pa.Table.from_batches(batches, schema=reader.schema)
                 del batches
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - any pyarrow failure becomes a MetricsError naming the file and the bad value
         if not as_text:
             _locate_bad_value(file, perf, subtype)
         raise read_failure(file, exc) from None
