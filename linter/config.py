@@ -210,7 +210,7 @@ class _BadValue(Exception):
 
 
 def _codes(key: str, value: Any) -> tuple[str, ...]:
-    from .registry import known_selector  # noqa: PLC0415 - cycle: sylla.linter.registry imports this module (issue 28)
+    from .registry import known_selector  # noqa: PLC0415 - lazy: the registry imports all rule modules; they load only when a selector is checked
 
     if isinstance(value, str):
         value = [value]

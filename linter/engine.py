@@ -57,7 +57,7 @@ def _lint(data: str | bytes, path: str | None, config: Config, parsed: ParseResu
         stype = resolve_type(model, config)
         registry = None
         if config.registry is not None:
-            from .task_registry import load_registry  # noqa: PLC0415 - cycle: sylla.linter.task_registry imports this module (issue 28)
+            from .task_registry import load_registry  # noqa: PLC0415 - lazy: the task registry file is read only when a config names one
 
             registry = load_registry(config.registry)
         ctx = Context(result, model, config, stype, registry)
@@ -83,7 +83,7 @@ def structure_typo(model: Syllabus) -> bool:
     an instruction with no known directive (``"$repaet"``, ``"$phse"``), a phase label that
     is not ``<n>.train``/``<n>.test``, or a misspelt ``disable_updates``. The typo itself is
     reported (N603, P301, N606)."""
-    from .rules.unknown_info_key import has_misspelt_info  # noqa: PLC0415 - cycle: sylla.linter.rules, sylla.linter.rules.unknown_info_key imports this module (issue 28)
+    from .rules.unknown_info_key import has_misspelt_info  # noqa: PLC0415 - lazy: the rule modules load on the first lint (see registry)
 
     return (
         any(isinstance(i, Unknown) for i in model.instructions)

@@ -13,7 +13,7 @@ from .rule import Rule, known_selector_of
 
 @functools.cache
 def _rules() -> tuple[Rule, ...]:
-    from .rules import RULE_CLASSES  # noqa: PLC0415 - cycle: sylla.linter.rules imports this module (issue 28)
+    from .rules import RULE_CLASSES  # noqa: PLC0415 - lazy: the rule modules load on the first lint, not when config or the CLI import the registry
 
     rules = tuple(cls() for cls in RULE_CLASSES)
     codes = [r.code for r in rules]

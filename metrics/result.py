@@ -181,8 +181,8 @@ def compute_metrics(
     duplicates: str = "warn",
 ) -> MetricsResult:
     """Compute every registered metric (or the plugins named in ``only``) on a log."""
-    from .readers import read_log  # noqa: PLC0415 - cycle: sylla.metrics.readers imports this module (issue 28)
-    from .syllabus import load_syllabus  # noqa: PLC0415 - cycle: sylla.metrics.syllabus imports this module (issue 28)
+    from .readers import read_log  # noqa: PLC0415 - lazy: start-up, the readers load pandas/pyarrow only when a log is read
+    from .syllabus import load_syllabus  # noqa: PLC0415 - lazy: loads only when a syllabus is given
 
     # the progress delay counts from the first bar (the reading), not from here: the reader's
     # own imports (pandas, pyarrow) load after this point now, and are no progress to show
@@ -206,7 +206,7 @@ def compute_metrics(
         log, perf, log_format, progress, allow_partial=allow_partial, duplicates=duplicates,
         options=values, stream=model is None and not agnostic)
     if episode_log.format == "iscil":
-        from .iscil_pipeline import prepare  # noqa: PLC0415 - cycle: sylla.metrics.iscil_pipeline imports this module (issue 28)
+        from .iscil_pipeline import prepare  # noqa: PLC0415 - lazy: the continual-imitation pipeline loads only for its logs
 
         model, all_plugins = prepare(episode_log, model, all_plugins, bool(only))
     if agnostic:
@@ -215,7 +215,7 @@ def compute_metrics(
     if episode_log.runs is not None and model is None:
         runs, warnings = episode_log.runs, []  # what `align` returns for them
     else:
-        from .align import align  # noqa: PLC0415 - cycle: sylla.metrics.align imports this module (issue 28)
+        from .align import align  # noqa: PLC0415 - lazy: loads only for logs that need aligning with a syllabus
 
         runs, warnings = align(episode_log, model, allow_partial)
     warnings[:0] = episode_log.warnings
@@ -228,7 +228,7 @@ def compute_metrics(
             run.blocks = as_frame(run.blocks)
     ste_data: dict[str, list[RunData]] = {}
     if ste or ste_store is not None:
-        from .ste import load_ste, match_ste, store_ste  # noqa: PLC0415 - cycle: sylla.metrics.ste imports this module (issue 28)
+        from .ste import load_ste, match_ste, store_ste  # noqa: PLC0415 - lazy: the single-task-expert store loads only when STE data is used
 
         loaded = load_ste(ste, perf) if ste else {}
         tasks = list(dict.fromkeys(t for run in runs for t in run.tasks))

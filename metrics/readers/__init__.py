@@ -69,11 +69,11 @@ def read_log(path: str | Path, perf: str | None = None, fmt: str | None = None,
     elif not path.exists():
         raise MetricsError("no such file or directory", str(path), exit_code=EXIT_USAGE)
     if fmt == "l2logger":
-        from .l2logger import read_l2logger  # noqa: PLC0415 - cycle: sylla.metrics.readers.l2logger imports this module (issue 28)
+        from .l2logger import read_l2logger  # noqa: PLC0415 - lazy: start-up, each reader loads pandas/pyarrow only when its format is read
 
         return read_l2logger(path, perf, progress, allow_partial=allow_partial, stream=stream)
     if fmt == "learnkit":
-        from .learnkit import read_learnkit  # noqa: PLC0415 - cycle: sylla.metrics.readers.learnkit imports this module (issue 28)
+        from .learnkit import read_learnkit  # noqa: PLC0415 - lazy: start-up, each reader loads pandas/pyarrow only when its format is read
 
         return read_learnkit(path, perf or DEFAULT_PERF, allow_partial=allow_partial)
     if fmt == "iscil":
@@ -86,7 +86,7 @@ def read_log(path: str | Path, perf: str | None = None, fmt: str | None = None,
         if path.is_dir():
             raise MetricsError(f"--log-format {fmt} needs a file, not a directory", str(path),
                                exit_code=EXIT_USAGE)
-        from .plain import read_plain  # noqa: PLC0415 - cycle: sylla.metrics.readers.plain imports this module (issue 28)
+        from .plain import read_plain  # noqa: PLC0415 - lazy: start-up, each reader loads pandas/pyarrow only when its format is read
 
         return read_plain(path, perf or DEFAULT_PERF, fmt, progress,
                           allow_partial=allow_partial, duplicates=duplicates)

@@ -177,7 +177,7 @@ def read_l2logger(path: Path, perf: str | None = None, progress: bool | None = N
     warnings: list[str] = []
     _check_folders(files, path, allow_partial, warnings)
     if stream and not warnings:
-        from .l2logger_stream import Irregular, read_regular  # noqa: PLC0415 - cycle: sylla.metrics.readers.l2logger_stream imports this module (issue 28)
+        from .l2logger_stream import Irregular, read_regular  # noqa: PLC0415 - lazy: the streaming reader loads only for a log too large to read whole
 
         try:
             return read_regular(path, perf, subtype, files, sizes, progress)

@@ -111,7 +111,7 @@ def sweep(
     ``jobs`` local processes (default: the cores). ``out=None`` keeps nothing on disk (no
     cache). Bad input of one run is a failure of that run; bad options raise `MetricsError`.
     """
-    from .execute import Executor, Tracker, start_workers  # noqa: PLC0415 - cycle: sylla.metrics.sweep.execute imports this module (issue 28)
+    from .execute import Executor, Tracker, start_workers  # noqa: PLC0415 - lazy: the executor (multiprocessing, dask) loads only when runs are computed
 
     ste_paths = tuple(str(Path(s).resolve()) for s in ste)
     out_dir = Path(out).resolve() if out is not None else None
@@ -273,7 +273,7 @@ def _check_options(perf: str, params: dict[str, str], metrics: list[str]) -> Non
 def likely_to_compute(out_dir: Path | None, jobs: int | None) -> bool:
     """Worth starting local workers before the runs are even found: several jobs, and no whole
     sweep finished in ``out_dir`` before (a re-run most likely finds everything cached)."""
-    from .execute import default_jobs  # noqa: PLC0415 - cycle: sylla.metrics.sweep.execute imports this module (issue 28)
+    from .execute import default_jobs  # noqa: PLC0415 - lazy: the executor (multiprocessing, dask) loads only when runs are computed
 
     if (jobs or default_jobs()) <= 1:
         return False
