@@ -37,21 +37,21 @@ __all__ = ["__version__", "compute_metrics", "explain", "lint", "parse", "schedu
 
 def parse(text: str | bytes, path: str | None = None) -> "ParseResult":
     """Parse syllabus text (or raw bytes) into the model and the core's diagnostics."""
-    from sylla.grammar.parse import parse as _parse  # noqa: PLC0415 - lazy: a lower layer reaches up to sylla.grammar only when used (issue 28)
+    from sylla.grammar.parse import parse as _parse  # noqa: PLC0415 - lazy: the public API imports on first use (start-up; see the module docstring)
 
     return _parse(text, path)
 
 
 def schedule(model: "Syllabus", workers: int = 1, worker: int = 0) -> "Schedule":
     """Flatten a parsed syllabus into one worker's schedule of blocks and episode ranges."""
-    from sylla.grammar.schedule import schedule as _schedule  # noqa: PLC0415 - lazy: a lower layer reaches up to sylla.grammar only when used (issue 28)
+    from sylla.grammar.schedule import schedule as _schedule  # noqa: PLC0415 - lazy: the public API imports on first use (start-up; see the module docstring)
 
     return _schedule(model, workers, worker)
 
 
 def __getattr__(name: str) -> Any:
     if name == "lint":
-        from sylla.linter import lint  # noqa: PLC0415 - lazy: a lower layer reaches up to sylla.linter only when used (issue 28)
+        from sylla.linter import lint  # noqa: PLC0415 - lazy: the public API imports on first use (start-up; see the module docstring)
 
         return lint
     if name == "compute_metrics":
@@ -63,7 +63,7 @@ def __getattr__(name: str) -> Any:
 
         return sweep
     if name == "explain":
-        from sylla.grammar.explain import explain  # noqa: PLC0415 - lazy: a lower layer reaches up to sylla.grammar only when used (issue 28)
+        from sylla.grammar.explain import explain  # noqa: PLC0415 - lazy: the public API imports on first use (start-up; see the module docstring)
 
         return explain
     raise AttributeError(name)
