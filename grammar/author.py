@@ -198,7 +198,7 @@ def instructions(spec: Spec) -> list[dict[str, Any]]:
 
 def build(spec: Spec) -> str:
     """The syllabus text for ``spec``: validated, deterministic, in ``sylla fmt``'s layout."""
-    from sylla.linter import format_text
+    from sylla.linter import format_text  # noqa: PLC0415 - upward (core to linter): sylla fmt's layout lives in linter/fmt.py; moving it into the core is open (issue 28)
 
     validate(spec)
     name = spec.name or "-".join([spec.type.lower(), *(t.lower() for t in spec.tasks)])

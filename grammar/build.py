@@ -7,6 +7,7 @@ so the linter and the language server can say more than "invalid".
 
 from __future__ import annotations
 
+import dataclasses
 import operator
 import re
 from types import MappingProxyType
@@ -105,12 +106,12 @@ def _instructions(
     for i, value in enumerate(values):
         item = items[i] if i < len(items) else None
         if item is None or item.__class__ is not Tok:
-            append(_instruction(i, value, item, base + (i,), defaults, source))
+            append(build_instruction(i, value, item, base + (i,), defaults, source))
             continue
         key = text[item.start : item.end]
         found = seen.get(key)
         if found is None:
-            instruction = _instruction(i, value, item, base + (i,), defaults, source)
+            instruction = build_instruction(i, value, item, base + (i,), defaults, source)
             append(instruction)
             cls = instruction.__class__
             if cls is Block or cls is PhaseMark:
@@ -125,8 +126,6 @@ def _instructions(
 
 
 def _field_names(cls: type) -> list[str]:
-    import dataclasses
-
     return [f.name for f in dataclasses.fields(cls)]
 
 
@@ -140,7 +139,7 @@ def _str(v: Any) -> str | None:
     return v if isinstance(v, str) else None
 
 
-def _instruction(
+def build_instruction(
     index: int,
     value: Any,
     item: Item | None,

@@ -7,8 +7,9 @@ already known to satisfy the schema. ``SYLLA_NO_CACHE=1`` turns them off.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
+
+from .atomic import replace_file
 
 
 def enabled() -> bool:
@@ -25,9 +26,6 @@ def write_atomically(path: Path, data: bytes) -> None:
     half of one; a read-only cache directory is silently left alone."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
+        replace_file(path, lambda tmp: Path(tmp).write_bytes(data), prefix="tmp")
     except OSError:
         pass

@@ -40,11 +40,10 @@ import operator
 from bisect import bisect_left, bisect_right
 from typing import Any
 
-from .build import _instruction
-from .build import build
-from .lalr import MAX_DEPTH, Item, Node, Tok, parse_around, parse_list, parse_range
-from .model import Block, Diagnostic, Severity, Instruction, LineIndex, NonJson, NonJsonKind, PhaseMark, Span, Syllabus, TopLevelKey
+from .build import build, build_instruction
 from .gc_pause import paused_gc
+from .lalr import MAX_DEPTH, Item, Node, Tok, parse_around, parse_list, parse_range
+from .model import Block, Diagnostic, Instruction, LineIndex, NonJson, NonJsonKind, PhaseMark, Severity, Span, Syllabus, TopLevelKey
 from .parse import ParseResult, parse
 from .schema import validate, validate_instruction, validate_top
 from .source_map import SourceMap
@@ -211,7 +210,7 @@ def _splice(
             if child is array:
                 child = new_array
             elif child.start >= after:
-                child, key = _moved(child, delta), _moved(key, delta)  # type: ignore[assignment]
+                child, key = _moved(child, delta), _moved(key, delta)
             children[name] = child
             keys[name] = key
             value[name] = child.value
@@ -226,7 +225,7 @@ def _splice(
     instructions: list[Instruction] = []
     for j, instruction in enumerate(model.instructions):
         if j == i:
-            instructions.append(_instruction(i, fresh.value, fresh, base + (i,), model.default_params, source))
+            instructions.append(build_instruction(i, fresh.value, fresh, base + (i,), model.default_params, source))
         else:
             instructions.append(_rebased(instruction, move, source, rebase, j < i or delta == 0))
     non_json = [n if n.span.end <= old_item.start else NonJson(n.kind, move(n.span)) for n in model.non_json
@@ -348,7 +347,6 @@ def _reparse_list(
     went on without an error. Syntax errors are parsed again with everything around them (the
     previous parse's too: ``ParseResult.events``), and refused when a repair would reach
     outside the list (``RawParse.escaped``), where the document's context could decide it."""
-    old = previous.text
     items: list[Item] = array.children
     delta = new_end - old_end
     lo, hi = start, old_end
@@ -441,7 +439,7 @@ def _splice_list(
     for j in range(a):
         instructions.append(_rebased(old_instructions[j], move, source, rebase, True))
     for k, item in enumerate(fresh):
-        instructions.append(_instruction(a + k, item.value, item, base + (a + k,), model.default_params, source))
+        instructions.append(build_instruction(a + k, item.value, item, base + (a + k,), model.default_params, source))
     if delta == 0 and shift == 0 and not rebase:
         instructions.extend(old_instructions[b:])
     else:
@@ -498,7 +496,7 @@ def _with_array(model: Syllabus, root: Node, array: Node, new_array: Node, after
         if child is array:
             child = new_array
         elif child.start >= after and delta:
-            child, key = _moved(child, delta), _moved(key, delta)  # type: ignore[assignment]
+            child, key = _moved(child, delta), _moved(key, delta)
         children[name] = child
         keys[name] = key
         value[name] = child.value

@@ -348,7 +348,7 @@ def _drive(
     hole: Item | None = None, open_: bool = False, close: bool = False,
 ) -> None:
     t = run.t
-    actions, gotos, rules, end_state = t.actions, t.gotos, t.rules, t.end_state
+    actions, gotos, rules = t.actions, t.gotos, t.rules
     ignore = t.ignore
     regex = t.exact_regex if exact else t.fast_regex
     bound = {name: getattr(run, "r_" + name) for name in t.action_names}

@@ -9,6 +9,7 @@ state in force; it is never guessed from the phase kind, because engines do not 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Mapping
 
 from .model import Block, Info, PhaseMark, Syllabus
 
@@ -39,7 +40,7 @@ class ScheduledBlock:
         return self.block.task
 
     @property
-    def params(self):  # noqa: ANN201 - a read-only mapping
+    def params(self) -> Mapping[str, Any]:  # read-only
         return self.block.params
 
     @property

@@ -13,6 +13,7 @@ valid never imports jsonschema, which is most of a short run's start-up time.
 
 from __future__ import annotations
 
+import atexit
 import functools
 import hashlib
 import json
@@ -43,7 +44,7 @@ def schema() -> dict[str, Any]:
 @functools.cache
 def _validators() -> tuple[Any, Any]:
     """The validators of the top level and of one instruction (imports jsonschema)."""
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator  # noqa: PLC0415 - lazy: start-up, jsonschema loads only when used
 
     root = schema()
     top = Draft202012Validator(root)
@@ -99,8 +100,6 @@ def flush_known() -> None:
 
 @functools.cache
 def _flush_at_exit() -> None:
-    import atexit
-
     atexit.register(flush_known)
 
 

@@ -78,8 +78,8 @@ class Tables:
 
 
 def _build() -> dict:
-    from lark import Lark
-    from lark.parsers.lalr_analysis import Shift
+    from lark import Lark  # noqa: PLC0415 - lazy: start-up, lark loads only when used
+    from lark.parsers.lalr_analysis import Shift  # noqa: PLC0415 - lazy: start-up, lark loads only when used
 
     lark = Lark(GRAMMAR_PATH.read_text(encoding="utf-8"), parser="lalr", lexer="basic")
     parse_table = lark.parser.parser.parser.parse_table
@@ -119,7 +119,7 @@ def _build() -> dict:
 def _lark_fingerprint() -> bytes:
     """Lark's ``__init__.py`` (it holds the version) without importing Lark, which costs
     more start-up time than everything else a cached parse needs."""
-    import importlib.util
+    import importlib.util  # noqa: PLC0415 - lazy: start-up, importlib loads only when used
 
     spec = importlib.util.find_spec("lark")
     try:

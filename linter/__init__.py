@@ -16,6 +16,7 @@ from .config import Config, ConfigError, load_config
 from .engine import LintResult, lint
 from .finding import Edit, Finding, Fix, RelatedSpan
 from .fixes import apply_fixes
+from .fmt import format_text as _format
 from .registry import all_rules, rule_for
 from .rule import Rule, doc_url
 from .syllabus_type import SyllabusType
@@ -23,8 +24,6 @@ from .syllabus_type import SyllabusType
 
 def format_text(text: str) -> str | None:
     """The canonical layout of a syllabus, or None when it has syntax errors (``sylla fmt``)."""
-    from .fmt import format_text as _format
-
     return _format(text)
 
 

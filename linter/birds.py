@@ -9,72 +9,16 @@ limit type) is dropped, so each problem is reported once, by the rule that can e
 
 from __future__ import annotations
 
-import functools
-import os
-from dataclasses import dataclass, replace
-from sylla.grammar.birds.model import BirdsConfig, GeneratedConfig, MetaConfig
+from dataclasses import replace
+
 from sylla.grammar.birds.parse import BirdsParse, parse
 from sylla.grammar.model import Diagnostic
 
+from .birds_context import BirdsContext
 from .config import Config
-from .document_context import DocumentContext
-from .engine import LintResult
+from .engine import LintResult, configured_severity
 from .finding import Finding, RelatedSpan
 from .registry import all_rules, rule_for_kind
-
-
-@dataclass
-class BirdsContext(DocumentContext[BirdsParse, BirdsConfig]):
-    """What a B8xx rule sees: the parse, the model, the config, the file's path."""
-
-    @property
-    def meta(self) -> MetaConfig | None:
-        return self.model if isinstance(self.model, MetaConfig) else None
-
-    @property
-    def generated(self) -> GeneratedConfig | None:
-        return self.model if isinstance(self.model, GeneratedConfig) else None
-
-    @functools.cached_property
-    def sibling_meta(self) -> MetaConfig | None:
-        """The configMeta.xml this config.xml was generated from: the file in the same folder
-        whose root is ``<config_generation>`` (``configMeta.xml`` wins if there are several)."""
-        if self.path is None or not os.path.isfile(self.path):
-            return None
-        return find_sibling_meta(self.path)
-
-
-def find_sibling_meta(path: str) -> MetaConfig | None:
-    from sylla.grammar.birds.detect import birds_kind
-
-    folder = os.path.dirname(os.path.abspath(path))
-    found: list[str] = []
-    try:
-        names = sorted(os.listdir(folder))
-    except OSError:
-        return None
-    for name in names:
-        full = os.path.join(folder, name)
-        if not name.lower().endswith(".xml") or not os.path.isfile(full):
-            continue
-        try:
-            with open(full, "rb") as fh:
-                head = fh.read(65536)
-        except OSError:
-            continue
-        if birds_kind(head) == "meta":
-            found.append(full)
-    if not found:
-        return None
-    chosen = next((f for f in found if os.path.basename(f) == "configMeta.xml"), found[0] if len(found) == 1 else None)
-    if chosen is None:
-        return None
-    try:
-        with open(chosen, "rb") as fh:
-            result = parse(fh.read(), chosen, schema=False)
-    except OSError:
-        return None
-    return result.model if isinstance(result.model, MetaConfig) else None
 
 
 def lint_birds(
@@ -95,9 +39,9 @@ def lint_birds(
         ctx = BirdsContext(result, result.model, config, path)
         for rule in rules:
             if not rule.kinds:
-                findings.extend(rule.check(ctx))  # type: ignore[arg-type]
+                findings.extend(rule.check(ctx))  # type: ignore[arg-type]  # rules are typed for the syllabus Context; this language's rules take its own context (issue 28 item 1)
     findings = _filter(findings, config, path)
-    return LintResult(findings, result, None, path)  # type: ignore[arg-type]
+    return LintResult(findings, result, None, path)  # type: ignore[arg-type]  # LintResult.parse is typed for syllabi but carries this language's parse (issue 28 item 1)
 
 
 def _from_diagnostic(diag: Diagnostic) -> Finding | None:
@@ -109,8 +53,6 @@ def _from_diagnostic(diag: Diagnostic) -> Finding | None:
 
 
 def _filter(findings: list[Finding], config: Config, path: str | None) -> list[Finding]:
-    from .engine import _severity
-
     specific = [f.span for f in findings if f.code not in ("B804",)]
     out: list[Finding] = []
     seen: set[tuple[str, int, int, str]] = set()
@@ -123,7 +65,7 @@ def _filter(findings: list[Finding], config: Config, path: str | None) -> list[F
         if key in seen:
             continue
         seen.add(key)
-        level = _severity(config, f.code)
+        level = configured_severity(config, f.code)
         if level is not None and level != f.severity:
             f = replace(f, severity=level)
         out.append(f)

@@ -116,7 +116,7 @@ def test_every_phase(model: Syllabus, others_only: bool = False) -> tuple[Edit, 
             continue
         label = f"{phase.number}.test"
         if k + 1 < len(runs):
-            edits.append(open_phase_before(model, runs[k + 1][0], label, new))  # type: ignore[arg-type]
+            edits.append(open_phase_before(model, runs[k + 1][0], label, new))
         else:
             end = open_phase_at_end(model, label, new)
             if end is not None:

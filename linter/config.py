@@ -17,12 +17,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePath
 from typing import Any, Mapping
 
+from sylla.grammar.detect import is_syllabus
 from sylla.grammar.model import Severity
 
 from .suggest import did_you_mean
+from .syllabus_type import TYPES
 
 PROFILES = ("l2m", "pretest")
-TYPES = ("CL", "ANT-A", "ANT-B", "ANT-C", "STE")
 FILE_KEYS = ("profile", "select", "ignore", "severity", "per-file-types", "per-file-ignores", "registry", "syllabi",
              "metrics")
 OVERRIDE_KEYS = ("profile", "select", "ignore", "registry", "type", "require-metric")
@@ -80,8 +81,6 @@ class Config:
         The one decision the CLI (explicit paths and folder walks), the pre-commit hook and
         the language server share; a file it turns away gets no finding.
         """
-        from sylla.grammar.detect import is_syllabus
-
         forced = path is not None and any(self._glob(g, path) for g in self.syllabi)
         return is_syllabus(data, force=forced)
 
@@ -145,7 +144,7 @@ def load_config(path: str | Path | None, overrides: Mapping[str, Any] | None = N
 
 
 def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
-    import tomllib
+    import tomllib  # noqa: PLC0415 - lazy: start-up, tomllib loads only when used
 
     try:
         text = path.read_text(encoding="utf-8")
@@ -211,7 +210,7 @@ class _BadValue(Exception):
 
 
 def _codes(key: str, value: Any) -> tuple[str, ...]:
-    from .registry import known_selector
+    from .registry import known_selector  # noqa: PLC0415 - lazy: the registry imports all rule modules; they load only when a selector is checked
 
     if isinstance(value, str):
         value = [value]

@@ -8,14 +8,15 @@ from typing import TYPE_CHECKING
 
 from sylla.grammar.model import LineIndex, Span, Syllabus
 from sylla.grammar.parse import ParseResult
+from sylla.grammar.schedule import schedule
 
-from .config import Config
 from .finding import Finding, Fix, RelatedSpan
 from .syllabus_type import SyllabusType
 
 if TYPE_CHECKING:
     from sylla.grammar.schedule import Schedule
 
+    from .config import Config  # the rules import this module, and config checks selectors against the rules
     from .rule import Rule
     from .task_registry import TaskRegistry
 
@@ -38,8 +39,6 @@ class Context:
 
     @functools.cached_property
     def schedule(self) -> "Schedule":
-        from sylla.grammar.schedule import schedule
-
         return schedule(self.model)
 
     @property

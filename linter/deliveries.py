@@ -19,13 +19,13 @@ from typing import Any
 from sylla.grammar.listdsl import DslError
 from sylla.grammar.listdsl.prior import LOG_HIT, LOG_MISS
 from sylla.grammar.model import LineIndex, Severity, Span
-from sylla.grammar.trials.delivery import COLUMNS, Delivery, Note, Table, paragraphs, read_delivery
+from sylla.grammar.trials.delivery import Delivery, Table, paragraphs, read_delivery
+from sylla.grammar.trials.model import ORDERINGS, RUNS, SAMPLES, TRIALS
 from sylla.grammar.trials.scoring import Scorer, load_trials
 
 from .finding import Finding
 from .registry import rule_for
 
-RUNS, ORDERS, TRIALS, SAMPLES = 5, 5, 11, 10_000
 #: tolerance when comparing nlp and nll with the recomputed values: values written with three
 #: decimals (as in the request's example row, 3.456) still match
 ABS_TOL, REL_TOL = 5e-4 + 1e-9, 1e-6
@@ -176,7 +176,7 @@ def _completeness(table: Table, f: _File, problems: list[int]) -> None:
         f.add("W914", f"{os.path.basename(table.path)} holds run 1 only; the request asks for {RUNS} runs. "
               "Completeness is checked for run 1.", table.lines[0])
         expected_runs = [1]
-    expected = {(p, r, o, t) for p in problems for r in expected_runs for o in range(1, ORDERS + 1) for t in range(1, TRIALS + 1)}
+    expected = {(p, r, o, t) for p in problems for r in expected_runs for o in range(1, ORDERINGS + 1) for t in range(1, TRIALS + 1)}
     seen: dict[tuple, int] = {}
     dup: list[int] = []
     extra: list[int] = []
@@ -227,7 +227,7 @@ def _semantics(table: Table, f: _File, scorer: Scorer, have_trials: bool) -> Non
     progs, lines = d["program"], table.lines
     probs = [_problem(p) for p in d["problem"]]
     orders, trials = d["order"], d["trial"]
-    get = lambda c: d.get(c) or [None] * len(lines)  # noqa: E731
+    get = lambda c: d.get(c) or [None] * len(lines)
     inputs, corrects, preds, accs, nlps, nlls = (get(c) for c in ("input", "correct", "predicted", "accuracy", "nlp", "nll"))
 
     def fail(kind: str, line: int, detail: str) -> None:
@@ -338,7 +338,7 @@ def _bests_order(table: Table, f: _File) -> None:
               "(if the model ranks by another objective, say so in description.md)", bad_post[0], severity="warning")
 
 
-def _description(delivery: Delivery, file_for) -> None:  # noqa: ANN001
+def _description(delivery: Delivery, file_for) -> None:
     if delivery.description is None:
         file_for(None, "description.md").add("W923", "description.md is missing (the request's deliverable 4)")
         return

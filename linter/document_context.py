@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 from sylla.grammar.model import LineIndex, Span
 
-from .config import Config
 from .finding import Finding, Fix, RelatedSpan
 
 if TYPE_CHECKING:
+    from .config import Config  # the rules import this module, and config checks selectors against the rules
     from .rule import Rule
 
 ParseT = TypeVar("ParseT")

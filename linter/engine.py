@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Iterator
 
 from sylla.grammar.gc_pause import paused_gc
-from sylla.grammar.model import Diagnostic, Syllabus, Unknown
+from sylla.grammar.model import Diagnostic, Severity, Syllabus, Unknown
 from sylla.grammar.parse import ParseResult, parse
 
 from .config import Config
@@ -79,7 +79,7 @@ def _lint(data: str | bytes, path: str | None, config: Config, parsed: ParseResu
         stype = resolve_type(model, config)
         registry = None
         if config.registry is not None:
-            from .task_registry import load_registry
+            from .task_registry import load_registry  # noqa: PLC0415 - lazy: the task registry file is read only when a config names one
 
             registry = load_registry(config.registry)
         ctx = Context(result, model, config, stype, registry)
@@ -108,7 +108,7 @@ def structure_typo(model: Syllabus) -> bool:
     an instruction with no known directive (``"$repaet"``, ``"$phse"``), a phase label that
     is not ``<n>.train``/``<n>.test``, or a misspelt ``disable_updates``. The typo itself is
     reported (N603, P301, N606)."""
-    from .rules.unknown_info_key import has_misspelt_info
+    from .rules.unknown_info_key import has_misspelt_info  # noqa: PLC0415 - lazy: the rule modules load on the first lint (see registry)
 
     return (
         any(isinstance(i, Unknown) for i in model.instructions)
@@ -144,7 +144,7 @@ def _filter(findings: list[Finding], config: Config, path: str | None, result: P
         seen.add(key)
         if quiet.suppressed(f.code, lines.line_col(f.span.start)[0]):
             continue
-        level = _severity(config, f.code)
+        level = configured_severity(config, f.code)
         if level is not None and level != f.severity:
             f = replace(f, severity=level)
         out.append(f)
@@ -152,7 +152,7 @@ def _filter(findings: list[Finding], config: Config, path: str | None, result: P
     return out
 
 
-def _severity(config: Config, code: str):  # noqa: ANN202 - Severity | None
+def configured_severity(config: Config, code: str) -> Severity | None:
     best = None
     for selector, level in config.severity.items():
         if code.startswith(selector) and (best is None or len(selector) > len(best[0])):

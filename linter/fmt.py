@@ -27,6 +27,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from sylla.grammar.parse import parse
+
+from .suppress import DIRECTIVE
+
 WIDTH = 100
 _TOKEN = re.compile(
     r'(?P<ws>[ \t\r\n]+)|(?P<line>//[^\r\n]*)|(?P<block>/\*.*?\*/)|(?P<note><--[^\r\n]*)'
@@ -223,9 +227,7 @@ def _inline(node: Node) -> str:
 
 
 def _is_directive(comment: str) -> bool:
-    from .suppress import _DIRECTIVE
-
-    return _DIRECTIVE.search(comment) is not None
+    return DIRECTIVE.search(comment) is not None
 
 
 def _has_directive(e: Element) -> bool:
@@ -343,8 +345,6 @@ def _render(node: Node, indent: int, mode: str = "normal") -> str:
 
 
 def format_text(text: str) -> str | None:
-    from sylla.grammar.parse import parse
-
     result = parse(text)
     if not result.syntax_ok or result.model is None:
         return None

@@ -22,9 +22,11 @@ from typing import Any, Callable
 from sylla.grammar.parse import parse
 
 from .config import PROFILES, TYPES, Config
+from .edits import skip_trivia
 from .engine import lint
 from .fixes import fix_all
 from .fmt import format_text
+from .suppress import directives
 
 # ---------------------------------------------------------------- mutations
 
@@ -258,7 +260,7 @@ def _fix_props(text: str, config: Config, path: str) -> list[Violation]:
     first = lint(text, path, config)
     if not first.parse.syntax_ok:
         return []
-    relint: Callable = lambda t: lint(t, path, config)  # noqa: E731
+    relint: Callable = lambda t: lint(t, path, config)
     loop = fix_all(first, relint)
     fixed = loop.text
     if fixed == first.text:
@@ -319,7 +321,7 @@ def _fmt_props(text: str, config: Config, path: str) -> list[Violation]:
         out.append(Violation("fmt added a bare CR", repr(formatted[:2000])))
     # the rules see the same syllabus (directives switched off: a directive on a line with
     # several instructions cannot keep naming all of them once each has a line of its own)
-    neutral = lambda t: t.replace("sylla:", "sylla-")  # noqa: E731
+    neutral = lambda t: t.replace("sylla:", "sylla-")
     before = Counter(f.code for f in lint(neutral(text), path, config).findings if f.code != "N602")
     after = Counter(f.code for f in lint(neutral(formatted), path, config).findings if f.code != "N602")
     if before != after:
@@ -333,8 +335,6 @@ def _fmt_props(text: str, config: Config, path: str) -> list[Violation]:
 def _list_end(model: Any, i: int) -> int:
     """Where what follows instruction ``i`` stops being about it: the next instruction, or
     the ``]`` closing the list (a directive after ``]}`` on that line names the brackets)."""
-    from .edits import skip_trivia
-
     if i + 1 < len(model.instructions):
         return model.instructions[i + 1].span.start
     text = model.text
@@ -349,8 +349,6 @@ def _directive_places(text: str, strict: bool = True) -> Counter:
     instruction: its lines meet that instruction only, the instruction starts on them, and the
     directive is inside or after it (one before it on line 1 also names the top object).
     ``strict=False`` pairs every directive with every instruction starting on its lines."""
-    from .suppress import directives
-
     result = parse(text)
     model = result.model
     if model is None:

@@ -17,8 +17,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
+from sylla.grammar.birds.detect import birds_kind
+from sylla.grammar.birds.parse import BirdsParse
+
+from .birds import lint_birds
+from .config import Config
+from .engine import lint
+from .write import encode_like
+
 if TYPE_CHECKING:
-    from .config import Config
     from .engine import LintResult
 
 Language = Literal["syllabus", "birds", "trials"]
@@ -28,14 +35,12 @@ BIRDS_SUFFIXES = (".xml",)
 
 
 def is_birds(data: bytes | str) -> bool:
-    from sylla.grammar.birds.detect import birds_kind
-
     return birds_kind(data) is not None
 
 
 def is_trials(data: bytes | str) -> bool:
     """A wave-3 trial file (``{"id": "cPPP", "program": ..., "data": [...]}``), by content."""
-    from sylla.grammar.trials.detect import is_trial_file
+    from sylla.grammar.trials.detect import is_trial_file  # noqa: PLC0415 - lazy: start-up, lark loads only when used
 
     return is_trial_file(data)
 
@@ -46,8 +51,6 @@ def language_of(path: str | None, data: bytes | str, config: "Config | None" = N
         return "birds"
     if is_trials(data):
         return "trials"
-    from .config import Config
-
     return "syllabus" if (config or Config()).is_syllabus(path, data) else None
 
 
@@ -61,28 +64,20 @@ def lint_text(
     version between the lint and hover. Its type, not the content, then says the language, so
     an open config whose root element is being retyped keeps being linted as XML."""
     if parsed is not None:
-        from sylla.grammar.birds.parse import BirdsParse
-
         birds = isinstance(parsed, BirdsParse)
     else:
         birds = is_birds(data)
     if birds:
-        from .birds import lint_birds
-
         return lint_birds(data, path, config, parsed=parsed)
     if is_trials(data):
-        from .trials import lint_trials
+        from .trials import lint_trials  # noqa: PLC0415 - lazy: start-up, lark loads only when used
 
         return lint_trials(data, path, config)
-    from .engine import lint
-
-    return lint(data, path, config, parsed=parsed)  # type: ignore[arg-type]
+    return lint(data, path, config, parsed=parsed)  # type: ignore[arg-type]  # parsed is a syllabus ParseResult here: a BirdsParse went to lint_birds above
 
 
 def encode_fixed(original: bytes, text: str) -> bytes:
     """``text`` encoded as ``original`` was (see ``sylla.linter.write.encode_like``)."""
-    from .write import encode_like
-
     return encode_like(original, text)
 
 

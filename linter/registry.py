@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import functools
 
-from .rule import Rule
+from .rule import Rule, known_selector_of
 
 
 @functools.cache
 def _rules() -> tuple[Rule, ...]:
-    from .rules import RULE_CLASSES
+    from .rules import RULE_CLASSES  # noqa: PLC0415 - lazy: the rule modules load on the first lint, not when config or the CLI import the registry
 
     rules = tuple(cls() for cls in RULE_CLASSES)
     codes = [r.code for r in rules]
@@ -53,4 +53,4 @@ def rule_for_kind(kind: str) -> Rule | None:
 
 def known_selector(selector: str) -> bool:
     """Whether ``select``/``ignore`` may name this (a code, a code prefix or ALL)."""
-    return selector == "ALL" or any(r.code.startswith(selector) for r in _rules())
+    return known_selector_of(selector, (r.code for r in _rules()))

@@ -101,3 +101,24 @@ def anchor(code: str) -> str:
 def doc_url(code: str) -> str:
     """A ``file://`` URI to the rule's section of the checked-in docs/rules.md."""
     return f"{DOCS_PATH.as_uri()}#{anchor(code)}"
+
+
+def imported_codes() -> set[str]:
+    """The codes of the rule classes under ``sylla.linter.rules`` imported so far.
+
+    For a rule that must know the others (``bad-suppression``): by the time a rule checks a
+    file, the registry has imported every rule module, and reading the subclasses here keeps
+    the rules below the registry (issue 28: the registry imports the rules, not the reverse)."""
+    codes: set[str] = set()
+    stack = list(Rule.__subclasses__())
+    while stack:
+        cls = stack.pop()
+        stack.extend(cls.__subclasses__())
+        if cls.code and cls.__module__.startswith("sylla.linter.rules."):
+            codes.add(cls.code)
+    return codes
+
+
+def known_selector_of(selector: str, codes: Iterable[str]) -> bool:
+    """Whether ``select``/``ignore`` may name ``selector`` (a code, a code prefix or ALL)."""
+    return selector == "ALL" or any(code.startswith(selector) for code in codes)

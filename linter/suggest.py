@@ -1,22 +1,7 @@
-"""'Did you mean' suggestions for misspelt names (directives, keys, tasks, parameters)."""
+"""'Did you mean' suggestions: one implementation, in ``sylla.grammar.suggest`` (the Science
+Birds schema messages use it too, and the core must not import the linter); the rules import
+it from here."""
 
-from __future__ import annotations
+from sylla.grammar.suggest import closest, did_you_mean
 
-import difflib
-from typing import Iterable
-
-
-def closest(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | None:
-    """The most similar candidate, compared case-insensitively, or None."""
-    options = list(dict.fromkeys(candidates))
-    lowered = {c.lower(): c for c in options}
-    if word.lower() in lowered and lowered[word.lower()] != word:
-        return lowered[word.lower()]
-    match = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=cutoff)
-    return lowered[match[0]] if match else None
-
-
-def did_you_mean(word: str, candidates: Iterable[str]) -> str:
-    """``' (did you mean "x"?)'`` or an empty string."""
-    best = closest(word, candidates)
-    return f' (did you mean "{best}"?)' if best else ""
+__all__ = ["closest", "did_you_mean"]

@@ -17,7 +17,7 @@ from typing import Iterator
 
 from sylla.grammar.model import LineIndex, NonJsonKind, Span, Syllabus
 
-_DIRECTIVE = re.compile(r"sylla:\s*ignore\b(\s*\[)?")
+DIRECTIVE = re.compile(r"sylla:\s*ignore\b(\s*\[)?")
 _COMMENTS = (NonJsonKind.LINE_COMMENT, NonJsonKind.BLOCK_COMMENT)
 
 
@@ -36,7 +36,7 @@ def directives(model: Syllabus) -> Iterator[Directive]:
         if item.kind not in _COMMENTS:
             continue
         comment = item.text(model.text)
-        m = _DIRECTIVE.search(comment)
+        m = DIRECTIVE.search(comment)
         if not m:
             continue
         if m.group(1) is None:

@@ -8,11 +8,16 @@ syllabus without variation is linted as ANT-A (ANT-A and ANT-B have the same sha
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sylla.grammar.model import Syllabus
 from sylla.grammar.syllabus_type import TypeInference, infer_type
 
-from .config import TYPES, Config
+if TYPE_CHECKING:
+    from .config import Config  # config takes TYPES from here
+
+#: the syllabus types a file can be linted as (``--type``, ``"syllabus_type"``, ``per-file-types``)
+TYPES = ("CL", "ANT-A", "ANT-B", "ANT-C", "STE")
 
 
 @dataclass(frozen=True)

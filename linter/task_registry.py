@@ -91,7 +91,7 @@ def _load(path: Path, stamp: int) -> TaskRegistry:
         if path.suffix == ".json":
             data = json.loads(raw)
         else:
-            import tomllib
+            import tomllib  # noqa: PLC0415 - lazy: start-up, tomllib loads only when used
 
             data = tomllib.loads(raw.decode("utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:

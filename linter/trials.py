@@ -8,58 +8,15 @@ problem found beside the file (W907, W908).
 
 from __future__ import annotations
 
-import functools
-import json
-import os
-from dataclasses import dataclass, replace
-from sylla.grammar.trials.model import TrialFile, name_parts
-from sylla.grammar.trials.parse import TrialParse, parse
+from dataclasses import replace
+
+from sylla.grammar.trials.parse import parse
 
 from .config import Config
-from .document_context import DocumentContext
-from .engine import LintResult
+from .engine import LintResult, configured_severity
 from .finding import Finding
 from .registry import all_rules, rule_for_kind
-
-#: the request's protocol: 5 orderings of 11 examples per problem
-ORDERINGS, EXAMPLES = 5, 11
-
-
-@dataclass
-class TrialsContext(DocumentContext[TrialParse, TrialFile]):
-    """What a W9xx rule sees: the parse, the model, the config, the file's path."""
-
-    @property
-    def name_parts(self) -> tuple[int, int] | None:
-        return name_parts(os.path.basename(self.path)) if self.path else None
-
-    @functools.cached_property
-    def siblings(self) -> dict[int, list[tuple[tuple[int, ...], tuple[int, ...]]] | None]:
-        """ordering -> its examples (None when unreadable), for every ``cPPP_K.json`` of this
-        file's problem in its folder, this file included."""
-        parts = self.name_parts
-        if parts is None or self.path is None or not os.path.isfile(self.path):
-            return {}
-        return sibling_orderings(os.path.dirname(os.path.abspath(self.path)), parts[0])
-
-
-def sibling_orderings(folder: str, problem: int) -> dict[int, list[tuple[tuple[int, ...], tuple[int, ...]]] | None]:
-    out: dict[int, list | None] = {}
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return {}
-    for name in names:
-        parts = name_parts(name)
-        if parts is None or parts[0] != problem:
-            continue
-        try:
-            with open(os.path.join(folder, name), "rb") as fh:
-                doc = json.loads(fh.read().decode("utf-8-sig"))
-            out[parts[1]] = [(tuple(d["i"]), tuple(d["o"])) for d in doc["data"]]
-        except (OSError, ValueError, KeyError, TypeError):
-            out[parts[1]] = None
-    return out
+from .trials_context import TrialsContext
 
 
 def lint_trials(data: str | bytes, path: str | None = None, config: Config | None = None) -> LintResult:
@@ -75,14 +32,12 @@ def lint_trials(data: str | bytes, path: str | None = None, config: Config | Non
         ctx = TrialsContext(result, result.model, config, path)
         for rule in all_rules():
             if rule.code.startswith("W9") and not rule.kinds and config.enabled(rule.code, path):
-                findings.extend(rule.check(ctx))  # type: ignore[arg-type]
+                findings.extend(rule.check(ctx))  # type: ignore[arg-type]  # rules are typed for the syllabus Context; this language's rules take its own context (issue 28 item 1)
     out = []
-    from .engine import _severity
-
     for f in findings:
         if not config.enabled(f.code, path):
             continue
-        level = _severity(config, f.code)
+        level = configured_severity(config, f.code)
         out.append(replace(f, severity=level) if level is not None and level != f.severity else f)
     out.sort(key=lambda f: (f.span.start, f.span.end, f.code))
-    return LintResult(out, result, None, path)  # type: ignore[arg-type]
+    return LintResult(out, result, None, path)  # type: ignore[arg-type]  # LintResult.parse is typed for syllabi but carries this language's parse (issue 28 item 1)

@@ -15,7 +15,11 @@ from __future__ import annotations
 import errno
 import os
 import stat
-import tempfile
+
+from sylla.grammar.atomic import replace_file, write_synced
+from sylla.grammar.birds.decode import decode
+from sylla.grammar.birds.decode import encode_like as birds_encode
+from sylla.grammar.birds.detect import birds_kind
 
 BOM = b"\xef\xbb\xbf"
 
@@ -40,11 +44,7 @@ def encode_like(original: bytes, text: str) -> bytes:
     keeps its detected encoding and BOM: the game writes UTF-16 declarations on ASCII files,
     and a fix must leave the bytes the game reads in the shape it wrote them.
     """
-    from .languages import is_birds
-
-    if is_birds(original):
-        from sylla.grammar.birds.decode import decode, encode_like as birds_encode
-
+    if birds_kind(original) is not None:  # languages.is_birds, one layer down: languages imports this module
         return birds_encode(decode(original), text)
     data = text.encode("utf-8")
     if original.startswith(BOM) and not data.startswith(BOM):
@@ -103,28 +103,7 @@ def _write_in_place(path: str, target: str, data: bytes) -> None:
 
 
 def _replace_atomically(path: str, target: str, data: bytes, st: os.stat_result) -> None:
-    folder = os.path.dirname(target)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".sylla-", suffix=".tmp", dir=folder)
+        replace_file(target, write_synced(data), mode=stat.S_IMODE(st.st_mode), owner=(st.st_uid, st.st_gid))
     except OSError as exc:
         raise WriteError(path, exc.strerror or str(exc)) from exc
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, stat.S_IMODE(st.st_mode))
-        if (st.st_uid, st.st_gid) != (os.getuid(), os.getgid()):
-            try:
-                os.chown(tmp, st.st_uid, st.st_gid)
-            except OSError:
-                pass  # only root may give a file away; the group may still differ
-        os.replace(tmp, target)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):
-            raise WriteError(path, exc.strerror or str(exc)) from exc
-        raise

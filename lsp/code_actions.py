@@ -18,6 +18,8 @@ from typing import Any, Sequence
 from lsprotocol import types
 
 from sylla.grammar.model import NonJsonKind, Span, Syllabus
+from sylla.linter.fixes import fix_all
+from sylla.linter.languages import lint_text
 
 from .diagnostics import LintOutcome
 from .positions import PositionMap
@@ -55,9 +57,6 @@ def fix_all_text(outcome: LintOutcome, parsed: Any = None) -> str:
     config, safe fixes only (as ``sylla lint --fix`` without ``--unsafe-fixes``). Runs in the
     worker thread (it lints up to once a round); ``parsed`` is the version's parse, when the
     caller has it. A leading byte-order mark in the buffer (the linter's text has none) stays."""
-    from sylla.linter.fixes import fix_all
-    from sylla.linter.languages import lint_text
-
     if outcome.fixed is not None:
         return outcome.fixed
     first = lint_text(outcome.text, outcome.path, outcome.config, parsed=parsed)

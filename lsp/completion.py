@@ -14,7 +14,10 @@ from typing import Iterable, Mapping, Sequence, Union
 
 from lsprotocol import types
 
+from sylla.grammar.model import Span
+
 from .positions import PositionMap
+
 
 #: a tab stop with its default text, in a snippet template
 @dataclass(frozen=True)
@@ -170,8 +173,7 @@ def _edit(start: int, end: int, new_text: str, ctx: Context) -> types.TextEdit:
     return types.TextEdit(range=ctx.positions.range(_span(start, end)), new_text=new_text)
 
 
-def _span(start: int, end: int):  # noqa: ANN202 - a Span
-    from sylla.grammar.model import Span
+def _span(start: int, end: int) -> Span:
 
     return Span(start, end)
 
@@ -294,7 +296,7 @@ def owner_key(text: str, open_at: int) -> str | None:
 def _directive_keys(
     ctx: Context, start: int, end: int, only: Sequence[str] | None = None
 ) -> list[types.CompletionItem]:
-    from .hover import directive_docs
+    from .hover import directive_docs  # noqa: PLC0415 - lazy: start-up, lsprotocol loads only when used
 
     docs = directive_docs()
     label = next_phase_label(ctx.text, start)
@@ -316,7 +318,7 @@ def _indent_of_line(text: str, offset: int) -> str:
 
 
 def _instructions(ctx: Context, start: int, end: int) -> list[types.CompletionItem]:
-    from .hover import directive_docs
+    from .hover import directive_docs  # noqa: PLC0415 - lazy: start-up, lsprotocol loads only when used
 
     docs = directive_docs()
     n = next_phase_number(ctx.text, start)
@@ -336,7 +338,7 @@ def _instructions(ctx: Context, start: int, end: int) -> list[types.CompletionIt
     return [
         _item(f"$phase {n}.train + {n}.test", kind, pair, ctx, start, end,
               detail=f"a new train/test phase pair (phase {n})", doc=docs["$phase"], sort="0"),
-        _item("$phase", kind, [f'{{"$phase": "', Stop(1, label), '"}' + tail], ctx, start, end, doc=docs["$phase"], sort="1"),
+        _item("$phase", kind, ['{"$phase": "', Stop(1, label), '"}' + tail], ctx, start, end, doc=docs["$phase"], sort="1"),
         _item("$repeat", kind, ['{"$repeat": {"$episode": "', Stop(1, "Task"), '"}, "count": ', Stop(2, "100"), "}" + tail], ctx, start, end, doc=docs["$repeat"], sort="2"),
         _item("$episode", kind, ['{"$episode": "', Stop(1, "Task"), '"}' + tail], ctx, start, end, doc=docs["$episode"], sort="3"),
         _item("$dataset", kind, ['{"$dataset": "', Stop(1, "Task"), '"}' + tail], ctx, start, end, doc=docs["$dataset"], sort="4"),

@@ -13,7 +13,9 @@ from typing import Any, Sequence
 
 from lsprotocol import types
 
+import sylla.linter as linter
 from sylla.grammar.model import Severity
+from sylla.linter.languages import lint_text as lint_any
 
 from .positions import PositionMap
 
@@ -50,8 +52,6 @@ class LintOutcome:
 def doc_url(code: str) -> str | None:
     """The rule's documentation link (a file:// URI), or None for an unknown code."""
     try:
-        import sylla.linter as linter
-
         if hasattr(linter, "doc_url"):
             return str(linter.doc_url(code))
         rule = linter.rule_for(code)
@@ -65,8 +65,6 @@ def lint_text(text: str, path: str | None, config: Any, parsed: Any = None) -> t
     """Run the linter in the text's language (on ``parsed``, the text's parse, when the caller
     has it: a syllabus ``ParseResult`` or a ``BirdsParse``); returns its findings and the line
     index of the text it parsed."""
-    from sylla.linter.languages import lint_text as lint_any
-
     result = lint_any(text, path, config, parsed=parsed)
     lines = result.parse.lines if result.parse is not None else None
     return list(result.findings), (PositionMap(lines) if lines is not None else None)

@@ -24,10 +24,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable, Literal, TypeVar
 
-from sylla.grammar.model import Block, Instruction, PhaseMark, Syllabus
+from sylla.grammar.birds.decode import MAX_BYTES, decode, encode_like
+from sylla.grammar.birds.parse import parse as parse_birds
 from sylla.grammar.incremental import reparse
+from sylla.grammar.model import Block, Instruction, PhaseMark, Syllabus
 from sylla.grammar.parse import ParseResult, parse
-from sylla.grammar.schedule import Schedule, ScheduledBlock, schedule
+from sylla.grammar.schedule import PhaseRun, Schedule, ScheduledBlock, schedule
+from sylla.linter.languages import language_of
 
 from .positions import PositionMap
 
@@ -149,7 +152,7 @@ class Analysis:
             return items[lo]
         return None
 
-    def phase_run(self, phase: PhaseMark):  # noqa: ANN201 - PhaseRun | None
+    def phase_run(self, phase: PhaseMark) -> PhaseRun | None:
         if self.schedule is None:
             return None
         for run in self.schedule.phases:
@@ -185,8 +188,6 @@ class Documents:
         known = self._languages.get(uri)
         if known is not None:
             return known
-        from sylla.linter.languages import language_of
-
         found = language_of(_path_of(uri), text, config)
         if xml and found != "birds":
             return None
@@ -283,8 +284,6 @@ def _parse(language: Language, text: str, path: str | None, previous: Analysis |
     if previous is not None and isinstance(previous.result, ParseResult) and previous.result.path == path:
         return reparse(previous.result, text)
     if language == "birds":
-        from sylla.grammar.birds.parse import parse as parse_birds
-
         saved = _as_saved(text, path)
         if saved is not None:
             result = parse_birds(saved, path)
@@ -305,8 +304,6 @@ def _as_saved(text: str, path: str | None) -> bytes | None:
     before and after unsaved edits alike."""
     if path is None:
         return None
-    from sylla.grammar.birds.decode import MAX_BYTES, decode, encode_like
-
     try:
         if os.path.getsize(path) > MAX_BYTES:
             return None
@@ -323,6 +320,6 @@ def _as_saved(text: str, path: str | None) -> bytes | None:
 
 
 def _path_of(uri: str) -> str | None:
-    from pygls.uris import to_fs_path
+    from pygls.uris import to_fs_path  # noqa: PLC0415 - lazy: start-up, pygls loads only when used
 
     return to_fs_path(uri)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from sylla.grammar.model import Span
+from sylla.linter import format_text
 
 from .positions import PositionMap
 
@@ -12,8 +13,6 @@ from .positions import PositionMap
 def format_document(text: str, positions: PositionMap) -> list[types.TextEdit] | None:
     """The edit that turns ``text`` into its formatted form; [] when it is already formatted,
     None when it cannot be formatted (a syntax error: formatting would guess)."""
-    from sylla.linter import format_text
-
     formatted = format_text(text)
     if formatted is None:
         return None

@@ -34,11 +34,11 @@ def request(fn: F) -> F:
                 return await fn(*args, **kwargs)
             except (JsonRpcException, asyncio.CancelledError):
                 raise
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 log.exception("request handler %s failed", fn.__name__)
                 raise JsonRpcInternalError(message=_describe(exc)) from None
 
-        return async_wrapper  # type: ignore[return-value]
+        return async_wrapper  # type: ignore[return-value]  # the wrapper takes and returns what the handler F does; Callable[..., Any] cannot say so without ParamSpec
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -46,11 +46,11 @@ def request(fn: F) -> F:
             return fn(*args, **kwargs)
         except JsonRpcException:
             raise
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             log.exception("request handler %s failed", fn.__name__)
             raise JsonRpcInternalError(message=_describe(exc)) from None
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper  # type: ignore[return-value]  # the wrapper takes and returns what the handler F does; Callable[..., Any] cannot say so without ParamSpec
 
 
 def notification(fn: F) -> F:
@@ -63,16 +63,16 @@ def notification(fn: F) -> F:
                 await fn(*args, **kwargs)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001
+            except Exception:
                 log.exception("notification handler %s failed", fn.__name__)
 
-        return async_wrapper  # type: ignore[return-value]
+        return async_wrapper  # type: ignore[return-value]  # the wrapper takes and returns what the handler F does; Callable[..., Any] cannot say so without ParamSpec
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> None:
         try:
             fn(*args, **kwargs)
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.exception("notification handler %s failed", fn.__name__)
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper  # type: ignore[return-value]  # the wrapper takes and returns what the handler F does; Callable[..., Any] cannot say so without ParamSpec

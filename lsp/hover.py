@@ -98,7 +98,7 @@ ENABLES_MAX_BLOCKS = 400
 def _load_plugins() -> None:
     global _PLUGINS
     try:
-        from sylla.metrics.registry import load_plugins
+        from sylla.metrics.registry import load_plugins  # noqa: PLC0415 - lazy: start-up, numpy loads only when used
 
         _PLUGINS = load_plugins()
     except Exception:  # noqa: BLE001 - no metrics extra, or a broken plugin: no metrics line
@@ -119,7 +119,7 @@ def _enables(analysis: Analysis, blocks: list[Block]) -> list[str]:
     if not _PLUGINS:
         return []
     try:
-        from sylla.metrics.feasibility import enabled_by
+        from sylla.metrics.feasibility import enabled_by  # noqa: PLC0415 - lazy: start-up, numpy loads only when used
 
         names = enabled_by(model, blocks, _PLUGINS)
     except Exception:  # noqa: BLE001 - a broken third-party plugin must not break hover
@@ -217,7 +217,7 @@ def stale_hover(stale: "Stale", offset: int) -> "types.Hover | None | object":
         key, span = found
         return answer(f"**`{key}`**\n\n{docs.get(key, '')}".rstrip(), span)
     if isinstance(instruction, PhaseMark):
-        from .outline import phase_extent
+        from .outline import phase_extent  # noqa: PLC0415 - lazy: start-up, lsprotocol loads only when used
 
         if shift.start <= phase_extent(analysis, instruction).end:
             return WAIT

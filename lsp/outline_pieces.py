@@ -22,7 +22,6 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from dataclasses import dataclass
 from typing import Callable
 
 from lsprotocol import types
@@ -124,7 +123,7 @@ class _Writer:
         return "episodes " + self.episode(start) + "\\u2013" + self.episode(end - 1)
 
 
-def _line_col(positions) -> Callable[[int], tuple[int, int]]:  # noqa: ANN001 - PositionMap
+def _line_col(positions) -> Callable[[int], tuple[int, int]]:
     """offset -> (line, character in the negotiated encoding)."""
     if positions.plain:
         starts, find, end = positions.lines.starts, bisect.bisect_right, len(positions.text)

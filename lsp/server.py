@@ -20,7 +20,9 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from sylla import __version__
+from sylla.linter.engine import between_rules
+from sylla.linter.task_registry import load_registry
+from sylla.version import __version__
 
 from . import birds_features, guard, stale, transport
 from .code_actions import FIX_ALL, code_actions, fix_all_text, wants_fix_all
@@ -35,10 +37,10 @@ from .idle_gc import IdleCollector
 from .outline import Pieces, document_symbols, folding_ranges, inlay_hints
 from .positions import PositionMap
 from .priority import RequestsFirst
-from .protocol import RawJson, SyllaProtocol, Wire
+from .pygls_compat import RawJson, SyllaProtocol, Wire, use_lsp_line_rules
 from .settings import ClientSettings, ConfigProblem, load
 from .stale import Stale
-from .sync import encoding_name, use_lsp_line_rules
+from .sync import encoding_name
 
 log = logging.getLogger("sylla.lsp")
 
@@ -77,7 +79,7 @@ class SyllaServer(LanguageServer):
     # -- transport ---------------------------------------------------------------------------
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         """Serve over stdio like pygls, but with a reader that survives a malformed header."""
-        from pygls.io_ import StdinAsyncReader, StdoutWriter
+        from pygls.io_ import StdinAsyncReader, StdoutWriter  # noqa: PLC0415 - lazy: start-up, pygls loads only when used
 
         self._stop_event = threading.Event()
         self.collector.start()
@@ -100,7 +102,7 @@ class SyllaServer(LanguageServer):
         sys.setswitchinterval(SWITCH_INTERVAL)
 
         async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-            self.protocol.set_writer(writer)  # type: ignore[arg-type]
+            self.protocol.set_writer(writer)
             await transport.serve(stop_event, reader, self.protocol)
             self.shutdown()
 
@@ -120,7 +122,7 @@ class SyllaServer(LanguageServer):
     def encoding(self) -> str:
         return encoding_name(self.workspace.position_encoding)
 
-    def open_document(self, uri: str):  # noqa: ANN201 - TextDocument | None
+    def open_document(self, uri: str):  # TextDocument | None
         """The open document at ``uri`` if it is JSON or XML (``get_text_document`` would invent one)."""
         doc = self.workspace.text_documents.get(uri)
         if doc is None or not served(uri, doc.language_id):
@@ -180,7 +182,6 @@ class SyllaServer(LanguageServer):
             # editor sends once the outline is in answers at once on the event loop
             analysis.schedule  # noqa: B018
             self.outline(analysis)
-        from sylla.linter.engine import between_rules
 
         self.requests_first.wait()
         with between_rules(self.requests_first.pauses()):  # and again before each rule
@@ -322,8 +323,6 @@ class SyllaServer(LanguageServer):
         if registry_path is None:
             return {}
         try:
-            from sylla.linter.task_registry import load_registry
-
             registry = load_registry(registry_path)
         except Exception as exc:  # noqa: BLE001 - completion works without the registry
             log.warning("task registry unavailable: %s", exc)
@@ -516,8 +515,8 @@ def create_server() -> SyllaServer:
             if analysis is None or analysis.language != "syllabus":
                 return None
             if analysis.has_view("symbols"):  # written by the lint with its parse: send it
-                return RawJson(server.outline(analysis))  # type: ignore[return-value]
-            return RawJson(await server.off_loop(server.outline, analysis))  # type: ignore[return-value]
+                return RawJson(server.outline(analysis))  # type: ignore[return-value]  # pygls_compat.SyllaProtocol sends Wire/RawJson as they are; the client gets the declared LSP type
+            return RawJson(await server.off_loop(server.outline, analysis))  # type: ignore[return-value]  # pygls_compat.SyllaProtocol sends Wire/RawJson as they are; the client gets the declared LSP type
 
     @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
     @guard.request
@@ -525,12 +524,12 @@ def create_server() -> SyllaServer:
         with server.requests_first.answering():
             analysis = await server.current_or_stale(params.text_document.uri, "foldingRange")
             if isinstance(analysis, Stale):
-                return Wire(stale.folding_ranges(analysis))  # type: ignore[return-value]
+                return Wire(stale.folding_ranges(analysis))  # type: ignore[return-value]  # pygls_compat.SyllaProtocol sends Wire/RawJson as they are; the client gets the declared LSP type
             if analysis is None:
                 return None
             if analysis.language == "birds":
                 return await server.off_loop(analysis.view, "folding", birds_features.folding_ranges)
-            return Wire(await server.off_loop(analysis.view, "folding", folding_ranges))  # type: ignore[return-value]
+            return Wire(await server.off_loop(analysis.view, "folding", folding_ranges))  # type: ignore[return-value]  # pygls_compat.SyllaProtocol sends Wire/RawJson as they are; the client gets the declared LSP type
 
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT)
     @guard.request

@@ -13,6 +13,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from sylla.linter import ConfigError, load_config
+
 log = logging.getLogger(__name__)
 
 SECTION = "sylla"
@@ -55,8 +57,6 @@ def load(path: str | None, settings: ClientSettings) -> Any:
 
     Raises ``ConfigProblem`` with a message for a person when the configuration is invalid.
     """
-    from sylla.linter import ConfigError, load_config
-
     try:
         return load_config(path, settings.overrides())
     except ConfigError as exc:

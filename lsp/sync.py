@@ -6,16 +6,15 @@ with ``str.splitlines``, which also breaks at U+2028, U+2029, U+0085, ``\\v``, `
 incremental edit after it lands in the wrong place and the server lints text the user never
 wrote. Here the edit's range is resolved with sylla's own ``PositionMap`` (LSP line rules, the
 negotiated encoding) and applied by slicing, and ``lines`` follows the same rules for any
-pygls helper that still reads it.
+pygls helper that still reads it. The pygls subclasses that apply these rules (they override
+private members) are in ``pygls_compat``.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Sequence
 
 from lsprotocol import types
-from pygls.workspace import TextDocument, Workspace
 
 from .positions import PositionMap
 
@@ -44,44 +43,3 @@ def apply_change(text: str, change: types.TextDocumentContentChangePartial, enco
     start = positions.offset(change.range.start)
     end = max(start, positions.offset(change.range.end))
     return text[:start] + change.text + text[end:]
-
-
-class LspTextDocument(TextDocument):
-    """A pygls document whose lines and incremental edits follow LSP's line rules."""
-
-    def _apply_incremental_change(self, change: types.TextDocumentContentChangePartial) -> None:
-        self._source = apply_change(self.source, change, encoding_name(self.position_codec.encoding))
-
-    @property
-    def lines(self) -> Sequence[str]:
-        return lsp_lines(self.source)
-
-
-class LspWorkspace(Workspace):
-    """A pygls workspace that keeps its text documents as ``LspTextDocument``."""
-
-    def _create_text_document(
-        self,
-        doc_uri: str,
-        source: str | None = None,
-        version: int | None = None,
-        language_id: str | None = None,
-    ) -> TextDocument:
-        return LspTextDocument(
-            doc_uri,
-            source=source,
-            version=version,
-            language_id=language_id,
-            sync_kind=self._sync_kind,
-            position_codec=self.position_codec,
-        )
-
-
-def use_lsp_line_rules(workspace: Workspace) -> None:
-    """Make the workspace pygls created at ``initialize`` create ``LspTextDocument``s.
-
-    pygls builds its ``Workspace`` inside its own initialize handler and offers no factory;
-    the subclass adds behaviour only, no state, so switching the instance's class is safe.
-    """
-    if not isinstance(workspace, LspWorkspace):
-        workspace.__class__ = LspWorkspace

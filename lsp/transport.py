@@ -92,5 +92,5 @@ def _dispatch(protocol: MessageHandler, body: bytes) -> None:
         return
     try:
         protocol.handle_message(message)
-    except Exception:  # noqa: BLE001 - one bad message must not end the session
+    except Exception:
         log.exception("unable to handle a message")

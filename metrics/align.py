@@ -10,10 +10,13 @@ starts wherever block number, block type, subtype or task changes.
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 import pandas as pd
+
+from sylla.grammar.schedule import schedule
 
 from .data import BLOCK_COLUMNS, EpisodeLog, RunData, regime_columns, rows_view
 from .errors import MetricsError
@@ -59,7 +62,7 @@ def align(log: EpisodeLog, model: "Syllabus | None" = None,
 
 # --- with a syllabus ------------------------------------------------------------------------
 
-def _kind(block: "ScheduledBlock") -> str:
+def block_kind(block: "ScheduledBlock") -> str:
     if block.learning is False:
         return "test"
     if block.learning is True:
@@ -107,8 +110,6 @@ def _where(log: EpisodeLog, part: pd.DataFrame, i: int) -> tuple[str, int | None
 
 def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Syllabus",
                     allow_partial: bool) -> tuple[RunData, list[str], tuple | None]:
-    from sylla.grammar.schedule import schedule
-
     workers = sorted(part["worker"].astype(str).unique(), key=_natural)
     notes: list[str] = []
     pieces: list[pd.DataFrame] = []
@@ -162,19 +163,19 @@ def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Sylla
                 names = pd.unique(got[where])
                 good = {t for t in names if same_task(str(t), blocks[int(o)], all_tasks)}
                 ok[where] = np.isin(got[where], list(good))
-            _stop_at_first(~ok, log, mine, blocks, ordinals, lambda i, b: (
+            _stop_at_first(~ok, log, mine, blocks, ordinals, lambda i, b, who=who, got=got: (
                 f"{who}: episode {i} (block {b.ordinal}, episodes {b.start}-{b.end - 1}): "
                 f"the syllabus has task {b.task!r}, the log has {got[i]!r}"))
         if "kind" in mine.columns:
-            wanted_kind = np.array([_kind(b) for b in blocks], dtype=object)[ordinals]
+            wanted_kind = np.array([block_kind(b) for b in blocks], dtype=object)[ordinals]
             got = mine["kind"].astype(str).to_numpy()
-            _stop_at_first(got != wanted_kind, log, mine, blocks, ordinals, lambda i, b: (
+            _stop_at_first(got != wanted_kind, log, mine, blocks, ordinals, lambda i, b, who=who, got=got, wanted_kind=wanted_kind: (
                 f"{who}: episode {i} (block {b.ordinal}, task {b.task}): the syllabus makes "
                 f"it a {wanted_kind[i]} episode, the log says {got[i]}"))
         if "phase" in mine.columns:
             wanted_phase = np.array([b.phase_label or "" for b in blocks], dtype=object)[ordinals]
             got = mine["phase"].astype(str).to_numpy()
-            _stop_at_first(got != wanted_phase, log, mine, blocks, ordinals, lambda i, b: (
+            _stop_at_first(got != wanted_phase, log, mine, blocks, ordinals, lambda i, b, who=who, got=got, wanted_phase=wanted_phase: (
                 f"{who}: episode {i} (block {b.ordinal}): the syllabus has phase "
                 f"{wanted_phase[i]!r}, the log has {got[i]!r}"))
         piece = pd.DataFrame({
@@ -201,7 +202,7 @@ def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Sylla
         rows.append({
             "block": b.ordinal, "task": b.task, "phase": phase.label if phase else "",
             "phase_number": phase.number if phase and phase.number is not None else -1,
-            "kind": _kind(b), "subtype": "wake", "learning": b.learning,
+            "kind": block_kind(b), "subtype": "wake", "learning": b.learning,
             "params": json.dumps(dict(b.params), sort_keys=True, default=str),
             "start": int(stops[b.ordinal] - count), "stop": int(stops[b.ordinal]),
             "count": count, "partial": b.ordinal in partial_blocks,
@@ -232,7 +233,7 @@ def _first_divergent_block(mine: pd.DataFrame, blocks: tuple, log: EpisodeLog, w
     all_tasks = {b.task.lower() for b in blocks}
     sched_keys: list[tuple] = []
     for b in blocks:
-        sched_keys += [(b.task.lower(), _kind(b))] * b.count
+        sched_keys += [(b.task.lower(), block_kind(b))] * b.count
     task = mine["task"].astype(str).str.lower().to_numpy()
     kind = mine["kind"].astype(str).to_numpy() if "kind" in mine.columns else None
     log_keys = [(t, kind[i] if kind is not None else None) for i, t in enumerate(task)]
@@ -240,7 +241,7 @@ def _first_divergent_block(mine: pd.DataFrame, blocks: tuple, log: EpisodeLog, w
         sched_keys = [(t, None) for t, _ in sched_keys]
     sched, logged = _segments(sched_keys), _segments(log_keys)
     for k, (s_seg, l_seg) in enumerate(zip(sched, logged)):
-        (s_key, s_start, s_len), (l_key, l_start, l_len) = s_seg, l_seg
+        (s_key, s_start, s_len), (_l_key, l_start, l_len) = s_seg, l_seg
         if s_len == l_len:
             continue
         last_logged = k == len(logged) - 1
@@ -269,8 +270,6 @@ def _stop_at_first(bad: np.ndarray, log: EpisodeLog, part: pd.DataFrame, blocks:
 
 
 def _natural(text: str) -> tuple:
-    import re
-
     return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text))
 
 

@@ -90,7 +90,7 @@ class Columns:
         return Columns({c: self._data[c].copy() for c in self.columns}, self.columns)
 
     def to_frame(self) -> "pd.DataFrame":
-        import pandas as pd  # lazy: start-up (issue 24)
+        import pandas as pd  # noqa: PLC0415 - lazy: start-up, pandas loads only when used
 
         return pd.DataFrame(self._data, columns=self.columns)
 
@@ -178,7 +178,7 @@ def phase_number(label: str) -> int:
 
 
 def empty_blocks() -> "pd.DataFrame":
-    import pandas as pd
+    import pandas as pd  # noqa: PLC0415 - lazy: start-up, pandas loads only when used
 
     return pd.DataFrame({c: [] for c in BLOCK_COLUMNS})
 
@@ -200,3 +200,8 @@ def rows_view(run: RunData, row_perf: np.ndarray, row_start: np.ndarray,
     blocks["count"] = blocks["stop"] - blocks["start"]
     return RunData(run=run.run, perf=rows, exp=np.repeat(run.exp, nrows),
                    blocks=blocks, partial=run.partial)
+
+
+def variant_base(task: str) -> str:
+    """The task of an l2logger ``<task>_<variant>`` name, as l2metrics' agnostic mode cuts it."""
+    return str(task).split("_")[0]

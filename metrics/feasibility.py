@@ -20,6 +20,7 @@ from sylla.grammar.model import Block, PhaseMark, Span, Syllabus
 from sylla.grammar.schedule import ScheduledBlock, schedule
 
 from .needs import SCHEDULE_NEEDS, Need, needs_of
+from .registry import load_plugins
 
 STE_FIX = ("record a single-task-expert run of {tasks} (sylla new --type STE --task NAME writes its "
            "syllabus) and pass its log with --ste")
@@ -71,7 +72,7 @@ class MetricFeasibility:
 
 
 def kind_of(block: ScheduledBlock) -> str:
-    """Train or test, as alignment decides it (``metrics.align._kind``): the learning flag
+    """Train or test, as alignment decides it (``metrics.align.block_kind``): the learning flag
     when the syllabus sets one, else the phase kind, else train."""
     if block.learning is not None:
         return "train" if block.learning else "test"
@@ -377,8 +378,6 @@ def feasibility(
     every parameter that gates a metric (``-P transfer_method=both``) were set to emit it;
     ``without``: judge the syllabus as if the blocks with these instruction indices were gone."""
     if plugins is None:
-        from .registry import load_plugins
-
         plugins = load_plugins()
     s = _Schedule(model, without)
     ste = set(ste_tasks) if ste_tasks is not None else None
@@ -439,8 +438,6 @@ def enabled_by(model: Syllabus, blocks: Iterable[Block], plugins: Sequence[objec
     so the answer is about the structure (the editor's hover on a phase or block)."""
     tasks = [b.task for b in model.blocks]
     if plugins is None:
-        from .registry import load_plugins
-
         plugins = load_plugins()
     common = {"ste_tasks": tasks, "any_params": True, "plugins": plugins}
     with_them = feasibility(model, **common)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sylla.grammar.schedule import schedule
+
 from .errors import MetricsError
 from .readers.iscil import IscilLog
 
@@ -38,8 +40,6 @@ def _norm(task: str) -> str:
 
 def train_phases(model: "Syllabus") -> list[tuple[str, list[str]]]:
     """(label, train tasks in order) for each train phase of the syllabus."""
-    from sylla.grammar.schedule import schedule
-
     out = []
     for run in schedule(model).phases:
         if run.phase.kind != "train":

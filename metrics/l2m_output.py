@@ -27,6 +27,7 @@ from typing import Any
 
 import pandas as pd
 
+from .data import with_frames
 from .errors import EXIT_USAGE, MetricsError
 from .result import MetricsResult
 
@@ -127,7 +128,7 @@ def _transfer(per_block: pd.DataFrame, task: str, metric: str) -> dict[str, list
     sel = per_block[(per_block.metric == metric)
                     & per_block.task.astype(str).str.startswith(f"{task}->")]
     out: dict[str, list[float]] = {}
-    for pair, block, v in sorted(zip(sel.task.astype(str), sel.block, sel.value),
+    for pair, _block, v in sorted(zip(sel.task.astype(str), sel.block, sel.value),
                                  key=lambda item: item[1]):
         other = pair.split("->", 1)[1]
         if other == task:
@@ -195,8 +196,6 @@ def _one_run(result: MetricsResult) -> Any:
     if not any(str(m).startswith("avg_train_perf") for m in result.rows.metric):
         raise MetricsError("--format l2metrics needs the l2metrics metrics (avg_perf, ...); "
                            "do not exclude them with --metric", exit_code=EXIT_USAGE)
-    from .data import with_frames
-
     return with_frames(result.runs[0])  # the regime table is written with DataFrame operations
 
 
@@ -215,8 +214,8 @@ def _scan(log: Path) -> tuple[float | None, list[int] | None]:
     the seconds from the first to the last ``timestamp`` (``%Y%m%dT%H%M%S.%f``, so text order
     is time order, as l2metrics reports ``runtime``) and the log's own block number of each
     regime (a run of one task within a block file, in block order)."""
-    import pyarrow as pa
-    import pyarrow.csv as pacsv
+    import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
+    import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
     files = sorted(log.glob("*/*/data-log.tsv"), key=lambda p: _block_number(p.parent.name))
     first: str | None = None

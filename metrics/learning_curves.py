@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -136,7 +137,7 @@ def render_text(data: TrialsData, tables: dict[str, pd.DataFrame]) -> str:
     v = tables["variance"]
     lines.append("")
     lines.append("variance of accuracy       across runs   across orderings")
-    show = lambda x, why: f"{x:.4f}" if not math.isnan(x) else why  # noqa: E731
+    show = lambda x, why: f"{x:.4f}" if not math.isnan(x) else why
     for _, r in v.iterrows():
         lines.append(f"  trial {int(r['trial']):>2}            {show(r['var_runs'], 'one run'):>11}   "
                      f"{show(r['var_orders'], 'one ordering'):>16}")
@@ -157,12 +158,11 @@ def render_text(data: TrialsData, tables: dict[str, pd.DataFrame]) -> str:
     return "\n".join(lines)
 
 
-def write_plots(tables: dict[str, pd.DataFrame], folder) -> list:  # noqa: ANN001
-    import matplotlib
+def write_plots(tables: dict[str, pd.DataFrame], folder) -> list:
+    import matplotlib  # noqa: PLC0415 - lazy: start-up, matplotlib loads only when used
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from pathlib import Path
+    import matplotlib.pyplot as plt  # noqa: PLC0415 - lazy: start-up, matplotlib loads only when used
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -194,7 +194,7 @@ def write_plots(tables: dict[str, pd.DataFrame], folder) -> list:  # noqa: ANN00
     return written
 
 
-def _save(fig, path, plt):  # noqa: ANN001, ANN202
+def _save(fig, path, plt):
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

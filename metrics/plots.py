@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .data import with_frames
 from .errors import EXIT_USAGE, MetricsError
 from .plugins.gem import performance_matrix
 from .plugins.reference import saturation
@@ -32,12 +33,10 @@ def _decimate(x: np.ndarray, offset: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def write_plots(result: MetricsResult, out: Path) -> list[Path]:
-    import matplotlib
+    import matplotlib  # noqa: PLC0415 - lazy: start-up, matplotlib loads only when used
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from .data import with_frames
+    import matplotlib.pyplot as plt  # noqa: PLC0415 - lazy: start-up, matplotlib loads only when used
 
     for run in result.runs:  # the plots select blocks with DataFrame operations
         with_frames(run)
@@ -87,10 +86,10 @@ def write_plots(result: MetricsResult, out: Path) -> list[Path]:
     return written
 
 
-def _phases(ax, b) -> None:  # noqa: ANN001
+def _phases(ax, b) -> None:
     """Shade and label each phase (a run of blocks with one ``$phase`` label) and hatch the
     blocks where learning is off."""
-    from matplotlib.transforms import blended_transform_factory
+    from matplotlib.transforms import blended_transform_factory  # noqa: PLC0415 - lazy: start-up, matplotlib loads only when used
 
     top = blended_transform_factory(ax.transData, ax.transAxes)
     labels, kinds = b.phase.astype(str).to_numpy(), b.kind.astype(str).to_numpy()
@@ -129,9 +128,9 @@ def text_color(rgba: tuple[float, ...]) -> str:
     return "black" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "white"
 
 
-def _matrix(plt, out: Path, run: str, order: list[str], R: np.ndarray, base: np.ndarray,  # noqa: ANN001
+def _matrix(plt, out: Path, run: str, order: list[str], R: np.ndarray, base: np.ndarray,
             labels: list[str]) -> Path:
-    from matplotlib.colors import TwoSlopeNorm
+    from matplotlib.colors import TwoSlopeNorm  # noqa: PLC0415 - lazy: start-up, matplotlib loads only when used
 
     T = len(order)
     reference = np.where(np.isnan(base), R[0], base)

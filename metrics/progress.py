@@ -56,7 +56,7 @@ class Progress(AbstractContextManager["Progress"]):
             assert _T0 is not None
             if time.monotonic() - _T0 < _delay() or done >= self.total:
                 return
-            from rich.progress import Progress as RichProgress
+            from rich.progress import Progress as RichProgress  # noqa: PLC0415 - lazy: start-up, rich loads only when used
 
             self._bar = RichProgress(transient=True, console=_stderr_console())
             self._bar.start()
@@ -74,6 +74,6 @@ class Progress(AbstractContextManager["Progress"]):
 
 
 def _stderr_console() -> Any:
-    from rich.console import Console
+    from rich.console import Console  # noqa: PLC0415 - lazy: start-up, rich loads only when used
 
     return Console(stderr=True)

@@ -10,6 +10,10 @@ packages, so nothing distinguishes them.
 from __future__ import annotations
 
 import math
+import os
+import re
+import sys
+from configparser import ConfigParser
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Protocol, runtime_checkable
 
@@ -125,13 +129,8 @@ def entry_points_of(group: str) -> list:
     builds every installed distribution's metadata first, which took longer than the rest of
     ``sylla metrics`` on a small log in a full environment (issue 24). A ``sys.path`` entry
     that is a file (a zip) is left to importlib.metadata."""
-    import os
-    import re
-    import sys
-    from configparser import ConfigParser
-
     if any(os.path.isfile(p) for p in sys.path if p):
-        from importlib.metadata import entry_points
+        from importlib.metadata import entry_points  # noqa: PLC0415 - lazy: start-up, importlib loads only when used
 
         return list(entry_points(group=group))
     found: list = []
@@ -172,7 +171,7 @@ class _EntryPoint:
     value: str
 
     def load(self) -> Any:
-        import importlib
+        import importlib  # noqa: PLC0415 - lazy: start-up, importlib loads only when used
 
         module, _, attrs = self.value.split("[", 1)[0].strip().partition(":")
         obj = importlib.import_module(module.strip())

@@ -32,8 +32,8 @@ def _fmt(value: Any) -> str:
 
 def render_text(result: MetricsResult, width: int | None = None) -> str:
     """Lifetime values, then per-task values (metrics down, tasks across), then warnings."""
-    from rich.console import Console
-    from rich.table import Table
+    from rich.console import Console  # noqa: PLC0415 - lazy: start-up, rich loads only when used
+    from rich.table import Table  # noqa: PLC0415 - lazy: start-up, rich loads only when used
 
     buffer = io.StringIO()
     console = Console(file=buffer, width=width or 120, force_terminal=False, color_system=None)

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
-from .data import EpisodeLog, RunData, column, with_frames
+from sylla.grammar.syllabus_type import infer_type
+
+from .data import EpisodeLog, RunData, column, variant_base, with_frames
 from .errors import EXIT_USAGE, MetricsError
 from .memory import trim
 from .progress import Progress
@@ -140,7 +142,7 @@ def _mean_by(records: list[dict[str, Any]], keys: tuple[str, ...]) -> dict:
 
 
 def _pandas_mean_by(records: list[dict[str, Any]], keys: list[str]) -> dict:
-    import pandas as pd
+    import pandas as pd  # noqa: PLC0415 - lazy: start-up, pandas loads only when used
 
     frame = _frame(records)
     grouped = frame.groupby(keys, sort=False, dropna=False)["value"].mean()
@@ -151,7 +153,7 @@ def _pandas_mean_by(records: list[dict[str, Any]], keys: list[str]) -> dict:
 
 def _frame(records: list[dict[str, Any]]) -> "pd.DataFrame":
     """The records as the tidy DataFrame."""
-    import pandas as pd
+    import pandas as pd  # noqa: PLC0415 - lazy: start-up, pandas loads only when used
 
     rows = pd.DataFrame.from_records(records, columns=TIDY + ["partial"]) if records else \
         pd.DataFrame(columns=TIDY + ["partial"])
@@ -179,8 +181,8 @@ def compute_metrics(
     duplicates: str = "warn",
 ) -> MetricsResult:
     """Compute every registered metric (or the plugins named in ``only``) on a log."""
-    from .readers import read_log
-    from .syllabus import load_syllabus
+    from .readers import read_log  # noqa: PLC0415 - lazy: start-up, the readers load pandas/pyarrow only when a log is read
+    from .syllabus import load_syllabus  # noqa: PLC0415 - lazy: loads only when a syllabus is given
 
     # the progress delay counts from the first bar (the reading), not from here: the reader's
     # own imports (pandas, pyarrow) load after this point now, and are no progress to show
@@ -204,7 +206,7 @@ def compute_metrics(
         log, perf, log_format, progress, allow_partial=allow_partial, duplicates=duplicates,
         options=values, stream=model is None and not agnostic)
     if episode_log.format == "iscil":
-        from .iscil_pipeline import prepare
+        from .iscil_pipeline import prepare  # noqa: PLC0415 - lazy: the continual-imitation pipeline loads only for its logs
 
         model, all_plugins = prepare(episode_log, model, all_plugins, bool(only))
     if agnostic:
@@ -213,7 +215,7 @@ def compute_metrics(
     if episode_log.runs is not None and model is None:
         runs, warnings = episode_log.runs, []  # what `align` returns for them
     else:
-        from .align import align
+        from .align import align  # noqa: PLC0415 - lazy: loads only for logs that need aligning with a syllabus
 
         runs, warnings = align(episode_log, model, allow_partial)
     warnings[:0] = episode_log.warnings
@@ -226,7 +228,7 @@ def compute_metrics(
             with_frames(run)
     ste_data: dict[str, list[RunData]] = {}
     if ste or ste_store is not None:
-        from .ste import load_ste, match_ste, store_ste
+        from .ste import load_ste, match_ste, store_ste  # noqa: PLC0415 - lazy: the single-task-expert store loads only when STE data is used
 
         loaded = load_ste(ste, perf) if ste else {}
         tasks = list(dict.fromkeys(t for run in runs for t in run.tasks))
@@ -317,8 +319,6 @@ def _mark_partial(records: list[dict[str, Any]], runs: list[RunData]) -> None:
 def _phase_check(model: "Syllabus", source: Any) -> None:
     """Refuse a syllabus without ``$phase``, with the words ``sylla explain`` uses: the seed
     text requires phase annotations, and without them no train/test split can be trusted."""
-    from sylla.grammar.syllabus_type import infer_type
-
     if not model.phases:
         reason = infer_type(model).reason
         raise MetricsError(f"{reason} (P308; add {{\"$phase\": \"1.train\"}} / "
@@ -326,17 +326,12 @@ def _phase_check(model: "Syllabus", source: Any) -> None:
                            str(source) if isinstance(source, (str, Path)) else None)
 
 
-def variant_base(task: str) -> str:
-    """The task of an l2logger ``<task>_<variant>`` name, as l2metrics' agnostic mode cuts it."""
-    return str(task).split("_")[0]
-
-
 def _strip_variants(log: EpisodeLog) -> None:
     """Variant-agnostic mode: every task name becomes its base task (before alignment, so
     adjacent blocks of two variants of one task become one block, as l2metrics' regimes do).
     Base names compare case-insensitively (``Alpha_V0`` and ``alpha_v1`` are one task), and
     keep the spelling first seen."""
-    import pandas as pd
+    import pandas as pd  # noqa: PLC0415 - lazy: start-up, pandas loads only when used
 
     if "task" not in log.frame.columns:
         return

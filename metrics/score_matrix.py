@@ -163,7 +163,7 @@ def t975(df: int) -> float:
     """The two-sided 95 % Student-t critical value for ``df`` degrees of freedom."""
     if 1 <= df <= len(T975):
         return T975[df - 1]
-    from scipy.stats import t
+    from scipy.stats import t  # noqa: PLC0415 - lazy: start-up, scipy loads only when used
 
     return float(t.ppf(0.975, df))
 

@@ -25,7 +25,7 @@ from sylla.grammar.model import Syllabus
 from sylla.grammar.schedule import schedule
 
 from .feasibility import kind_of
-from .synth import STANDARD_11, _write_tsv
+from .synth import STANDARD_11, write_tsv
 
 
 @dataclass(frozen=True)
@@ -91,5 +91,5 @@ def write_l2logger(frame: pd.DataFrame, directory: str | Path, worker: str = "wo
         })[STANDARD_11 + ["reward"]]
         folder = root / worker / f"{num}-{kind}"
         folder.mkdir(parents=True, exist_ok=True)
-        _write_tsv(data, folder / "data-log.tsv")
+        write_tsv(data, folder / "data-log.tsv")
     return root

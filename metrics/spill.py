@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from .errors import EXIT_USAGE, MetricsError
+
 _COPY_CHUNK = 1 << 24  # bytes per read when copying a spill file
 _APPEND_CHUNK = 1 << 18  # values converted and written at a time
 
@@ -139,8 +141,6 @@ def _write(fd: int, data: Any, offset: int) -> None:
 
 
 def _no_room(exc: OSError) -> Exception:
-    from .errors import EXIT_USAGE, MetricsError
-
     return MetricsError(f"cannot write temporary data: {exc.strerror or exc} (a long log is "
                         "reduced through temporary files; point TMPDIR at a folder with room)",
                         tempfile.gettempdir(), exit_code=EXIT_USAGE)

@@ -10,18 +10,19 @@ code when loaded.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
-
 from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
-from .data import Columns, RunData, as_frame, column
+from .data import Columns, RunData, as_frame, column, variant_base
 from .errors import EXIT_USAGE, MetricsError
 from .readers import read_log
-from .spill import gather
 from .readers.sniff import is_l2logger, is_learnkit, kind_of
-from .readers.ste_store import COLUMNS as STORE_COLUMNS, is_ste_store, read_ste_store
+from .readers.ste_store import COLUMNS as STORE_COLUMNS
+from .readers.ste_store import is_ste_store, read_ste_store
+from .spill import gather
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -56,8 +57,6 @@ def _runs_in(path: Path) -> list[Path]:
 
 
 def _natural(text: str) -> tuple:
-    import re
-
     return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text))
 
 
@@ -79,7 +78,7 @@ def load_ste(paths: list[str | Path], perf: str | None = None) -> dict[str, list
             if log.runs is not None:  # read block by block: aligned already (`align` says so)
                 runs = log.runs
             else:
-                from .align import align  # lazy: start-up (issue 24): align needs pandas
+                from .align import align  # noqa: PLC0415 - lazy: start-up (issue 24): align needs pandas
 
                 runs, _ = align(log)
             for run in runs:
@@ -112,8 +111,6 @@ def match_ste(ste: dict[str, list[RunData]], tasks: list[str], *, agnostic: bool
     block of a matched run is renamed to its base name, as l2metrics renames them. STE runs
     that serve no task of the log are kept under their own name.
     """
-    from .result import variant_base
-
     stored: dict[str, list[RunData]] = {}
     for name, runs in ste.items():
         stored.setdefault(name.lower(), []).extend(runs)
@@ -142,8 +139,6 @@ def match_ste(ste: dict[str, list[RunData]], tasks: list[str], *, agnostic: bool
 
 def _renamed(run: RunData, canon: dict[str, str], agnostic: bool) -> RunData:
     """The run with each block's task in the log's spelling (its base name if agnostic)."""
-    from .result import variant_base
-
     def name(task: object) -> str:
         base = variant_base(str(task)) if agnostic else str(task)
         return canon.get(base.lower(), base)
@@ -170,7 +165,7 @@ def _with_tasks(blocks: "pd.DataFrame | Columns", name: Callable[[str], str]
 def store_ste(ste: dict[str, list[RunData]], directory: str | Path, fmt: str = "parquet",
               perf: str = "reward") -> list[Path]:
     """Write each STE run as Parquet or CSV; returns the files written."""
-    import pandas as pd  # lazy: start-up (issue 24)
+    import pandas as pd  # noqa: PLC0415 - lazy: start-up (issue 24)
 
     if fmt not in ("parquet", "csv"):
         raise MetricsError(f"STE store format must be parquet or csv, not {fmt!r}",

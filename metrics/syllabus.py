@@ -5,6 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sylla.grammar.model import Severity
+from sylla.grammar.parse import parse
+
 from .errors import EXIT_USAGE, MetricsError
 
 if TYPE_CHECKING:
@@ -14,9 +17,6 @@ if TYPE_CHECKING:
 def load_syllabus(path: str | Path) -> "Syllabus":
     """Parse and require a clean syllabus: a schedule built from an invalid one would misalign
     every episode after the first problem."""
-    from sylla.grammar.model import Severity
-    from sylla.grammar.parse import parse
-
     path = Path(path)
     try:
         data = path.read_bytes()

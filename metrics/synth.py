@@ -80,13 +80,13 @@ def write_l2logger(directory: str | Path, plan: Plan, seed: int = 0, version: st
         folder = root / worker / f"{block_num}-{block_type}"
         folder.mkdir(parents=True, exist_ok=True)
         data = pd.concat(frames, ignore_index=True)[columns + [perf]]
-        _write_tsv(data, folder / "data-log.tsv")
+        write_tsv(data, folder / "data-log.tsv")
     return root
 
 
-def _write_tsv(frame: pd.DataFrame, path: Path) -> None:
-    import pyarrow as pa
-    import pyarrow.csv as pacsv
+def write_tsv(frame: pd.DataFrame, path: Path) -> None:
+    import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
+    import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
     table = pa.Table.from_pandas(frame, preserve_index=False)
     with open(path, "wb") as handle:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from sylla.version import __version__
 
 if TYPE_CHECKING:
     from sylla.grammar.explain import explain as explain
@@ -37,33 +37,33 @@ __all__ = ["__version__", "compute_metrics", "explain", "lint", "parse", "schedu
 
 def parse(text: str | bytes, path: str | None = None) -> "ParseResult":
     """Parse syllabus text (or raw bytes) into the model and the core's diagnostics."""
-    from sylla.grammar.parse import parse as _parse
+    from sylla.grammar.parse import parse as _parse  # noqa: PLC0415 - lazy: the public API imports on first use (start-up; see the module docstring)
 
     return _parse(text, path)
 
 
 def schedule(model: "Syllabus", workers: int = 1, worker: int = 0) -> "Schedule":
     """Flatten a parsed syllabus into one worker's schedule of blocks and episode ranges."""
-    from sylla.grammar.schedule import schedule as _schedule
+    from sylla.grammar.schedule import schedule as _schedule  # noqa: PLC0415 - lazy: the public API imports on first use (start-up; see the module docstring)
 
     return _schedule(model, workers, worker)
 
 
 def __getattr__(name: str) -> Any:
     if name == "lint":
-        from sylla.linter import lint
+        from sylla.linter import lint  # noqa: PLC0415 - lazy: the public API imports on first use (start-up; see the module docstring)
 
         return lint
     if name == "compute_metrics":
-        from sylla.metrics import compute_metrics
+        from sylla.metrics import compute_metrics  # noqa: PLC0415 - lazy: start-up, numpy loads only when used
 
         return compute_metrics
     if name == "sweep":
-        from sylla.metrics.sweep import sweep
+        from sylla.metrics.sweep import sweep  # noqa: PLC0415 - lazy: start-up, numpy, pandas loads only when used
 
         return sweep
     if name == "explain":
-        from sylla.grammar.explain import explain
+        from sylla.grammar.explain import explain  # noqa: PLC0415 - lazy: the public API imports on first use (start-up; see the module docstring)
 
         return explain
     raise AttributeError(name)

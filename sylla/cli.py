@@ -10,9 +10,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from typing import Sequence
+import textwrap
+from typing import NoReturn, Sequence
 
 from sylla.suggest import NATIVE_SUGGESTIONS, unrecognized_message, with_choice_hint
+from sylla.version import __version__
 
 # Order is the order of ``sylla --help``.
 COMMANDS = ("new", "explain", "lint", "fmt", "rules", "rule", "lsp", "metrics", "simulate", "sweep", "compare", "watch", "report")
@@ -64,8 +66,6 @@ def command_exit_codes(name: str, module: object) -> tuple[tuple[int, str], ...]
 
 
 def exit_codes_epilog(codes: tuple[tuple[int, str], ...]) -> str:
-    import textwrap
-
     return "exit codes:\n" + "\n".join(
         textwrap.fill(meaning, width=78, initial_indent=f"  {code}  ", subsequent_indent="     ")
         for code, meaning in codes
@@ -97,7 +97,7 @@ class _Parser(argparse.ArgumentParser):
                 return action.choices.get(getattr(parsed, action.dest or "", None) or "")
         return None
 
-    def error(self, message: str) -> "NoReturn":  # type: ignore[name-defined]  # noqa: F821
+    def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"sylla: {with_choice_hint(message)}\n")
 
@@ -106,8 +106,6 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole command line, or with ``only`` a parser that knows just that subcommand (what
     `main` builds when the first argument names one: importing and building the other
     subcommands' parsers was a tenth of ``sylla metrics``' start-up; issue 24)."""
-    from sylla import __version__
-
     parser = _Parser(
         prog="sylla", description="Author, lint and measure lifelong-learning syllabi.",
         formatter_class=HelpFormatter,

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from .model import GeneratedConfig, Kind, MetaConfig
 from .parse import BirdsParse
 from .plan import plan
+from .schema import compiled_schema
 from .xmltree import XmlAttr, XmlElement
 
 ELEMENTS = {
@@ -68,12 +69,10 @@ class Vocabulary:
 
 @functools.cache
 def vocabulary(kind: Kind) -> dict[str, Vocabulary]:
-    from xmlschema.validators import XsdElement
-
-    from .schema import _schema
+    from xmlschema.validators import XsdElement  # noqa: PLC0415 - lazy: start-up, xmlschema loads only when used
 
     out: dict[str, Vocabulary] = {}
-    for c in _schema(kind).iter_components():
+    for c in compiled_schema(kind).iter_components():
         if not isinstance(c, XsdElement):
             continue
         t = c.type

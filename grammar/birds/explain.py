@@ -89,7 +89,7 @@ def _terms(p: TrialPlan, at: int) -> list[dict[str, Any]]:
     out = []
     for what, train, ckpt in (("time", train_time, p.checkpoint_time), ("interaction", p.interaction, p.checkpoint_interaction)):
         on = train is not None and train > 0 and ckpt is not None and ckpt > 0
-        out.append({"limit": what, "training": train, "checkpoint": ckpt, "test_sets": ceil_div(train, ckpt) if on else 0, "enabled": on})  # type: ignore[arg-type,operator]
+        out.append({"limit": what, "training": train, "checkpoint": ckpt, "test_sets": ceil_div(train, ckpt) if on else 0, "enabled": on})
     return out
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from sylla.grammar.model import Diagnostic, Span
+from sylla.grammar.suggest import did_you_mean
 
 from .model import Kind
 from .xmltree import XmlElement
@@ -38,15 +39,15 @@ def schema_path(kind: Kind) -> Path:
 
 
 @functools.cache
-def _schema(kind: Kind) -> Any:
-    import xmlschema
+def compiled_schema(kind: Kind) -> Any:
+    import xmlschema  # noqa: PLC0415 - lazy: start-up, xmlschema loads only when used
 
     return xmlschema.XMLSchema10(str(schema_path(kind)))
 
 
 def validate(root: XmlElement, kind: Kind) -> list[Diagnostic]:
     """Schema problems of the document, each on the span of the node it is about."""
-    from xml.etree.ElementTree import Element
+    from xml.etree.ElementTree import Element  # noqa: PLC0415 - lazy: start-up, xml loads only when used
 
     nodes: dict[int, XmlElement] = {}
     keep: list[Element] = []  # keeps ids valid while validating
@@ -63,7 +64,7 @@ def validate(root: XmlElement, kind: Kind) -> list[Diagnostic]:
 
     tree = convert(root)
     out: list[Diagnostic] = []
-    for error in _schema(kind).iter_errors(tree):
+    for error in compiled_schema(kind).iter_errors(tree):
         node = nodes.get(id(error.elem)) if error.elem is not None else None
         out.append(_diagnostic(error, node or root))
     return out
@@ -151,15 +152,6 @@ def _tags(text: str | None) -> str:
         return ""
     names = re.findall(r"'([^']+)'", text)
     return " or ".join(f"<{n}>" for n in names)
-
-
-def did_you_mean(word: str, candidates: list[str]) -> str:
-    """``' (did you mean "x"?)'`` or an empty string (case-insensitive closest match)."""
-    import difflib
-
-    lowered = {c.lower(): c for c in candidates}
-    match = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
-    return f' (did you mean "{lowered[match[0]]}"?)' if match else ""
 
 
 def iter_schema_files() -> Iterator[Path]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Iterator
 from xml.parsers import expat
 
-from sylla.grammar.model import Diagnostic, Span
+from sylla.grammar.model import Diagnostic, LineIndex, Span
 
 #: no trial config nests deeper than 7 levels; deeper input is refused before anything recurses
 MAX_DEPTH = 64
@@ -109,8 +109,8 @@ class _Offsets:
 
 def read_xml(text: str) -> tuple[XmlElement | None, list[Diagnostic]]:
     """The root element, or None with an error saying why (with the position expat stopped at)."""
-    from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
-    from defusedxml.ElementTree import DefusedXMLParser
+    from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden  # noqa: PLC0415 - lazy: start-up, defusedxml loads only when used
+    from defusedxml.ElementTree import DefusedXMLParser  # noqa: PLC0415 - lazy: start-up, defusedxml loads only when used
 
     data = text.encode("utf-8", errors="surrogatepass")
     offsets = _Offsets(text, data)
@@ -223,15 +223,13 @@ def _attrs(text: str, start: int, end: int, parsed: dict) -> Iterator[XmlAttr]:
 def _unescape(value: str) -> str:
     if "&" not in value:
         return value
-    from xml.sax.saxutils import unescape
+    from xml.sax.saxutils import unescape  # noqa: PLC0415 - lazy: start-up, xml loads only when used
 
     return unescape(value, {"&quot;": '"', "&apos;": "'"})
 
 
 def _position(text: str, line: int, column: int) -> int:
     """Offset of expat's 1-based line and 0-based column (columns counted in UTF-8 bytes)."""
-    from sylla.grammar.model import LineIndex
-
     index = LineIndex(text)
     start = index.offset(line, 1)
     line_text = index.line_text(line) if 1 <= line <= index.line_count else ""

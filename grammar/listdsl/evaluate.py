@@ -15,7 +15,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .ast import App, Expr, Int, Lam, Prim, Var
+from .ast import Expr, Int, Lam, Prim, Var
 
 
 class _Nan:

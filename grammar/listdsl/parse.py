@@ -28,7 +28,7 @@ def parse_program(text: str, max_int: int = 99) -> Expr:
         raise DslError("empty program", 0, len(text))
     try:
         tree = _parser().parse(text)
-    except UnexpectedEOF as exc:
+    except UnexpectedEOF:
         raise DslError("unexpected end of program (a parenthesis is not closed)", len(text), len(text)) from None
     except UnexpectedCharacters as exc:
         pos = exc.pos_in_stream or 0

@@ -26,7 +26,7 @@ import math
 from .ast import App, Expr, Int, Lam, Prim, Var
 from .errors import DslError
 from .symbols import SYMBOLS
-from .types import INT, PROGRAM_TYPE, Context, Type, TCon, is_arrow, show_type, symbol_scheme
+from .types import INT, PROGRAM_TYPE, Context, Type, is_arrow, show_type, symbol_scheme
 
 NONTERMINAL_WEIGHT, TERMINAL_WEIGHT = 1.0, 10.0
 

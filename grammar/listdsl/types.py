@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Union
 
-from .ast import App, Expr, Int, Lam, Prim, Var
+from .ast import Expr, Int, Lam, Prim, Var
 from .errors import DslError
 from .symbols import SYMBOLS
 

@@ -195,7 +195,7 @@ def _fast_rows(table: Table, body: list[str], start: int, work: str | None = Non
     """The well-formed case through pandas' C parser when pandas is installed (the metrics
     extra): True when every line is one row of the right width with numbers where numbers go."""
     try:
-        import pandas as pd
+        import pandas as pd  # noqa: PLC0415 - optional dependency: absent without the extra
     except ImportError:
         return False
     if not body or any(not line.strip() for line in body):

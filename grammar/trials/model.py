@@ -8,6 +8,18 @@ from dataclasses import dataclass
 
 from sylla.grammar.model import Span
 
+# The wave-3 request's protocol, defined once (issue 28: it was written out in three modules).
+#: runs of each problem ordering (bests.csv, predictions.csv)
+RUNS = 5
+#: orderings of each problem's examples (cPPP_1.json ... cPPP_5.json)
+ORDERINGS = 5
+#: examples per ordering, one per trial
+TRIALS = 11
+#: programs sampled into samples.csv
+SAMPLES = 10_000
+#: the time budget of one trial
+MINUTES_PER_TRIAL = 10
+
 
 @dataclass(frozen=True, slots=True)
 class IntList:

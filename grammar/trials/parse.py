@@ -43,7 +43,7 @@ class TrialParse:
 
 @functools.cache
 def _parser() -> "Lark":
-    from lark import Lark  # lazy: start-up (issue 24): detecting a trial file needs no parser
+    from lark import Lark  # noqa: PLC0415 - lazy: start-up (issue 24): detecting a trial file needs no parser
 
     text = resources.files(__package__).joinpath("trials.lark").read_text(encoding="utf-8")
     return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=False)
@@ -64,7 +64,7 @@ def parse(data: bytes | str, path: str | None = None) -> TrialParse:
             return TrialParse(text, None, [Diagnostic("trial-syntax", f"not UTF-8 (byte {exc.start})", Span(exc.start, exc.start + 1), Severity.ERROR)])
     else:
         text = data
-    from lark.exceptions import UnexpectedInput  # lazy: start-up (issue 24)
+    from lark.exceptions import UnexpectedInput  # noqa: PLC0415 - lazy: start-up (issue 24)
 
     try:
         tree = _parser().parse(text)
@@ -76,7 +76,7 @@ def parse(data: bytes | str, path: str | None = None) -> TrialParse:
 
 
 def _syntax(exc: "UnexpectedInput", text: str) -> Diagnostic:
-    from lark.exceptions import UnexpectedEOF, UnexpectedToken  # lazy: start-up (issue 24)
+    from lark.exceptions import UnexpectedEOF, UnexpectedToken  # noqa: PLC0415 - lazy: start-up (issue 24)
 
     if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
         return Diagnostic("trial-syntax", "unexpected end of file", Span(len(text), len(text)), Severity.ERROR)
@@ -88,7 +88,7 @@ def _syntax(exc: "UnexpectedInput", text: str) -> Diagnostic:
 
 
 def _node(t: "Tree | Token") -> _Node:
-    from lark import Token  # lazy: start-up (issue 24)
+    from lark import Token  # noqa: PLC0415 - lazy: start-up (issue 24)
 
     if isinstance(t, Token):  # pragma: no cover - the grammar wraps every terminal
         return _Node(str(t), Span(t.start_pos or 0, t.end_pos or 0))

@@ -7,10 +7,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from .model import TrialFile, group_of, name_parts
+from .detect import is_trial_file
+from .model import MINUTES_PER_TRIAL, RUNS, TRIALS, TrialFile, group_of, name_parts
 from .parse import parse
-
-RUNS, TRIALS, MINUTES_PER_TRIAL = 5, 11, 10
 
 
 @dataclass(frozen=True)
@@ -24,8 +23,6 @@ class Ordering:
 def load_folder(folder: str) -> tuple[list[Ordering], list[str]]:
     """The trial files of ``folder`` (by name ``cPPP_K.json`` and by content), sorted, and the
     problems reading them (``path:line:col: message``)."""
-    from .detect import is_trial_file
-
     out: list[Ordering] = []
     errors: list[str] = []
     for name in sorted(os.listdir(folder)):

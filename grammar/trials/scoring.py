@@ -4,6 +4,8 @@ since deliveries repeat the same programs across rows, runs and trials."""
 
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,7 +14,8 @@ from sylla.grammar.listdsl.evaluate import EvalError, compile_uncached, run_code
 from sylla.grammar.listdsl.prior import LOG_HIT, LOG_MISS, nlp
 from sylla.grammar.listdsl.types import check_program
 
-from .model import value_max
+from .detect import is_trial_file
+from .model import name_parts, value_max
 
 Examples = list[tuple[tuple[int, ...], tuple[int, ...]]]
 
@@ -118,12 +121,6 @@ class Scorer:
 def load_trials(folder: str) -> tuple[dict[tuple[int, int], Examples], list[str]]:
     """(problem, ordering) -> its examples, from a ``json/`` folder, and the files that could
     not be used. Plain ``json``: positions are for ``sylla lint json/``, not needed here."""
-    import json
-    import os
-
-    from .detect import is_trial_file
-    from .model import name_parts
-
     out: dict[tuple[int, int], Examples] = {}
     errors: list[str] = []
     for name in sorted(os.listdir(folder)):

@@ -100,7 +100,7 @@ HEADER = "problem,run,order,trial,input,correct,predicted,accuracy,program,cpu,c
 
 
 def _show(xs: list[int] | tuple | None) -> str:
-    from sylla.grammar.listdsl.evaluate import show_value
+    from sylla.grammar.listdsl.evaluate import show_value  # noqa: PLC0415 - lazy: start-up, lark loads only when used
 
     return "" if xs is None else show_value(tuple(xs))
 
@@ -113,8 +113,8 @@ class _Scorer:
         self.prior: dict[tuple[str, int], float] = {}
 
     def run(self, program: str, top: int, xs: list[int]) -> object:
-        from sylla.grammar.listdsl import parse_program
-        from sylla.grammar.listdsl.evaluate import run
+        from sylla.grammar.listdsl import parse_program  # noqa: PLC0415 - lazy: start-up, lark loads only when used
+        from sylla.grammar.listdsl.evaluate import run  # noqa: PLC0415 - lazy: start-up, lark loads only when used
 
         key = (program, top, tuple(xs))
         if key not in self.out:
@@ -122,8 +122,8 @@ class _Scorer:
         return self.out[key]
 
     def nlp(self, program: str, top: int) -> float:
-        from sylla.grammar.listdsl import parse_program
-        from sylla.grammar.listdsl.prior import nlp
+        from sylla.grammar.listdsl import parse_program  # noqa: PLC0415 - lazy: start-up, lark loads only when used
+        from sylla.grammar.listdsl.prior import nlp  # noqa: PLC0415 - lazy: start-up, lark loads only when used
 
         key = (program, top)
         if key not in self.prior:
@@ -137,8 +137,8 @@ def write_delivery(folder: str, problems: list[int] | range = range(1, 101), run
     request's shape; ``deviant`` writes the known real deviations instead (header-less 7-column
     bests.csv with trials from 0, one run, no predictions.csv, header-less samples0/1.csv,
     typographic quotes). Returns row counts."""
-    from sylla.grammar.listdsl.evaluate import EvalError
-    from sylla.grammar.listdsl.prior import nll as nll_of
+    from sylla.grammar.listdsl.evaluate import EvalError  # noqa: PLC0415 - lazy: start-up, lark loads only when used
+    from sylla.grammar.listdsl.prior import nll as nll_of  # noqa: PLC0415 - lazy: start-up, lark loads only when used
 
     os.makedirs(folder, exist_ok=True)
     rng = random.Random(seed)
@@ -167,7 +167,7 @@ def write_delivery(folder: str, problems: list[int] | range = range(1, 101), run
                             last = s[0]
                     cpu, count = 0.0, 0
                     t_label = trial - 1 if deviant else trial
-                    for post, prog, hits in bests:
+                    for _post, prog, hits in bests:
                         cpu += rng.uniform(0.0001, 60.0)
                         count += rng.randint(1, 5000)
                         out: Any = sc.run(prog, top, tin)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import FileReport
+from .file_report import FileReport
 
 
 def items(reports: list[FileReport]) -> list[dict[str, Any]]:

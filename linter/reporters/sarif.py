@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from sylla.version import __version__
+
 from ..registry import rule_for
-from . import FileReport
+from .file_report import FileReport
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -24,8 +26,6 @@ def _uri(path: str) -> str:
 
 
 def render(reports: list[FileReport]) -> str:
-    from sylla import __version__
-
     codes: list[str] = []
     results = []
     for report in reports:

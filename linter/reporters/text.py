@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import FileReport
+from .file_report import FileReport
 
 
 def render(reports: list[FileReport]) -> str:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable, Iterator
 
+from ..birds_context import BirdsContext
 from ..rule import Rule, rule_doc
 
 if TYPE_CHECKING:
-    from ..birds import BirdsContext
     from ..finding import Finding
 
 #: where the semantics come from; every B8xx page cites it
@@ -27,8 +27,7 @@ class BirdsRule(Rule):
     """A rule over a Science Birds config. The syllabus engine also calls ``check`` on every
     rule; a B8xx rule has nothing to say about a syllabus, so it answers only a ``BirdsContext``."""
 
-    def check(self, ctx) -> Iterable["Finding"]:  # noqa: ANN001 - Context or BirdsContext
-        from ..birds import BirdsContext
+    def check(self, ctx: object) -> Iterable["Finding"]:  # Context or BirdsContext
 
         if not isinstance(ctx, BirdsContext):
             return ()

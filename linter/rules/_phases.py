@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sylla.grammar.model import PhaseMark, Syllabus
+from sylla.grammar.model import PhaseMark, Span, Syllabus
 
 from ..complete import blocks_by_phase  # noqa: F401 - the phase rules import it from here
 
@@ -17,7 +17,7 @@ def is_pretest(phase: PhaseMark | None, profile: str) -> bool:
     return phase is not None and profile == "pretest" and phase.number == 0 and phase.kind == "test"
 
 
-def next_instruction_span(model: Syllabus, index: int):  # noqa: ANN201 - Span | None
+def next_instruction_span(model: Syllabus, index: int) -> Span | None:
     return model.instructions[index + 1].span if index + 1 < len(model.instructions) else None
 
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable, Iterator
 
 from ..rule import Rule, rule_doc
+from ..trials_context import TrialsContext
 
 if TYPE_CHECKING:
     from ..finding import Finding
-    from ..trials import TrialsContext
-
 REFERENCE = "the wave-3 request (`wave3-online-trials-request.md`) and problem list (`wave3-problems.md`)"
 
 
@@ -20,8 +19,7 @@ def trials_doc(summary: str, what: str, why: str, bad: str, good: str, fix: str,
 class TrialsRule(Rule):
     """A rule over a trial file; it answers only a ``TrialsContext``."""
 
-    def check(self, ctx) -> Iterable["Finding"]:  # noqa: ANN001
-        from ..trials import TrialsContext
+    def check(self, ctx: object) -> Iterable["Finding"]:
 
         if not isinstance(ctx, TrialsContext):
             return ()
@@ -35,5 +33,5 @@ class DeliveryRule(Rule):
     """A rule over a delivery folder (``sylla lint DIR --trials json/``); its findings come from
     ``linter/deliveries.py``, which names the rule by code. It never answers a single file."""
 
-    def check(self, ctx) -> Iterable["Finding"]:  # noqa: ANN001
+    def check(self, ctx: object) -> Iterable["Finding"]:
         return ()

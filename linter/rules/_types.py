@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from sylla.grammar.model import Block, Span
+from sylla.grammar.syllabus_type import canonical
 
 from ..context import Context
 from ._phases import valid_phases
@@ -38,8 +39,6 @@ def has_test_phase(ctx: Context) -> bool:
 
 def first_differing_block(ctx: Context, task: str, param: str) -> Block | None:
     """The first block of ``task`` whose ``param`` differs from the task's first block."""
-    from sylla.grammar.syllabus_type import canonical
-
     first = None
     for block in ctx.model.blocks:
         if block.task != task:

@@ -49,7 +49,7 @@ class AntBTransferMatrix(Rule):
                 else:
                     tests.setdefault(b.task, []).append(pos[id(b)])
         tasks = sorted(first_train, key=lambda t: pos[id(first_train[t])])
-        line = lambda b: ctx.lines.line_col(b.span.start)[0]  # noqa: E731
+        line = lambda b: ctx.lines.line_col(b.span.start)[0]
         for a, i in enumerate(tasks):
             for j in tasks[a + 1 :]:
                 ti, tj = pos[id(first_train[i])], pos[id(first_train[j])]

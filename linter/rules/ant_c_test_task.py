@@ -8,8 +8,7 @@ from sylla.grammar.model import Severity
 
 from ..context import Context
 from ..finding import Finding, RelatedSpan
-from ..rule import Rule
-from ..rule import rule_doc
+from ..rule import Rule, rule_doc
 from ._phases import blocks_by_phase
 
 

@@ -6,12 +6,11 @@ from typing import Iterator
 
 from sylla.grammar.model import Severity
 
-from ..context import Context
 from .. import complete
+from ..context import Context
 from ..finding import Finding, Fix
-from ..rule import Rule
+from ..rule import Rule, rule_doc
 from ._types import ANT, applies, has_test_phase, type_span
-from ..rule import rule_doc
 
 
 class AntNoTestPhase(Rule):

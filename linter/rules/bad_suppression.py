@@ -8,8 +8,7 @@ from sylla.grammar.model import Severity
 
 from ..context import Context
 from ..finding import Finding
-from ..registry import known_selector
-from ..rule import Rule, rule_doc
+from ..rule import Rule, imported_codes, known_selector_of, rule_doc
 from ..suppress import directives
 
 
@@ -29,11 +28,12 @@ class BadSuppression(Rule):
     code, name, severity = "N607", "bad-suppression", Severity.WARNING
 
     def check(self, ctx: Context) -> Iterator[Finding]:
+        codes = imported_codes()
         for d in directives(ctx.model):
             if d.problem is not None:
                 yield ctx.finding(self, f"this sylla: ignore directive {d.problem}", d.span)
                 continue
-            unknown = [c for c in d.codes if not known_selector(c)]
+            unknown = [c for c in d.codes if not known_selector_of(c, codes)]
             if unknown:
                 names = ", ".join(unknown)
                 yield ctx.finding(self, f"this sylla: ignore directive names no rule: {names}", d.span)

@@ -7,7 +7,7 @@ from typing import Iterator
 from sylla.grammar.birds.model import Field, GeneratedConfig
 from sylla.grammar.model import Severity
 
-from ..birds import BirdsContext
+from ..birds_context import BirdsContext
 from ..finding import Edit, Finding, Fix
 from ._birds import BirdsRule, birds_doc
 

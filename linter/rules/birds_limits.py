@@ -8,7 +8,7 @@ from typing import Iterator
 from sylla.grammar.birds.model import Limits, MetaConfig
 from sylla.grammar.model import Severity
 
-from ..birds import BirdsContext
+from ..birds_context import BirdsContext
 from ..finding import Finding, RelatedSpan
 from ..suggest import did_you_mean
 from ._birds import BirdsRule, birds_doc

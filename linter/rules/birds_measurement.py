@@ -6,7 +6,7 @@ from typing import Iterator
 
 from sylla.grammar.model import Severity
 
-from ..birds import BirdsContext
+from ..birds_context import BirdsContext
 from ..finding import Finding, RelatedSpan
 from ._birds import BirdsRule, birds_doc
 

@@ -10,6 +10,7 @@ from sylla.grammar.model import Severity
 
 from ..rule import Rule, rule_doc
 
+
 class InvalidSyntax(Rule):
     code, name, severity, kinds = "S101", "invalid-syntax", Severity.ERROR, ("syntax",)
     __doc__ = rule_doc(

@@ -9,8 +9,7 @@ from sylla.grammar.syllabus_type import canonical
 
 from ..context import Context
 from ..finding import Edit, Finding, Fix
-from ..rule import Rule
-from ..rule import rule_doc
+from ..rule import Rule, rule_doc
 
 
 def _same(a: Block, b: Block) -> bool:

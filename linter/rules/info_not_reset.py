@@ -9,8 +9,7 @@ from sylla.grammar.model import Info, PhaseMark, Severity
 from ..context import Context
 from ..edits import insert_after
 from ..finding import Finding, Fix, RelatedSpan
-from ..rule import Rule
-from ..rule import rule_doc
+from ..rule import Rule, rule_doc
 
 RESET = '{"$info": {}}'
 

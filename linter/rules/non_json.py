@@ -8,8 +8,7 @@ from sylla.grammar.model import NonJsonKind, Severity
 
 from ..context import Context
 from ..finding import Finding
-from ..rule import Rule
-from ..rule import rule_doc
+from ..rule import Rule, rule_doc
 
 _WHAT = {
     NonJsonKind.LINE_COMMENT: "a // comment",

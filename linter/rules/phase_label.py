@@ -8,8 +8,7 @@ from sylla.grammar.model import Diagnostic, Severity
 
 from ..context import Context
 from ..finding import Edit, Finding, Fix
-from ..rule import Rule
-from ..rule import rule_doc
+from ..rule import Rule, rule_doc
 
 _LOOSE = re.compile(r"^\s*(\d+)\s*[-_.:/ ]?\s*(train|test)(?:ing)?\s*$", re.I)
 _REVERSED = re.compile(r"^\s*(train|test)(?:ing)?\s*[-_.:/ ]?\s*(\d+)\s*$", re.I)

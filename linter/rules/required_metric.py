@@ -42,7 +42,7 @@ class RequiredMetricInfeasible(Rule):
         top = ctx.model.source_map.key_span(("instructions",)) or (
             ctx.model.instructions[0].span if ctx.model.instructions else Span(0, 0))
         try:
-            from sylla.metrics.feasibility import feasibility
+            from sylla.metrics.feasibility import feasibility  # noqa: PLC0415 - optional dependency: absent without the extra
 
             results = feasibility(ctx.model, ste_tasks=[b.task for b in ctx.model.blocks], any_params=True)
         except ImportError as exc:

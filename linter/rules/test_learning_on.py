@@ -9,8 +9,7 @@ from sylla.grammar.model import Info, PhaseMark, Severity, Span
 from ..context import Context
 from ..edits import insert_after, insert_before
 from ..finding import Edit, Finding, Fix
-from ..rule import Rule
-from ..rule import rule_doc
+from ..rule import Rule, rule_doc
 
 DISABLE = '{"$info": {"disable_updates": true}}'
 RESET = '{"$info": {}}'
@@ -44,7 +43,7 @@ class TestPhaseLearningOn(Rule):
             message = f'learning is {how} in test phase "{phase.label}": evaluation episodes would train the agent'
             yield ctx.finding(self, message, phase.span, self._fix(ctx, run, states, uses_flag))
 
-    def _fix(self, ctx: Context, run, states: set, uses_flag: bool) -> Fix | None:  # noqa: ANN001
+    def _fix(self, ctx: Context, run, states: set, uses_flag: bool) -> Fix | None:
         phase = run.phase
         text = ctx.text
         written = text[phase.span.start : phase.span.end].count('"enable_updates"')
@@ -58,7 +57,7 @@ class TestPhaseLearningOn(Rule):
             return Fix('Add "enable_updates": false', (Edit(Span(at, at), ', "enable_updates": false'),))
         return self._info_pair(ctx, run)
 
-    def _info_pair(self, ctx: Context, run) -> Fix | None:  # noqa: ANN001
+    def _info_pair(self, ctx: Context, run) -> Fix | None:
         """``disable_updates`` right before the phase's first block and ``{}`` after its last,
         unless an ``$info`` that sets learning sits between them (a pair around the blocks
         would not turn learning off for all of them, and fixing again would add another pair).
@@ -81,5 +80,5 @@ class TestPhaseLearningOn(Rule):
         return Fix("Turn learning off for the phase with an $info pair", tuple(edits))
 
 
-def _sets_learning(ins) -> bool:  # noqa: ANN001
+def _sets_learning(ins) -> bool:
     return isinstance(ins, Info) and (ins.resets or ins.disable_updates is not None)

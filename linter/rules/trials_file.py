@@ -7,10 +7,10 @@ from collections import Counter
 from typing import Iterator
 
 from sylla.grammar.model import Severity
-from sylla.grammar.trials.model import value_max
+from sylla.grammar.trials.model import ORDERINGS, TRIALS, value_max
 
 from ..finding import Finding
-from ..trials import EXAMPLES, ORDERINGS, TrialsContext
+from ..trials_context import TrialsContext
 from ._trials import TrialsRule, trials_doc
 
 GOOD = '{"id": "c046", "program": "(lambda (cons 7 $0))", "data": [{"i": [1, 2], "o": [7, 1, 2]}, ...]}'
@@ -74,8 +74,8 @@ class TrialExampleCount(TrialsRule):
 
     def check_trials(self, ctx: TrialsContext) -> Iterator[Finding]:
         n = len(ctx.model.data)
-        if n != EXAMPLES:
-            yield ctx.finding(self, f"{n} examples; the protocol has exactly {EXAMPLES} (one per trial)", ctx.model.data_span)
+        if n != TRIALS:
+            yield ctx.finding(self, f"{n} examples; the protocol has exactly {TRIALS} (one per trial)", ctx.model.data_span)
 
 
 class TrialInputSize(TrialsRule):
@@ -140,7 +140,7 @@ class TrialOrderingsDiffer(TrialsRule):
             return
         extra = mine - theirs
         missing = theirs - mine
-        show = lambda pairs: "; ".join(f"i={list(i)} o={list(o)}" for i, o in list(pairs.elements())[:3])  # noqa: E731
+        show = lambda pairs: "; ".join(f"i={list(i)} o={list(o)}" for i, o in list(pairs.elements())[:3])
         msg = f"not a permutation of ordering {ref} (c{parts[0]:03d}_{ref}.json)"
         if extra:
             msg += f": {sum(extra.values())} example(s) not in it ({show(extra)})"

@@ -8,9 +8,8 @@ from sylla.grammar.model import Severity
 
 from ..context import Context
 from ..finding import Finding
-from ..rule import Rule
+from ..rule import Rule, rule_doc
 from ._types import type_span
-from ..rule import rule_doc
 
 
 class SyllabusTypeInferred(Rule):

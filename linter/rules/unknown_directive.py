@@ -8,9 +8,8 @@ from sylla.grammar.model import Diagnostic, Severity
 
 from ..context import Context
 from ..finding import Finding
-from ..rule import Rule
+from ..rule import Rule, rule_doc
 from ..suggest import did_you_mean
-from ..rule import rule_doc
 
 DIRECTIVES = ("$phase", "$repeat", "$episode", "$dataset", "$info")
 
@@ -27,7 +26,7 @@ def _unknown_keys(value: Any, path: tuple) -> Iterator[tuple[tuple, str]]:
         yield from _unknown_keys(leaf, path + ("$repeat",))
 
 
-def _instruction_path(model, diag_path: tuple) -> tuple | None:  # noqa: ANN001
+def _instruction_path(model, diag_path: tuple) -> tuple | None:
     n = 1 if model.form == "array" else 2
     if len(diag_path) >= n and (n == 1 or diag_path[0] == "instructions"):
         return tuple(diag_path[:n])

@@ -9,8 +9,7 @@ from sylla.grammar.model import Diagnostic, Severity, TopLevelKey
 
 from ..context import Context
 from ..finding import Finding
-from ..rule import Rule
-from ..rule import rule_doc
+from ..rule import Rule, rule_doc
 from ..suggest import closest, did_you_mean
 
 KNOWN = ("name", "author", "contains", "default_params", "comments", "syllabus_type", "sylla_ignore", "instructions")

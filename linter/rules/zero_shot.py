@@ -8,10 +8,9 @@ from sylla.grammar.model import Severity
 
 from ..context import Context
 from ..finding import Finding
-from ..rule import Rule
+from ..rule import Rule, rule_doc
 from ..suggest import did_you_mean
 from ._phases import blocks_by_phase
-from ..rule import rule_doc
 
 
 class ZeroShotTest(Rule):

@@ -31,7 +31,7 @@ def compare(rows: pd.DataFrame | str | Path, *, metrics: list[str] | None = None
             bca: bool = False, replicate: str = "seed", ste: list[str] | None = None,
             perf: str = "reward") -> list[Comparison]:
     """Every chosen metric's comparison, from a sweep's rows (a frame, or its ``--out``)."""
-    from .source import read_rows
+    from .source import read_rows  # noqa: PLC0415 - lazy: pyarrow's parquet reader loads only when rows are read from disk
 
     frame = rows if isinstance(rows, pd.DataFrame) else read_rows(rows)
     return [analyze(normalize(s, how, ste, perf), reps=reps, seed=seed, gamma=gamma, bca=bca)

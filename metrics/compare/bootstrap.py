@@ -112,7 +112,7 @@ def bca_interval(values: list[np.ndarray], statistic: Callable[[np.ndarray], np.
     """BCa interval of ``statistic`` (of the flat ``(..., N)`` scores) by SciPy, one sample per
     task so that runs are resampled within tasks. NaN when SciPy cannot form it (e.g. every
     score equal: the jackknife is degenerate)."""
-    from scipy.stats import bootstrap
+    from scipy.stats import bootstrap  # noqa: PLC0415 - lazy: start-up, SciPy loads only for --bca
 
     def stat(*samples: np.ndarray, axis: int = -1) -> np.ndarray:
         return statistic(np.concatenate([np.moveaxis(s, axis, -1) for s in samples], axis=-1))

@@ -50,8 +50,8 @@ def baseline_reference(scores: ScoreSet, baseline: str) -> dict[str, float]:
 def ste_reference(paths: list[str], perf: str = "reward") -> dict[str, float]:
     """Each STE task's mean logged performance over its runs (``--ste`` paths, as the sweep
     and ``sylla metrics`` take them)."""
-    from ..spill import gather
-    from ..ste import load_ste
+    from ..spill import gather  # noqa: PLC0415 - lazy: only --normalize ste reads logs
+    from ..ste import load_ste  # noqa: PLC0415 - lazy: only --normalize ste reads logs
 
     if not paths:
         raise MetricsError("--normalize ste needs the single-task-expert runs: give --ste PATH",

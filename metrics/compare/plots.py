@@ -20,10 +20,10 @@ def _safe(name: str) -> str:
 
 
 def _pyplot():  # type: ignore[no-untyped-def]
-    import matplotlib
+    import matplotlib  # noqa: PLC0415 - lazy: start-up, matplotlib loads only when plots are written
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # noqa: PLC0415 - lazy: after the Agg backend is chosen
 
     return plt
 

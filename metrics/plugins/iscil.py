@@ -13,8 +13,8 @@ import math
 from typing import Any
 
 from ..data import RunData, column
-from ..readers.iscil_info import run_info
 from ..needs import Need
+from ..readers.iscil_info import run_info
 from ..registry import Context, Parameter, Row, row
 from ..score_matrix import METRICS, compat_pool, entries, from_run, global_percent, interval95
 

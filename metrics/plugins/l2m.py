@@ -9,6 +9,7 @@ shared by every plugin through the context cache.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from itertools import permutations
@@ -18,8 +19,8 @@ import numpy as np
 
 from ..data import RunData, column
 from ..errors import EXIT_USAGE, MetricsError
-from ..preprocess import WINDOWS, Prepared, l2m_saturation, l2m_terminal, prepare_l2m
 from ..needs import Need
+from ..preprocess import WINDOWS, Prepared, l2m_saturation, l2m_terminal, prepare_l2m
 from ..registry import Context, Parameter, ParameterError, Row, positive_int, row
 from ..spill import gather
 from .common import AGGREGATION, aggregate
@@ -154,8 +155,6 @@ def load_data_range(path: str, tasks: list[str], *, agnostic: bool = False,
     and ``alpha_v1``), as l2metrics merges them; l2metrics picks those keys by substring
     (``"ab" in "abc_y"``), which ``compat`` reproduces, while sylla's default takes the keys
     whose base name is the task's."""
-    import json
-
     try:
         with open(path, encoding="utf-8") as handle:
             raw = json.load(handle)
@@ -259,11 +258,11 @@ def exp_means(x: np.ndarray, exp: np.ndarray | None) -> np.ndarray:
 
 
 def theil_sen_slope(y: np.ndarray) -> float:
-    """Median of pairwise slopes against 0..n-1 (scipy.stats.theilslopes' slope)."""
-    x = np.arange(y.size, dtype=float)
-    dx = x[:, None] - x[None, :]
-    dy = y[:, None] - y[None, :]
-    return float(np.median(dy[dx > 0] / dx[dx > 0]))
+    """Median of pairwise slopes against 0..n-1: scipy.stats.theilslopes' slope, the same bits
+    as the hand-written median it replaced (tests/metrics/test_l2m_hand.py compares them)."""
+    from scipy.stats import theilslopes  # noqa: PLC0415 - lazy: start-up, scipy loads only when used
+
+    return float(theilslopes(y).slope)
 
 
 class PerfRecovery:
@@ -339,12 +338,12 @@ def _methods(chosen: str, both: tuple[str, str]) -> list[str]:
     return list(both) if chosen == "both" else [chosen]
 
 
-def _text(b: Any, name: str) -> np.ndarray:  # noqa: ANN401 - a DataFrame or `Columns`
+def _text(b: Any, name: str) -> np.ndarray:
     """A block column as Python strings (``Series.astype(str)``, for either table type)."""
     return column(b, name).astype(str).astype(object)
 
 
-def _kept_blocks(r, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # noqa: ANN001
+def _kept_blocks(r, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Indices of the blocks l2metrics keeps, with every block's kind and task as arrays."""
     return np.flatnonzero(r.filtered), column(b, "kind"), column(b, "task")
 

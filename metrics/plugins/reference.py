@@ -33,9 +33,9 @@ from typing import Iterable
 import numpy as np
 
 from ..data import RunData, column
-from ..preprocess import rolling, window_of
 from ..needs import Need
-from ..registry import Context, Parameter, Row, row
+from ..preprocess import rolling, window_of
+from ..registry import Context, Row, row
 from .common import AGGREGATION, S, aggregate, ste_train_values, task_train_values
 
 
@@ -296,7 +296,7 @@ class ForwardTransfer:
                 continue
             first = run.perf[int(column(b, "start")[sel[0]]) : int(column(b, "stop")[sel[0]])]
             w = window_of(first.size, s)
-            expert = _ste_mean(ctx, t, lambda v: float(np.mean(v[:w])) if v.size else math.nan)
+            expert = _ste_mean(ctx, t, lambda v, w=w: float(np.mean(v[:w])) if v.size else math.nan)
             if t != first_task:
                 value = float(np.mean(first[:w])) - expert
                 out.append(row("forward_transfer", value, t))

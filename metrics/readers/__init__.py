@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..data import EpisodeLog
 from ..errors import EXIT_USAGE, MetricsError
+from .sniff import is_l2logger, is_learnkit, kind_of
 
 FORMATS = ("auto", "csv", "tsv", "jsonl", "parquet", "l2logger", "learnkit", "iscil")
 
@@ -20,8 +21,6 @@ FORMATS = ("auto", "csv", "tsv", "jsonl", "parquet", "l2logger", "learnkit", "is
 def detect(path: Path, search: bool = True) -> str:
     """The format of ``path``; ``search=False`` counts only a continual-imitation log directly
     in a directory, not one further below (see `is_iscil`)."""
-    from .sniff import is_l2logger, is_learnkit, kind_of
-
     if not path.exists():
         raise MetricsError("no such file or directory", str(path), exit_code=EXIT_USAGE)
     if path.is_dir():
@@ -29,7 +28,7 @@ def detect(path: Path, search: bool = True) -> str:
             return "l2logger"
         if is_learnkit(path):
             return "learnkit"
-        from .iscil import is_iscil  # the reader module is large: only when it may be one
+        from .iscil import is_iscil  # noqa: PLC0415 - lazy: the reader module is large, loaded only when the folder may be one
 
         if is_iscil(path, search):
             return "iscil"
@@ -38,7 +37,7 @@ def detect(path: Path, search: bool = True) -> str:
                            exit_code=EXIT_USAGE)
     kind = kind_of(path)
     if kind is None:
-        from .iscil import is_iscil
+        from .iscil import is_iscil  # noqa: PLC0415 - lazy: the reader module is large, loaded only when the file may be one
 
         if is_iscil(path):
             return "iscil"
@@ -72,15 +71,15 @@ def read_log(path: str | Path, perf: str | None = None, fmt: str | None = None,
     elif not path.exists():
         raise MetricsError("no such file or directory", str(path), exit_code=EXIT_USAGE)
     if fmt == "l2logger":
-        from .l2logger import read_l2logger
+        from .l2logger import read_l2logger  # noqa: PLC0415 - lazy: start-up, each reader loads pandas/pyarrow only when its format is read
 
         return read_l2logger(path, perf, progress, allow_partial=allow_partial, stream=stream)
     if fmt == "learnkit":
-        from .learnkit import read_learnkit
+        from .learnkit import read_learnkit  # noqa: PLC0415 - lazy: start-up, each reader loads pandas/pyarrow only when its format is read
 
         return read_learnkit(path, perf or DEFAULT_PERF, allow_partial=allow_partial)
     if fmt == "iscil":
-        from .iscil import read_iscil
+        from .iscil import read_iscil  # noqa: PLC0415 - lazy: start-up, numpy loads only when used
 
         options = options or {}
         return read_iscil(path, str(options.get("iscil_filter") or ""),
@@ -89,7 +88,7 @@ def read_log(path: str | Path, perf: str | None = None, fmt: str | None = None,
         if path.is_dir():
             raise MetricsError(f"--log-format {fmt} needs a file, not a directory", str(path),
                                exit_code=EXIT_USAGE)
-        from .plain import read_plain
+        from .plain import read_plain  # noqa: PLC0415 - lazy: start-up, each reader loads pandas/pyarrow only when its format is read
 
         return read_plain(path, perf or DEFAULT_PERF, fmt, progress,
                           allow_partial=allow_partial, duplicates=duplicates)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -74,7 +75,7 @@ def check_perf(raw: pd.DataFrame, perf: str, file: str, rows: np.ndarray) -> np.
 
 def perf_values(column: pd.Series) -> tuple[np.ndarray, tuple[int, str] | None]:
     """Float64 values and, if any is bad, the position of the first and what is wrong with it."""
-    import pandas as pd  # lazy: start-up (issue 24): the l2logger block reader needs none
+    import pandas as pd  # noqa: PLC0415 - lazy: start-up (issue 24): the l2logger block reader needs none
 
     if column.dtype.kind == "b":
         return column.to_numpy(dtype=np.float64), (0, f"is a boolean ({show(column.iloc[0])}), "
@@ -118,7 +119,7 @@ def check_types(raw: pd.DataFrame, columns: list[str], file: str, rows: np.ndarr
                 strict_text: bool, perf: str) -> None:
     """Refuse booleans where numbers are expected (``true`` is not a reward of 1), and, in typed
     formats (JSON Lines, Parquet), numbers written as text (``"0.457"``)."""
-    import pandas as pd  # lazy: start-up (issue 24)
+    import pandas as pd  # noqa: PLC0415 - lazy: start-up (issue 24)
 
     for col in dict.fromkeys(c for c in columns if c in raw.columns and c not in ("worker", "run")):
         series = raw[col]
@@ -156,8 +157,6 @@ def final_line(path: Path) -> int | None:
 def locate_non_utf8(path: Path) -> None:
     """Raise a located error if the file is not UTF-8 (a parser's UnicodeDecodeError names a
     byte offset, not a row)."""
-    import codecs
-
     decoder = codecs.getincrementaldecoder("utf-8")()
     line = 1
     offset = 0

@@ -107,7 +107,7 @@ class IscilLog(EpisodeLog):
 
     # The per-row table is built on first use: the pipeline reads `runs` (built without pandas,
     # see `_runs`), only other callers (a sweep, tests, variant-agnostic mode) read ``frame``.
-    @property  # type: ignore[override]
+    @property
     def frame(self) -> "pd.DataFrame":
         if self._table is None:
             self._table = _frame(self.experiments)
@@ -174,7 +174,7 @@ def read_iscil(path: str | Path, name_filter: str = "", compat: bool = False) ->
     performance) and one test row per evaluated task holding its normalised score."""
     path = Path(path)
     experiments = []
-    for index, (name, file) in enumerate(find_logs(path, name_filter)):
+    for _index, (name, file) in enumerate(find_logs(path, name_filter)):
         with _open(file) as data:
             phases = parse_phases(data, str(file), allow_over_max=compat)
             experiment = Experiment(name=name, file=str(file), all_phases=phases)
@@ -182,7 +182,7 @@ def read_iscil(path: str | Path, name_filter: str = "", compat: bool = False) ->
             if compat:
                 experiment.compat = parse_compat(bytes(data), str(file))
         experiments.append(experiment)
-    return IscilLog(frame=None, path=str(path), format="iscil",  # type: ignore[arg-type]
+    return IscilLog(frame=None, path=str(path), format="iscil",
                     files=[e.file for e in experiments], experiments=experiments,
                     runs=_runs(experiments))
 
@@ -312,7 +312,7 @@ def _openings_by_line_start(data: "bytes | mmap.mmap",
     starts = everything[everything < tail.size - 4]
 
     def having(idx: np.ndarray, k: int, byte: int) -> np.ndarray:
-        return idx[tail[idx + k] == byte]
+        return idx[tail[idx + k] == byte]  # noqa: F821 - bound while having() runs; the `del` below frees it after the last call
 
     first = tail[starts]
     square = starts[first == ord("[")]
@@ -474,7 +474,7 @@ def parse_compat(data: bytes, file: str) -> list[tuple[list[str], dict[str, tupl
 # --- the pipeline's shape -----------------------------------------------------------------------
 
 def _frame(experiments: list[Experiment]) -> "pd.DataFrame":
-    import pandas as pd
+    import pandas as pd  # noqa: PLC0415 - lazy: start-up, pandas loads only when used
 
     rows: list[dict] = []
     for index, experiment in enumerate(experiments):

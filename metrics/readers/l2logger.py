@@ -19,14 +19,12 @@ from ..data import EpisodeLog
 from ..errors import EXIT_USAGE, MetricsError
 from ..progress import Progress
 from .common import TaskNames, perf_values, read_failure
+from .l2logger_files import BLOCK, FOLDER, STARTS_AT_ONE, STRINGS, THREADS, csv_options
 from .sniff import is_l2logger  # noqa: F401 - re-exported
 
 if TYPE_CHECKING:
-    import pandas as pd
     import pyarrow as pa
 
-STANDARD = ("block_num", "exp_num", "worker_id", "block_type", "task_name", "task_params",
-            "exp_status")
 KINDS = ("train", "test")
 
 
@@ -56,17 +54,14 @@ def data_files(path: Path) -> list[Path]:
     return files
 
 
-BLOCK = 1 << 20  # bytes of input per parsed batch when a progress bar follows the reading
-THREADS = False  # single-threaded parsing keeps peak memory near the data kept
-STRINGS = ("worker_id", "block_type", "block_subtype", "task_name", "task_params", "exp_status")
 
 
 def _read_file(file: Path, perf: str, subtype: bool, as_text: bool = False,
                on_bytes: "Callable[[int], None] | None" = None) -> "pa.Table":
     """One data file as an Arrow table: numbers typed, strings dictionary-encoded (a block
     file repeats the same few strings on every row, so codes are all we keep)."""
-    import pyarrow as pa
-    import pyarrow.csv as pacsv
+    import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
+    import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
     options = csv_options(file, perf, subtype, as_text)
     try:
@@ -84,7 +79,7 @@ def _read_file(file: Path, perf: str, subtype: bool, as_text: bool = False,
                     on_bytes(min(k * BLOCK, size))
                 table = pa.Table.from_batches(batches, schema=reader.schema)
                 del batches
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - any pyarrow failure becomes a MetricsError naming the file and the bad value
         if not as_text:
             _locate_bad_value(file, perf, subtype)
         raise read_failure(file, exc) from None
@@ -93,50 +88,10 @@ def _read_file(file: Path, perf: str, subtype: bool, as_text: bool = False,
     return table
 
 
-def csv_options(file: Path, perf: str, subtype: bool, as_text: bool = False) -> dict:
-    """pyarrow.csv options for one data file: the standard columns and ``perf`` only, numbers
-    typed (or kept as text to locate a bad value), strings dictionary-encoded. Checks that
-    the file is not empty and has every column."""
-    import pyarrow as pa
-    import pyarrow.csv as pacsv
-
-    wanted = check_header(file, perf, subtype)
-    types = {c: pa.dictionary(pa.int32(), pa.string()) for c in STRINGS}
-    types.update({"block_num": pa.string(), "exp_num": pa.string()} if as_text else
-                 {"block_num": pa.int64(), "exp_num": pa.int64()})
-    types[perf] = pa.string() if as_text else pa.float64()
-    return dict(
-        memory_pool=_pool(), read_options=pacsv.ReadOptions(use_threads=THREADS),
-        parse_options=pacsv.ParseOptions(delimiter="\t"),
-        convert_options=pacsv.ConvertOptions(include_columns=wanted, column_types=types,
-                                             strings_can_be_null=False))
-
-
-def check_header(file: Path, perf: str, subtype: bool) -> list[str]:
-    """The columns a data file must have (the standard ones and ``perf``), after checking that
-    the file is not empty and has each of them (without pyarrow: small logs never load it)."""
-    if file.stat().st_size == 0:
-        raise MetricsError("the file is empty", str(file))
-    wanted = list(STANDARD) + (["block_subtype"] if subtype else []) + [perf]
-    with open(file, "rb") as handle:
-        header = handle.readline().decode("utf-8", "replace").rstrip("\r\n").split("\t")
-    missing = [c for c in wanted if c not in header]
-    if missing:
-        raise MetricsError(f"missing column(s): {', '.join(missing)}", str(file))
-    return wanted
-
-
-def _pool() -> "pa.MemoryPool":
-    """The system allocator: it hands each file's parse buffers back for the next file to reuse,
-    where Arrow's default pool keeps them, so peak memory tracks the episodes kept."""
-    import pyarrow as pa
-
-    return pa.system_memory_pool()
-
 
 def _locate_bad_value(file: Path, perf: str, subtype: bool) -> None:
     """Re-read a file that failed typed parsing as text, to name the row and the value."""
-    import pandas as pd  # lazy: start-up (issue 24): only a bad file needs it
+    import pandas as pd  # noqa: PLC0415 - lazy: start-up (issue 24): only a bad file needs it
 
     table = _read_file(file, perf, subtype, as_text=True)
     for col in ("block_num", "exp_num"):
@@ -174,7 +129,7 @@ class _Codes:
         self.tasks = TaskNames() if fold else None
 
     def map(self, column: "pa.ChunkedArray") -> np.ndarray:
-        import pyarrow as pa
+        import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
         chunk = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
         code = self.tasks.code if self.tasks is not None else (
@@ -192,8 +147,6 @@ class _Codes:
 
 
 def _natural(path: Path) -> tuple:
-    import re
-
     return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", str(path)))
 
 
@@ -225,7 +178,7 @@ def read_l2logger(path: Path, perf: str | None = None, progress: bool | None = N
     warnings: list[str] = []
     _check_folders(files, path, allow_partial, warnings)
     if stream and not warnings:
-        from .l2logger_stream import Irregular, read_regular
+        from .l2logger_stream import Irregular, read_regular  # noqa: PLC0415 - lazy: the streaming reader loads only for a log too large to read whole
 
         try:
             return read_regular(path, perf, subtype, files, sizes, progress)
@@ -266,12 +219,6 @@ def read_l2logger(path: Path, perf: str | None = None, progress: bool | None = N
     return log
 
 
-#: a log counting experiences from 1 is complete: it is read as it is, with this note
-STARTS_AT_ONE = ("exp_num starts at 1, not 0 as l2logger counts; no experience is missing, so "
-                 "the metrics are exact")
-
-FOLDER = re.compile(r"^(\d+)-(train|test)$")
-
 
 def _check_folders(files: list[Path], path: Path, allow_partial: bool,
                    warnings: list[str]) -> None:
@@ -304,7 +251,7 @@ def _check_folders(files: list[Path], path: Path, allow_partial: bool,
 
 def _check_against_folder(table: "pa.Table", file: Path) -> None:
     """The rows of ``<n>-<type>/data-log.tsv`` must say block ``n`` and type ``type``."""
-    import pyarrow.compute as pc
+    import pyarrow.compute as pc  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
     folder = FOLDER.match(file.parent.name)
     assert folder is not None
@@ -324,11 +271,11 @@ def _check_against_folder(table: "pa.Table", file: Path) -> None:
 
 
 def _check_experiences(a: dict[str, np.ndarray], codes: dict[str, "_Codes"], files: list[str],
-                       fail, allow_partial: bool, warnings: list[str]) -> None:  # noqa: ANN001
+                       fail, allow_partial: bool, warnings: list[str]) -> None:
     """Experience numbers: one block and task each, rows of one experience together, no
     numbers missing; a block's tasks each in one stretch (a task that comes back inside a
     block means rows were moved or files spliced)."""
-    import pandas as pd  # lazy: start-up (issue 24): the whole-log reader only
+    import pandas as pd  # noqa: PLC0415 - lazy: start-up (issue 24): the whole-log reader only
 
     exp, block, task = a["exp"], a["block_num"], a["task_name"]
     worker = a["worker_id"]
@@ -402,7 +349,7 @@ def _check_experiences(a: dict[str, np.ndarray], codes: dict[str, "_Codes"], fil
 def _to_episodes(a: dict[str, np.ndarray], codes: dict[str, _Codes], perf: str, path: Path,
                  files: list[str], subtype: bool, allow_partial: bool = False,
                  warnings: list[str] | None = None) -> EpisodeLog:
-    import pandas as pd  # lazy: start-up (issue 24): the whole-log reader only
+    import pandas as pd  # noqa: PLC0415 - lazy: start-up (issue 24): the whole-log reader only
 
     def fail(mask: np.ndarray, message: str) -> None:
         i = int(np.argmax(mask))

@@ -30,7 +30,7 @@ from ..memory import for_log_of, trim
 from ..progress import Progress
 from ..spill import SpillArray
 from .common import TaskNames
-from .l2logger import BLOCK, FOLDER, STARTS_AT_ONE, THREADS, check_header, csv_options
+from .l2logger_files import BLOCK, FOLDER, STARTS_AT_ONE, THREADS, check_header, csv_options
 from .l2logger_small import SMALL, Unusual
 
 if TYPE_CHECKING:
@@ -108,7 +108,7 @@ def _batches(file: Path, options: dict, size: int,
     """The file's rows as Arrow record batches: one multi-threaded read of the whole file
     (issue 24: pulling 1 MiB batches one at a time on one thread was most of the reading
     time) unless it is larger than `WHOLE`."""
-    import pyarrow.csv as pacsv
+    import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
     if size <= WHOLE:
         options["read_options"] = pacsv.ReadOptions(use_threads=True)
@@ -129,7 +129,7 @@ def _read_small(file: Path, perf: str, subtype: bool, tasks: _Strings,
                 params: _Strings) -> tuple:
     """`_read_block` for a file of a small log, parsed without pyarrow (`l2logger_small`);
     `Unusual` when pyarrow must parse it."""
-    from . import l2logger_small as small
+    from . import l2logger_small as small  # noqa: PLC0415 - lazy: only small logs take the standard-library parser
 
     number, kind = _folder(file)
     columns = small.read_columns(file, check_header(file, perf, subtype))

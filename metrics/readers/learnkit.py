@@ -34,6 +34,7 @@ from ..data import EpisodeLog
 from ..errors import EXIT_USAGE, MetricsError
 from .common import check_perf, read_failure
 from .sniff import WORKER, is_learnkit  # noqa: F401 - re-exported
+
 FOLDER = re.compile(r"^(\d+)-(\d+)_(train|test)$")
 
 #: shape -> (episode column, block column, task column, status column, phase column or None)
@@ -88,7 +89,7 @@ def _read_tsv(file: Path) -> pd.DataFrame:
         frame = pd.read_csv(file, sep="\t", dtype=str, keep_default_na=False)
     except MetricsError:
         raise
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - any parser failure becomes a MetricsError naming the file and line
         raise read_failure(file, exc) from None
     if frame.empty:
         raise MetricsError("the file has a header but no rows", str(file))

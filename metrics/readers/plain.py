@@ -15,10 +15,9 @@ import numpy as np
 import pandas as pd
 
 from ..data import EpisodeLog
-from ..errors import EXIT_USAGE, MetricsError
+from ..errors import MetricsError
 from ..progress import Progress
 from .common import check_perf, check_types, final_line, locate_non_utf8, read_failure, show
-
 from .sniff import SUFFIXES, kind_of  # noqa: F401 - re-exported: the readers' public names
 
 
@@ -36,7 +35,7 @@ def _load(path: Path, kind: str, progress: bool | None = None) -> tuple[pd.DataF
             sep = "," if kind == "csv" else "\t"
             try:
                 frame = _read_delimited(path, sep, bar)
-            except Exception:  # pyarrow is strict about ragged rows; pandas names the line
+            except Exception:  # noqa: BLE001 - pyarrow is strict about ragged rows; pandas names the line
                 frame = pd.read_csv(path, sep=sep)
             return frame, 2
     except MetricsError:
@@ -53,8 +52,8 @@ BLOCK = 1 << 20  # bytes of input per parsed batch
 def _read_delimited(path: Path, sep: str, bar: Progress) -> pd.DataFrame:
     """CSV/TSV through pyarrow's streaming reader, advancing the progress bar by the bytes
     consumed after each batch (a one-call read could show no progress at all)."""
-    import pyarrow as pa
-    import pyarrow.csv as pacsv
+    import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
+    import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
     batches = []
     with open(path, "rb") as handle:
@@ -174,7 +173,7 @@ def _check_repeats(frame: pd.DataFrame, file: str, duplicates: str,
         return []
     warnings: list[str] = []
     ep = frame["episode"].to_numpy()
-    for (run, worker), part in frame.groupby(["run", "worker"], sort=False):
+    for (_run, _worker), part in frame.groupby(["run", "worker"], sort=False):
         e = part["episode"].to_numpy()
         r = part["row"].to_numpy()
         starts = np.r_[True, e[1:] != e[:-1]]

@@ -28,7 +28,7 @@ def header(path: Path) -> list[str] | None:
     """The column names of a Parquet or CSV file, read without its data (None if unreadable)."""
     try:
         if path.suffix == ".parquet":
-            import pyarrow.parquet as pq
+            import pyarrow.parquet as pq  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
             return list(pq.read_schema(path).names)
         if path.suffix == ".csv":
@@ -49,12 +49,11 @@ def is_ste_store(path: Path) -> bool:
 
 
 def read_ste_store(path: Path) -> RunData:
-    import pandas as pd  # lazy: start-up (issue 24): telling a store from a log needs none
-
-    from ..align import regime_blocks
-
     """One stored STE run as the reader of its log gave it (rows kept; episodes are the
     means of their rows)."""
+    import pandas as pd  # noqa: PLC0415 - lazy: start-up (issue 24): telling a store from a log needs none
+
+    from ..align import regime_blocks  # noqa: PLC0415 - lazy: start-up (issue 24): align loads pandas
     try:
         frame = (pd.read_parquet(path) if path.suffix == ".parquet"
                  else pd.read_csv(path, dtype={c: str for c in ("task", "block_type",

@@ -10,6 +10,9 @@ read from the cache give the same bytes.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +21,20 @@ from typing import Any, Callable, Iterable
 import pandas as pd
 
 from ..errors import EXIT_USAGE, MetricsError
+from ..registry import load_plugins, resolve_params
+from ..result import TIDY
+from .cache import (
+    StatIndex,
+    atomic_write,
+    entry_path,
+    file_digest,
+    read_entry,
+    read_summary,
+    run_key,
+    summary_key,
+    write_entry,
+    write_summary,
+)
 from .discover import Discovery, RunSpec, discover
 from .task import Options, Outcome
 
@@ -58,10 +75,6 @@ class SweepResult:
 
 
 def _ste_digest(paths: Iterable[str]) -> str:
-    import hashlib
-
-    from .cache import file_digest
-
     h = hashlib.sha256()
     for given in paths:
         p = Path(given)
@@ -98,9 +111,7 @@ def sweep(
     ``jobs`` local processes (default: the cores). ``out=None`` keeps nothing on disk (no
     cache). Bad input of one run is a failure of that run; bad options raise `MetricsError`.
     """
-    from .cache import (StatIndex, entry_path, read_entry, read_summary, run_key, summary_key,
-                        write_entry, write_summary)
-    from .execute import Executor, Tracker, start_workers
+    from .execute import Executor, Tracker, start_workers  # noqa: PLC0415 - lazy: the executor (multiprocessing, dask) loads only when runs are computed
 
     ste_paths = tuple(str(Path(s).resolve()) for s in ste)
     out_dir = Path(out).resolve() if out is not None else None
@@ -155,7 +166,7 @@ def sweep(
     for spec in found.runs:
         key = run_keys.get(spec.id)
         if key is not None:
-            entry = read_entry(cache_dir, key) if cache_dir else None  # type: ignore[arg-type]
+            entry = read_entry(cache_dir, key) if cache_dir else None
             if entry is not None:
                 results[spec.id] = entry
                 counts["cached"] += 1
@@ -208,7 +219,7 @@ def sweep(
         counts["failed"] = len(failures)
 
         rows = _assemble(found, results)
-        from .aggregate import summaries
+        from .aggregate import summaries  # noqa: PLC0415 - lazy: start-up, numpy, pandas loads only when used
 
         # the summaries depend on nothing but the runs' keys, groups and these settings: a
         # sweep whose runs all come from the cache reuses them (and never loads SciPy)
@@ -241,15 +252,13 @@ def sweep(
 
 
 def _text_columns(frame: pd.DataFrame) -> pd.DataFrame:
-    from .aggregate import STATS
+    from .aggregate import STATS  # noqa: PLC0415 - lazy: start-up, numpy, pandas loads only when used
 
     return strings(frame, [c for c in frame.columns if c not in STATS])
 
 
 def _check_options(perf: str, params: dict[str, str], metrics: list[str]) -> None:
     """Refuse bad -P / -m once, up front, rather than as the same failure of every run."""
-    from ..registry import load_plugins, resolve_params
-
     plugins = load_plugins()
     names = {p.name for p in plugins}
     unknown = [m for m in metrics if m not in names]
@@ -264,7 +273,7 @@ def _check_options(perf: str, params: dict[str, str], metrics: list[str]) -> Non
 def likely_to_compute(out_dir: Path | None, jobs: int | None) -> bool:
     """Worth starting local workers before the runs are even found: several jobs, and no whole
     sweep finished in ``out_dir`` before (a re-run most likely finds everything cached)."""
-    from .execute import default_jobs
+    from .execute import default_jobs  # noqa: PLC0415 - lazy: the executor (multiprocessing, dask) loads only when runs are computed
 
     if (jobs or default_jobs()) <= 1:
         return False
@@ -273,9 +282,7 @@ def likely_to_compute(out_dir: Path | None, jobs: int | None) -> bool:
 
 def _assemble(found: Discovery, results: dict[str, tuple[pd.DataFrame, list[str]]]) -> pd.DataFrame:
     """All runs' rows in run order, with ``run`` and the group keys in front."""
-    import numpy as np
-
-    from ..result import TIDY
+    import numpy as np  # noqa: PLC0415 - lazy: start-up, numpy loads only when used
 
     columns = ["run", *found.keys, *TIDY[1:], "partial"]
     specs = [spec for spec in found.runs if spec.id in results]
@@ -300,8 +307,6 @@ def _assemble(found: Discovery, results: dict[str, tuple[pd.DataFrame, list[str]
 
 def _normalise(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """The dtypes of the rows frame, the same whether assembled now or read back."""
-    from ..result import TIDY
-
     frame = frame.reindex(columns=["run", *keys, *TIDY[1:], "partial"])
     frame["block"] = frame["block"].astype("Int64")
     frame["value"] = pd.to_numeric(frame["value"], errors="coerce").astype(float)
@@ -327,10 +332,6 @@ def _from_bundle(out_dir: Path, cache_dir: str, skey: str, found: Discovery) -> 
     """Everything a sweep whose runs are all cached returns, without reading one entry: the
     dataset under ``rows/`` (when it was written for this very summary key), the cached
     summaries and the warnings recorded beside the dataset."""
-    import json
-
-    from .cache import read_summary
-
     try:
         mark = json.loads((out_dir / ROWS_DIR / MARK).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -355,12 +356,8 @@ def write_dataset(rows: pd.DataFrame, directory: Path, key: str | None = None,
     the summary key the parts belong to (and the runs' warnings), so that the next sweep with
     every run cached can reuse them as they are; it is removed first and written last, so a
     half-written dataset is never taken for a whole one."""
-    import json
-
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    from .cache import atomic_write
+    import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
+    import pyarrow.parquet as pq  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
     directory.mkdir(parents=True, exist_ok=True)
     (directory / MARK).unlink(missing_ok=True)
@@ -388,15 +385,19 @@ class _Bar:
     taken long. Drawn only on a terminal unless ``enabled`` says otherwise."""
 
     def __init__(self, total: int, tracker: Any, enabled: bool | None) -> None:
-        import sys
-
         self._bar: Any = None
         if not (sys.stderr.isatty() if enabled is None else enabled) or total == 0:
             return
-        from rich.console import Console
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
-                                   TextColumn, TimeElapsedColumn)
-        from rich.text import Text
+        from rich.console import Console  # noqa: PLC0415 - lazy: start-up, rich loads only when used
+        from rich.progress import (  # noqa: PLC0415 - lazy: start-up, rich loads only when used
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            ProgressColumn,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+        from rich.text import Text  # noqa: PLC0415 - lazy: start-up, rich loads only when used
 
         class Slow(ProgressColumn):
             def render(self, task: Any) -> Text:

@@ -20,8 +20,9 @@ mapper, so the intervals are computed in parallel by processes that already have
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -51,9 +52,7 @@ def run_level(rows: pd.DataFrame) -> pd.DataFrame:
 def bootstrap_chunk(matrix: np.ndarray) -> Interval:
     """95 % BCa intervals of the mean of each row of ``matrix`` (rows of n >= 2 values, not all
     equal): one vectorised SciPy call with the fixed seed."""
-    import warnings
-
-    from scipy.stats import bootstrap
+    from scipy.stats import bootstrap  # noqa: PLC0415 - lazy: start-up, scipy loads only when used
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # degenerate-jackknife warnings: the NaN says it

@@ -17,9 +17,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from sylla.grammar.atomic import default_mode, replace_file
+from sylla.version import __version__
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -61,26 +63,13 @@ def atomic_write(target: Path, write: Any) -> None:
     """Call ``write(tmp_path)`` then rename over ``target``: readers see the old file or the
     new one, never half of one."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        write(tmp)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    replace_file(target, write, mode=default_mode(), prefix=f".{target.name}.")
 
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def write_entry(cache_dir: str | Path, key: str, rows: "pd.DataFrame", warnings: list[str]) -> None:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
+    import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
+    import pyarrow.parquet as pq  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
     table = pa.Table.from_pandas(rows, preserve_index=False)
     meta = dict(table.schema.metadata or {})
@@ -92,7 +81,7 @@ def write_entry(cache_dir: str | Path, key: str, rows: "pd.DataFrame", warnings:
 def read_entry(cache_dir: str | Path, key: str) -> tuple["pd.DataFrame", list[str]] | None:
     """The rows and warnings of an entry, or None if it is missing or unreadable (a damaged
     entry is recomputed, never trusted)."""
-    import pyarrow.parquet as pq
+    import pyarrow.parquet as pq  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
     path = entry_path(cache_dir, key)
     try:
@@ -160,9 +149,7 @@ def summary_key(runs: list[tuple[str, str, Any]], groups: list[str], compare: st
                 replicate: str) -> str:
     """The key of a sweep's summaries: every run's id, cache key and group values, and the
     settings of the aggregation."""
-    from sylla import __version__
-
-    from .aggregate import CONFIDENCE, RESAMPLES, SEED
+    from .aggregate import CONFIDENCE, RESAMPLES, SEED  # noqa: PLC0415 - lazy: start-up, numpy, pandas loads only when used
 
     payload = {"v": 1, "sylla": __version__, "runs": [[i, k, list(map(list, g))] for i, k, g in runs],
                "groups": groups, "compare": compare, "replicate": replicate,
@@ -172,8 +159,8 @@ def summary_key(runs: list[tuple[str, str, Any]], groups: list[str], compare: st
 
 def write_summary(cache_dir: str | Path, key: str, summary: "pd.DataFrame",
                   compared: "pd.DataFrame", notes: list[str]) -> None:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
+    import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
+    import pyarrow.parquet as pq  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
     for name, frame in (("summary", summary), ("compare", compared)):
         table = pa.Table.from_pandas(frame, preserve_index=False)
@@ -186,7 +173,7 @@ def write_summary(cache_dir: str | Path, key: str, summary: "pd.DataFrame",
 
 def read_summary(cache_dir: str | Path | None, key: str
                  ) -> tuple["pd.DataFrame", "pd.DataFrame", list[str]] | None:
-    import pyarrow.parquet as pq
+    import pyarrow.parquet as pq  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
     if cache_dir is None:
         return None

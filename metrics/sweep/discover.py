@@ -22,7 +22,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sylla.grammar.detect import is_syllabus_file
+
 from ..errors import EXIT_USAGE, MetricsError
+from ..readers import detect
 
 #: l2logger bookkeeping that says nothing about the experiment
 _NOT_KEYS = {"metrics_columns", "log_format_version"}
@@ -126,8 +129,6 @@ class Discovery:
 
 def _is_syllabus_file(path: Path) -> bool:
     """`is_syllabus_file`, imported when a folder is walked (the grammar costs ~45 ms)."""
-    from sylla.grammar.detect import is_syllabus_file
-
     return is_syllabus_file(path)
 
 
@@ -161,8 +162,6 @@ def _directory_format(path: Path) -> str | None:
     to the readers is swept too), or None for a folder that only holds runs. A folder counts
     as a continual-imitation run only when its ``training_log.log`` is directly in it: each
     experiment folder is one run, as the reference script reads them."""
-    from ..readers import detect
-
     try:
         return detect(path, search=False)
     except MetricsError:

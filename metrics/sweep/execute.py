@@ -12,13 +12,14 @@ After the runs, the same workers compute the bootstrap chunks of the summaries (
 from __future__ import annotations
 
 import os
+import pickle
 import time
 from typing import Any, Callable, Iterator
 
 from ..errors import EXIT_USAGE, MetricsError
 from . import isolate
 from .discover import RunSpec
-from .task import Options, Outcome, run_task
+from .task import Options, Outcome, describe, run_task
 
 Todo = list[tuple[RunSpec, "str | None"]]
 #: a run in flight longer than this is named on the progress bar
@@ -61,14 +62,13 @@ def run_inline(todo: Todo, options: Options, cache_dir: str | None,
         yield outcome
 
 
-#: what multiprocessing's fork server imports once, before it forks any worker: the per-run
-#: task with everything it loads, and SciPy for the bootstrap chunks of the summaries. (The
-#: ``sylla sweep`` command starts the server with the same list before it loads pandas itself.)
-PRELOAD = ["sylla.metrics.sweep.task", "sylla.metrics.result", "scipy.stats"]
+#: what multiprocessing's fork server imports once (defined in `isolate`, whose children
+#: import the same list)
+PRELOAD = isolate.PRELOAD
 
 
 def _context() -> Any:
-    import multiprocessing
+    import multiprocessing  # noqa: PLC0415 - lazy: start-up, multiprocessing loads only when used
 
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
@@ -82,7 +82,7 @@ def start_workers() -> None:
     discovers the runs; the pool's workers are then forked from it ready to work."""
     ctx = _context()
     if ctx.get_start_method() == "forkserver":
-        from multiprocessing import forkserver
+        from multiprocessing import forkserver  # noqa: PLC0415 - lazy: start-up, multiprocessing loads only when used
 
         forkserver.ensure_running()
 
@@ -105,7 +105,7 @@ class Executor:
             return
         n = jobs or default_jobs()
         if n > 1 and todo > 1:
-            from concurrent.futures import ProcessPoolExecutor
+            from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415 - lazy: start-up, concurrent loads only when used
 
             self.jobs = min(n, todo)
             self._ctx = _context()
@@ -155,8 +155,8 @@ class Executor:
 
     def _run_processes(self, todo: Todo, options: Options, cache_dir: str | None,
                        tracker: Tracker) -> Iterator[Outcome]:
-        from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-        from concurrent.futures.process import BrokenProcessPool
+        from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait  # noqa: PLC0415 - lazy: start-up, concurrent loads only when used
+        from concurrent.futures.process import BrokenProcessPool  # noqa: PLC0415 - lazy: start-up, concurrent loads only when used
 
         jobs = self.jobs
         pending = list(reversed(todo))
@@ -211,8 +211,6 @@ class _Call:
 
 
 def _blob(fn: Callable[..., Any], *args: Any) -> bytes:
-    import pickle
-
     return pickle.dumps(_Call(fn, *args), protocol=pickle.HIGHEST_PROTOCOL)
 
 
@@ -224,7 +222,7 @@ def _keys(prefix: str, n: int) -> list[str]:
 def connect(address: str) -> "object":
     """A `distributed.Client` on an existing cluster, or a clear error."""
     try:
-        from distributed import Client
+        from distributed import Client  # noqa: PLC0415 - optional dependency: absent without the extra
     except ImportError:
         raise MetricsError("--dask needs Dask's distributed scheduler: pip install "
                            "'sylla[dask]' (or pip install 'dask[distributed]')",
@@ -238,9 +236,7 @@ def connect(address: str) -> "object":
 
 def run_dask(todo: Todo, options: Options, cache_dir: str | None, client: "object",
              tracker: Tracker) -> Iterator[Outcome]:
-    import pickle
-
-    from distributed import as_completed
+    from distributed import as_completed  # noqa: PLC0415 - lazy: start-up, distributed loads only when used
 
     # The scheduler unpickles task graphs: a task naming sylla's function or types would need
     # sylla there. It gets `pickle.loads` and bytes instead; unpickling them on a worker is
@@ -268,8 +264,6 @@ def run_dask(todo: Todo, options: Options, cache_dir: str | None, client: "objec
                     reply = future.result()
                 outcome = isolate.result(reply)
             except Exception as exc:  # noqa: BLE001 - KilledWorker, a lost connection, ...
-                from .task import describe
-
                 text = str(exc) if isinstance(exc, isolate.ChildDied) else describe(exc)
                 outcome = Outcome(run_id=spec.id, error=f"on the Dask cluster: {text}")
             yield outcome
@@ -279,8 +273,6 @@ def run_dask(todo: Todo, options: Options, cache_dir: str | None, client: "objec
 
 
 def _dask_map(client: Any, fn: Callable[[Any], Any], items: list[Any]) -> list[Any]:
-    import pickle
-
     futures = client.map(pickle.loads,
                          [_blob(isolate.run_pickled, isolate.payload(fn, x)) for x in items],
                          pure=False, key=_keys("chunk", len(items)))

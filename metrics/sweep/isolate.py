@@ -25,6 +25,7 @@ memory limit; the operating system's limits still apply to it.
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import signal
@@ -33,6 +34,11 @@ import subprocess
 import sys
 import threading
 from typing import Any, Callable
+
+#: what multiprocessing's fork server (and each isolated child, `serve`) imports once, before it forks any worker: the per-run
+#: task with everything it loads, and SciPy for the bootstrap chunks of the summaries. (The
+#: ``sylla sweep`` command starts the server with the same list before it loads pandas itself.)
+PRELOAD = ["sylla.metrics.sweep.task", "sylla.metrics.result", "scipy.stats"]
 
 _HEADER = struct.Struct("<Q")
 
@@ -75,8 +81,6 @@ class Child:
     """One child process and the two pipes to it."""
 
     def __init__(self) -> None:
-        import json
-
         to_child_r, self._to = os.pipe()
         self._from, from_child_w = os.pipe()
         env = dict(os.environ, SYLLA_CHILD_PATH=json.dumps(sys.path))
@@ -211,8 +215,6 @@ def serve(read_fd: int, write_fd: int, parent: int) -> None:
     """The child's loop: a `payload` in, the pickled ``(True, value)`` or ``(False, exc)`` out,
     until the worker closes the pipe."""
     _die_with(parent)
-    from .execute import PRELOAD
-
     for name in PRELOAD:
         __import__(name)
     _write_frame(write_fd, b"ready")
@@ -229,7 +231,7 @@ def _die_with(parent: int) -> None:
     its child is idle only costs a new child on the next call (`run_pickled` skips dead ones)."""
     if sys.platform.startswith("linux"):
         try:
-            import ctypes
+            import ctypes  # noqa: PLC0415 - lazy: start-up, ctypes loads only when used
 
             PR_SET_PDEATHSIG = 1
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)

@@ -7,6 +7,7 @@ Matplotlib's Agg backend, no display needed. Files are written atomically.
 from __future__ import annotations
 
 import re
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .aggregate import CELL, STATS
+from .cache import atomic_write
 
 #: more rows than this in one plot are unreadable; the rest are left out with a note in the title
 MAX_ROWS = 60
@@ -36,12 +38,10 @@ def _label(rec: dict[str, Any], keys: list[str]) -> str:
 
 def _forest(frame: pd.DataFrame, keys: list[str], title: str, target: Path,
             zero: bool = False) -> Path:
-    import matplotlib
+    import matplotlib  # noqa: PLC0415 - lazy: start-up, matplotlib loads only when used
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from .cache import atomic_write
+    import matplotlib.pyplot as plt  # noqa: PLC0415 - lazy: start-up, matplotlib loads only when used
 
     recs = frame.to_dict("records")
     shown = recs[:MAX_ROWS]
@@ -49,8 +49,6 @@ def _forest(frame: pd.DataFrame, keys: list[str], title: str, target: Path,
     fixed = [k for k in keys if k in frame and frame[k].astype(str).nunique() == 1
              and len(recs) > 1]
     if fixed:
-        import textwrap
-
         title += "\n" + textwrap.fill(", ".join(f"{k}={frame[k].iloc[0]}" for k in fixed), 90)
         keys = [k for k in keys if k not in fixed]
     labels = [_label(r, keys) + f"  (n={int(r['n'])})" for r in shown]
@@ -82,17 +80,17 @@ def _forest(frame: pd.DataFrame, keys: list[str], title: str, target: Path,
 
 def forest_plots(result: Any, out: Path) -> list[Path]:
     """``<metric>.png`` for the summary and ``compare_<metric>.png`` for paired differences."""
-    from .report import _sorted
+    from .report import sorted_frame  # noqa: PLC0415 - lazy: start-up, pandas loads only when used
 
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    summary = _sorted(result.summary, result.groups)
+    summary = sorted_frame(result.summary, result.groups)
     for metric, part in summary.groupby("metric", sort=True):
         written.append(_forest(part, result.groups, f"{metric} across runs",
                                out / f"{_safe(str(metric))}.png"))
     if result.compare_key is not None and not result.compare.empty:
         strata = [g for g in result.compare.columns if g not in ["a", "b"] + CELL + STATS]
-        comp = _sorted(result.compare, strata + ["a", "b"])
+        comp = sorted_frame(result.compare, strata + ["a", "b"])
         comp = comp.assign(pair=comp["a"].astype(str) + " − " + comp["b"].astype(str))
         for metric, part in comp.groupby("metric", sort=True):
             written.append(_forest(part, strata + ["pair"],

@@ -28,7 +28,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _sorted(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+def sorted_frame(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     if frame.empty:
         return frame
     by = ORDER + [k for k in keys if k not in ORDER]
@@ -38,7 +38,7 @@ def _sorted(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 
 def records(frame: pd.DataFrame, keys: list[str]) -> list[dict[str, Any]]:
     out = []
-    for rec in _sorted(frame, keys).to_dict("records"):
+    for rec in sorted_frame(frame, keys).to_dict("records"):
         item: dict[str, Any] = {}
         for k in keys + CELL:
             item[k] = _plain(rec.get(k))
@@ -72,7 +72,7 @@ def _fmt(value: Any) -> str:
 
 
 def _table(title: str, frame: pd.DataFrame, keys: list[str]) -> Any:
-    from rich.table import Table
+    from rich.table import Table  # noqa: PLC0415 - lazy: start-up, rich loads only when used
 
     table = Table(title=title, title_justify="left")
     show_phase = frame["phase"].notna().any() if "phase" in frame else False
@@ -82,7 +82,7 @@ def _table(title: str, frame: pd.DataFrame, keys: list[str]) -> Any:
     for c in ("n", "mean", "median", "std"):
         table.add_column(c, justify="right")
     table.add_column("95% CI", justify="right")
-    for rec in _sorted(frame, keys).to_dict("records"):
+    for rec in sorted_frame(frame, keys).to_dict("records"):
         cells = ["—" if _plain(rec.get(c)) is None else str(rec[c]) for c in cols]
         ci = ("—" if _plain(rec["ci_low"]) is None
               else f"[{_fmt(rec['ci_low'])}, {_fmt(rec['ci_high'])}]")
@@ -92,7 +92,7 @@ def _table(title: str, frame: pd.DataFrame, keys: list[str]) -> Any:
 
 
 def render_text(result: Any, width: int = 160) -> str:
-    from rich.console import Console
+    from rich.console import Console  # noqa: PLC0415 - lazy: start-up, rich loads only when used
 
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, force_terminal=False, color_system=None)

@@ -12,9 +12,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..memory import one_run_at_a_time
-from .discover import RunSpec
+from sylla.version import __version__
 
+from ..errors import MetricsError
+from ..memory import one_run_at_a_time
+from ..registry import GROUP
+from ..result import TIDY, compute_metrics
+from . import cache as cache_mod
+from .discover import RunSpec
 
 #: bumped when what `compute_run` keeps of a run changes within one sylla version (2: rows a
 #: plugin adds across a log's runs, such as the pooled row, are left out), so no cache entry
@@ -36,8 +41,6 @@ class Options:
     ste_digest: str = ""
 
     def key_dict(self) -> dict[str, Any]:
-        from sylla import __version__
-
         return {"sylla": __version__, "rows": ROWS_VERSION, "perf": self.perf,
                 "params": sorted(self.params),
                 "metrics": sorted(self.metrics), "allow_partial": self.allow_partial,
@@ -52,9 +55,7 @@ def _plugin_names() -> list[str]:
     plugin changes the rows, so it changes the key."""
     global _PLUGINS
     if _PLUGINS is None:
-        from importlib.metadata import entry_points
-
-        from ..registry import GROUP
+        from importlib.metadata import entry_points  # noqa: PLC0415 - lazy: start-up, importlib loads only when used
 
         names = []
         for ep in entry_points(group=GROUP):
@@ -83,8 +84,6 @@ class Outcome:
 
 def describe(exc: BaseException) -> str:
     """An exception as ``sylla metrics`` prints it (without the leading ``sylla: ``)."""
-    from ..errors import MetricsError
-
     if isinstance(exc, MetricsError):
         return str(exc)
     if isinstance(exc, MemoryError):
@@ -99,8 +98,6 @@ def run_task(spec: RunSpec, options: Options, cache_dir: str | None,
              key: str | None = None) -> Outcome:
     """Hash the run's files (unless the driver knew the key), reuse a cache entry this worker
     can see, else compute the metrics of the run."""
-    from . import cache as cache_mod
-
     start = time.perf_counter()
     out = Outcome(run_id=spec.id)
     try:
@@ -130,8 +127,6 @@ def run_task(spec: RunSpec, options: Options, cache_dir: str | None,
 
 def compute_run(spec: RunSpec, options: Options) -> tuple[Any, list[str]]:
     """One run through `compute_metrics`, exactly what ``sylla metrics`` computes for it."""
-    from ..result import TIDY, compute_metrics
-
     result = compute_metrics(
         spec.path, spec.syllabus, ste=list(options.ste), perf=options.perf,
         log_format=spec.format, params=dict(options.params), allow_partial=options.allow_partial,

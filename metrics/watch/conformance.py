@@ -13,10 +13,16 @@ import re
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+import pandas as pd
+
+from sylla.grammar.schedule import schedule
+from sylla.metrics.align import block_kind, same_task
+from sylla.metrics.errors import MetricsError
+from sylla.metrics.readers.l2logger import data_files
+
 if TYPE_CHECKING:
     from pathlib import Path
-
-    import pandas as pd
 
     from sylla.grammar.model import Syllabus
     from sylla.grammar.schedule import Schedule, ScheduledBlock
@@ -77,10 +83,7 @@ def _check_worker(mine: "pd.DataFrame", sched: "Schedule", model: "Syllabus",
                   worker: str) -> Divergence | None:
     """One worker: the episode counter, then task, kind and phase, vectorised as align does
     (a Python loop per episode costs seconds on a million-episode log)."""
-    import numpy as np
-    import pandas as pd
 
-    from sylla.metrics.align import _kind, same_task
 
     path = model.path or "<syllabus>"
     blocks = sched.blocks
@@ -105,7 +108,7 @@ def _check_worker(mine: "pd.DataFrame", sched: "Schedule", model: "Syllabus",
         if not ok.all():
             i = int(np.argmin(ok))
             candidates.append((i, "task", f"task {got[i]}", blocks[int(ordinals[i])]))
-    kinds = np.array([_kind(b) for b in blocks], dtype=object)
+    kinds = np.array([block_kind(b) for b in blocks], dtype=object)
     if "kind" in mine.columns and limit:
         got = mine["kind"].astype(str).to_numpy()[:limit]
         bad = got != kinds[ordinals]
@@ -122,7 +125,7 @@ def _check_worker(mine: "pd.DataFrame", sched: "Schedule", model: "Syllabus",
             candidates.append((i, "phase", f"phase {got[i]}", blocks[int(ordinals[i])]))
     if candidates:
         i, _what, found, block = min(candidates, key=lambda c: c[0])
-        return Divergence(i, _describe(block, _kind(block)), found, path, _line(model, block),
+        return Divergence(i, _describe(block, block_kind(block)), found, path, _line(model, block),
                           worker)
     if first_gap < n and first_gap < sched.episodes:
         block = sched.block_at(first_gap) or blocks[-1]
@@ -136,7 +139,6 @@ def _check_worker(mine: "pd.DataFrame", sched: "Schedule", model: "Syllabus",
 
 def check(frame: "pd.DataFrame", model: "Syllabus") -> tuple[Divergence | None, Progress]:
     """The first divergence of any run and worker (earliest episode first), and the progress."""
-    from sylla.grammar.schedule import schedule
 
     if frame.empty:
         return None, Progress(0, schedule(model).episodes, None, None)
@@ -179,10 +181,7 @@ def raw_l2logger_frame(path: "Path") -> "pd.DataFrame | None":
     the schedule is checked against (worker, experience, block type, task), one episode per
     experience number in order, so the check can point at the row where the run strayed.
     """
-    import pandas as pd
 
-    from sylla.metrics.errors import MetricsError
-    from sylla.metrics.readers.l2logger import data_files
 
     try:
         files = sorted(data_files(path), key=lambda f: _natural(str(f.relative_to(path))))

@@ -15,6 +15,8 @@ import threading
 from pathlib import Path
 from typing import Callable, Iterator
 
+from watchfiles import watch
+
 from .mirror import Mirror
 from .state import Options, State, compute_state, feasibility_notes, load_model, warm
 
@@ -53,7 +55,6 @@ class Follower:
 
     def changes(self, stop: threading.Event | None = None) -> Iterator[State]:
         """Yield each new state as the run grows, until ``stop`` is set."""
-        from watchfiles import watch
 
         # yield_on_timeout: writes that land between the first read and the moment the watch
         # is set up raise no event; a re-sync every 2 s of silence (a few stat calls, no

@@ -21,6 +21,13 @@ import sys
 import threading
 from typing import Any, AsyncIterator
 
+import uvicorn
+from sse_starlette.sse import EventSourceResponse
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Route
+
 from .follow import Follower
 from .page import ASSETS, asset, live_page
 
@@ -94,11 +101,6 @@ class Hub:
 
 def make_app(hub: Hub) -> Any:
     """The Starlette application: four fixed routes."""
-    from sse_starlette.sse import EventSourceResponse
-    from starlette.applications import Starlette
-    from starlette.requests import Request
-    from starlette.responses import HTMLResponse, Response
-    from starlette.routing import Route
 
     async def index(_request: Request) -> Response:
         return HTMLResponse(live_page())
@@ -141,7 +143,6 @@ def free_port(host: str, port: int, tries: int = 20) -> int:
 
 def serve(follower: Follower, host: str, port: int) -> None:
     """Serve until interrupted; the follower thread stops with the server."""
-    import uvicorn
 
     hub = Hub(follower)
     thread = threading.Thread(target=hub.run_follower, name="sylla-watch-follow", daemon=True)

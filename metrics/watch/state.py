@@ -15,6 +15,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
+from sylla.grammar.schedule import schedule
+from sylla.metrics.errors import MetricsError
+from sylla.metrics.feasibility import feasibility
+from sylla.metrics.readers import read_log
+from sylla.metrics.readers.sniff import is_l2logger
+from sylla.metrics.registry import load_plugins, resolve_params
+from sylla.metrics.result import compute_metrics
+from sylla.metrics.syllabus import load_syllabus
+
 from .conformance import Divergence, Progress, check, progress_without_syllabus, raw_l2logger_frame
 
 if TYPE_CHECKING:
@@ -63,9 +74,7 @@ def warm() -> None:
     """Import the readers, pandas, pyarrow and the metric plugins now: a follower started on an
     empty folder would otherwise pay seconds of imports on the first line, and the first
     divergence must show within 2 s."""
-    from sylla.metrics.readers import l2logger, learnkit, plain  # noqa: F401
-    from sylla.metrics.registry import load_plugins, resolve_params
-    from sylla.metrics.result import compute_metrics  # noqa: F401
+    from sylla.metrics.readers import l2logger, learnkit, plain  # noqa: F401, PLC0415 - imported for its side effect: the import itself is the warming
 
     resolve_params(load_plugins(), {})
 
@@ -75,8 +84,6 @@ def feasibility_notes(model: "Syllabus | None", options: Options) -> list[str]:
     as ``sylla explain --metrics`` judges it: computed once, the syllabus does not change."""
     if model is None:
         return []
-    from sylla.metrics.feasibility import feasibility
-    from sylla.metrics.registry import load_plugins
 
     plugins = load_plugins()
     if options.only:
@@ -91,7 +98,6 @@ def feasibility_notes(model: "Syllabus | None", options: Options) -> list[str]:
 
 
 def load_model(options: Options) -> "Syllabus | None":
-    from sylla.metrics.syllabus import load_syllabus
 
     return load_syllabus(options.syllabus) if options.syllabus else None
 
@@ -105,7 +111,6 @@ def _points(frame: Any, model: "Syllabus | None",
     ``previous`` (the last state's points, when the mirror only grew) is kept and only the
     rows after it are converted: building a million dicts on every update would cost more
     than the metrics themselves."""
-    import numpy as np
 
     if frame is None or frame.empty or "perf" not in frame.columns:
         return []
@@ -123,7 +128,6 @@ def _points(frame: Any, model: "Syllabus | None",
             part[c] = part[c].astype(str)
     part["perf"] = part["perf"].astype(float)
     if model is not None and len(part):
-        from sylla.grammar.schedule import schedule
 
         blocks = schedule(model).blocks
         counts = np.array([b.count for b in blocks], dtype=np.int64)
@@ -142,14 +146,9 @@ def _points(frame: Any, model: "Syllabus | None",
 def compute_state(mirror: "Mirror", options: Options, model: "Syllabus | None",
                   previous: list[dict[str, Any]] | None = None) -> State:
     """Read the mirror once, check it against the schedule, then compute the document."""
-    from sylla.metrics.errors import MetricsError
-    from sylla.metrics.readers import read_log
-    from sylla.metrics.registry import load_plugins, resolve_params
-    from sylla.metrics.result import compute_metrics
 
     empty = Progress(0, None, None, None)
     if model is not None:
-        from sylla.grammar.schedule import schedule
 
         empty = Progress(0, schedule(model).episodes, None, None)
     if not mirror.path.exists():
@@ -180,7 +179,6 @@ def compute_state(mirror: "Mirror", options: Options, model: "Syllabus | None",
         progress = empty
         divergence = None
         if frame is None and model is not None and mirror.path.is_dir():
-            from sylla.metrics.readers.sniff import is_l2logger
 
             if is_l2logger(mirror.path):  # a reader refusal may be the divergence itself
                 frame = raw_l2logger_frame(mirror.path)

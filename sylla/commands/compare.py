@@ -53,7 +53,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 
 def run(args: argparse.Namespace) -> int:
-    from sylla.metrics.errors import EXIT_USAGE, MetricsError
+    from sylla.metrics.errors import EXIT_USAGE, MetricsError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     try:
         return _run(args)
@@ -67,10 +67,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from sylla.metrics.compare import analyze, normalize, score_sets
-    from sylla.metrics.compare.report import Settings, render_csv, render_json, render_text
-    from sylla.metrics.compare.source import read_rows
-    from sylla.metrics.errors import EXIT_USAGE, MetricsError
+    from sylla.metrics.compare import analyze, normalize, score_sets  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.metrics.compare.report import Settings, render_csv, render_json, render_text  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.metrics.compare.source import read_rows  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.metrics.errors import EXIT_USAGE, MetricsError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     if args.reps < 1:
         raise MetricsError("--reps must be at least 1", exit_code=EXIT_USAGE)
@@ -95,10 +95,10 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write(out: Path, comparisons: list, sets: list, settings: object,  # type: ignore[type-arg]
-           renders: dict) -> None:  # type: ignore[type-arg]
-    from sylla.metrics.compare.plots import interval_plot, profile_plot
-    from sylla.metrics.compare.profiles import profiles
+def _write(out: Path, comparisons: list, sets: list, settings: object,
+           renders: dict) -> None:
+    from sylla.metrics.compare.plots import interval_plot, profile_plot  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.metrics.compare.profiles import profiles  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     out.mkdir(parents=True, exist_ok=True)
     for fmt, ext in (("text", "txt"), ("json", "json"), ("csv", "csv")):

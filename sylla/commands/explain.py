@@ -7,9 +7,10 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from sylla.commands.common import read_source, print_core_diagnostics
+from sylla.commands.common import print_core_diagnostics, read_source
 
 if TYPE_CHECKING:
+    from sylla.grammar.model import Syllabus
     from sylla.linter import Config
 
 
@@ -41,8 +42,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sylla.grammar.explain import explain, render_text
-    from sylla.grammar.parse import parse
+    from sylla.grammar.explain import explain, render_text  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.grammar.parse import parse  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     if args.workers < 1:
         print("sylla: --workers must be at least 1", file=sys.stderr)
@@ -50,10 +51,10 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.worker < args.workers:
         print(f"sylla: --worker must be between 0 and {args.workers - 1} (--workers {args.workers})", file=sys.stderr)
         return 2
-    from sylla.commands.birds_cli import explain_birds, explain_folder, is_folder
+    from sylla.commands.birds_cli import explain_birds, explain_folder, is_folder  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     if is_folder(args.file):
-        from sylla.commands.trials_cli import explain_trials_folder
+        from sylla.commands.trials_cli import explain_trials_folder  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
         handled = explain_trials_folder(args.file, args.format)  # None: no wave-3 trial files
         return handled if handled is not None else explain_folder(args.file, args.format)
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     handled = explain_birds(name, data, args.format)  # None: not a Science Birds config
     if handled is not None:
         return handled
-    from sylla.commands.trials_cli import explain_trial_file
+    from sylla.commands.trials_cli import explain_trial_file  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     handled = explain_trial_file(name, data, args.format)  # None: not a wave-3 trial file
     if handled is not None:
@@ -100,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
 def _config_for(path: str) -> "Config":
     """The file's config (for its ``syllabi`` globs); the defaults, with a warning, when the
     config is broken (explain does not lint, so a bad rule code there need not stop it)."""
-    from sylla.linter import Config, ConfigError, load_config
+    from sylla.linter import Config, ConfigError, load_config  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     try:
         return load_config(None if path == "-" else path)
@@ -109,12 +110,12 @@ def _config_for(path: str) -> "Config":
         return Config()
 
 
-def _metrics(model, name: str, args: argparse.Namespace) -> str | None:  # noqa: ANN001 - a Syllabus
+def _metrics(model: Syllabus, name: str, args: argparse.Namespace) -> str | None:
     """The feasibility table or its JSON contract; None (after a message) when the metrics
     plugins cannot be loaded (sylla installed without its metrics extra)."""
     try:
-        from sylla.metrics.errors import MetricsError
-        from sylla.metrics.feasibility import feasibility, render_text
+        from sylla.metrics.errors import MetricsError  # noqa: PLC0415 - optional dependency: absent without the extra
+        from sylla.metrics.feasibility import feasibility, render_text  # noqa: PLC0415 - optional dependency: absent without the extra
     except ImportError as exc:
         print(f"sylla: --metrics needs the metrics extra (pip install 'sylla[metrics]'): {exc}", file=sys.stderr)
         return None

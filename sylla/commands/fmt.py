@@ -19,11 +19,11 @@ def register(sub: "argparse._SubParsersAction") -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sylla.linter import format_text
-    from sylla.linter.write import write_text
+    from sylla.linter import format_text  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.linter.write import write_text  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
-    from .common import read_source
-    from .lint import _print_diff, discover
+    from .common import read_source  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from .lint import discover, print_diff  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     status = 0
     for path in discover(args.paths):
@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
             status = 2
             continue
         name, data = source
-        from sylla.linter.languages import is_birds
+        from sylla.linter.languages import is_birds  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
         if is_birds(data):
             print(f"sylla: {name}: Science Birds XML is not formatted by sylla; left as is", file=sys.stderr)
@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         if formatted == text:
             continue
         if args.diff:
-            _print_diff(name, text, formatted)
+            print_diff(name, text, formatted)
             status = max(status, 1)
         elif args.check:
             print(f"would reformat {name}")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 
 _WORKER = re.compile(r"worker-env-\d+\Z")
 _LOG_SUFFIXES = (".csv", ".tsv", ".tab", ".jsonl", ".ndjson", ".parquet", ".pq")
@@ -48,7 +49,7 @@ def syllabus_given_as_log(path: str) -> str | None:
     """What to say when the log given to ``sylla metrics`` is a syllabus file, else None."""
     if not os.path.isfile(path):  # a log folder: no need to load the syllabus detector
         return None
-    from sylla.grammar.detect import is_syllabus_file
+    from sylla.grammar.detect import is_syllabus_file  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     if not is_syllabus_file(path):
         return None
@@ -62,11 +63,9 @@ def folder_of_runs(path: str) -> str | None:
     ``sylla metrics``, and only once the folder is known not to be one run itself."""
     if not os.path.isdir(path) or is_log_dir(path):
         return None
-    from pathlib import Path
-
-    from sylla.metrics.errors import MetricsError
-    from sylla.metrics.readers import detect
-    from sylla.metrics.sweep.discover import discover
+    from sylla.metrics.errors import MetricsError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.metrics.readers import detect  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.metrics.sweep.discover import discover  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     try:
         detect(Path(path))

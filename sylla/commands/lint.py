@@ -7,15 +7,17 @@ error. Only the standard library is imported at registration; the linter loads o
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 
+from .severity import SEVERITY_RANK
+
 if TYPE_CHECKING:
     from sylla.linter import Config
 
-SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
 #: folders a walk never enters (tool caches, dependencies, VCS data)
 SKIP_DIRS = ("node_modules", "__pycache__")
 
@@ -66,7 +68,7 @@ def register(sub: "argparse._SubParsersAction") -> None:
 def _config_loader(config_path: str | None, overrides: dict | None = None) -> Callable[[str], "Config"]:
     """A cached ``path -> Config``: the ``--config`` file for every path, else the nearest
     sylla.toml/pyproject.toml of the path's folder (raises ``ConfigError``)."""
-    from sylla.linter import load_config
+    from sylla.linter import load_config  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     cache: dict[str, "Config"] = {}
 
@@ -94,7 +96,7 @@ def config_file_problem(path: str | None) -> str | None:
 
 
 def _default_config(path: str) -> "Config":
-    from sylla.linter import Config, ConfigError, load_config
+    from sylla.linter import Config, ConfigError, load_config  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     try:
         return load_config(path)
@@ -113,10 +115,10 @@ def discover(paths: list[str], config_for: Callable[[str], "Config"] | None = No
     A path that holds no syllabus but is a log gets "this is a log; try sylla metrics" instead,
     and is appended to ``logs`` (so the caller can exit with the usage code).
     """
-    from sylla.linter import ConfigError
-    from sylla.linter.languages import language_of, wants_file
+    from sylla.linter import ConfigError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.linter.languages import language_of, wants_file  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
-    from .hints import lint_hint
+    from .hints import lint_hint  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     config_for = config_for or _default_config
     found = False
@@ -163,7 +165,7 @@ def discover(paths: list[str], config_for: Callable[[str], "Config"] | None = No
 
 
 def _overrides(args: argparse.Namespace) -> dict:
-    split = lambda s: [c.strip() for c in s.split(",") if c.strip()] if s else None  # noqa: E731
+    split = lambda s: [c.strip() for c in s.split(",") if c.strip()] if s else None
     return {
         "profile": args.profile, "type": args.type, "select": split(args.select),
         "ignore": split(args.ignore), "registry": args.registry,
@@ -172,16 +174,16 @@ def _overrides(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sylla.linter import ConfigError
-    from sylla.linter.languages import lint_text as lint  # syllabi and Science Birds configs
-    from sylla.linter.fixes import fix_all
-    from sylla.linter.reporters import FileReport, get
-    from sylla.linter.write import encode_like, write_text
+    from sylla.linter import ConfigError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.linter.fixes import fix_all  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.linter.languages import lint_text as lint  # syllabi and Science Birds configs  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.linter.reporters import FileReport, get  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.linter.write import encode_like, write_text  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
-    from .common import read_source
+    from .common import read_source  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     if getattr(args, "trials", None):
-        from .trials_cli import lint_deliveries
+        from .trials_cli import lint_deliveries  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
         return lint_deliveries(args)
     reports: list[FileReport] = []
@@ -206,10 +208,10 @@ def run(args: argparse.Namespace) -> int:
                 if args.fix:
                     sys.stdout.buffer.write(data)  # the input passes through unchanged
                 continue
-            result = lint(data, name, config)  # type: ignore[arg-type]
+            result = lint(data, name, config)
             if args.fix or args.diff:
                 text = result.text
-                relint = lambda t: lint(t, name, config)  # type: ignore[arg-type]  # noqa: E731
+                relint = lambda t, name=name, config=config: lint(t, name, config)
                 safe_only = not args.unsafe_fixes
                 loop = fix_all(result, relint, unsafe=args.unsafe_fixes)
                 fixed = loop.text
@@ -218,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
                     sys.stdout.flush()
                 if fixed != text:
                     if args.diff:
-                        _print_diff(name, text, fixed)
+                        print_diff(name, text, fixed)
                     elif path != "-":
                         write_text(path, data, fixed)
                     result = loop.result  # the lint of the fixed text
@@ -257,9 +259,7 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failing else 0
 
 
-def _print_diff(name: str, before: str, after: str) -> None:
-    import difflib
-
+def print_diff(name: str, before: str, after: str) -> None:
     sys.stdout.writelines(
         difflib.unified_diff(before.splitlines(True), after.splitlines(True), f"a/{name}", f"b/{name}")
     )

@@ -8,6 +8,8 @@ with ``--host`` and ``--port``. The older ``--tcp HOST:PORT`` form keeps working
 from __future__ import annotations
 
 import argparse
+import gc
+import logging
 import sys
 
 DEFAULT_HOST = "127.0.0.1"
@@ -66,8 +68,6 @@ def _usage_error(message: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    import logging
-
     listening = args.tcp is not None or args.ws
     address: tuple[str, int] | None = None
     if listening:
@@ -79,17 +79,15 @@ def run(args: argparse.Namespace) -> int:
         return _usage_error("--host and --port go with --tcp or --ws; over stdio there is nothing to listen on")
     if args.ws:
         try:
-            import websockets  # noqa: F401  (pygls serves WebSockets with it)
+            import websockets  # noqa: PLC0415, F401  (pygls serves WebSockets with it)
         except ImportError:
             print("sylla lsp: --ws needs the websockets package: pip install 'pygls[ws]'", file=sys.stderr)
             return 1
     logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(), format="sylla lsp: %(levelname)s: %(message)s")
 
-    from sylla.lsp.server import create_server
+    from sylla.lsp.server import create_server  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     server = create_server()
-    import gc
-
     # Everything built so far (pygls, lsprotocol's converters, the grammar tables) lives as
     # long as the server: keep it out of the collector's full passes, which otherwise rescan
     # it after every lint and add their pause to the editor's wait for diagnostics.

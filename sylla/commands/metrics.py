@@ -10,7 +10,6 @@ import argparse
 import sys
 from pathlib import Path
 
-
 EXIT_CODES = (
     (0, "metrics computed (warnings, if any, are printed on stderr)"),
     (1, "the data cannot be turned into metrics: a bad or unreadable row, NaN/inf/text "
@@ -99,7 +98,7 @@ def _list(plugins: list) -> str:
 def _log_hint(args: argparse.Namespace) -> str | None:
     """Take the log from LOG or --log/-l (both are guesses a newcomer makes), and say in one
     line when it is the wrong kind of input: a syllabus, or a folder of runs for sylla sweep."""
-    from .hints import folder_of_runs, syllabus_given_as_log
+    from .hints import folder_of_runs, syllabus_given_as_log  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     path = getattr(args, "path", None)
     if path and args.log and path != args.log:
@@ -112,7 +111,7 @@ def _log_hint(args: argparse.Namespace) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sylla.metrics.errors import EXIT_USAGE, MetricsError
+    from sylla.metrics.errors import EXIT_USAGE, MetricsError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     hint = _log_hint(args)
     if hint:
@@ -133,11 +132,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from sylla.metrics.errors import EXIT_USAGE, MetricsError
-    from sylla.metrics.registry import load_plugins
+    from sylla.metrics.errors import EXIT_USAGE, MetricsError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.metrics.registry import load_plugins  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     if getattr(args, "trials", None):
-        from sylla.commands.trials_cli import metrics_trials
+        from sylla.commands.trials_cli import metrics_trials  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
         return metrics_trials(args)
     plugins = load_plugins()
@@ -154,8 +153,8 @@ def _run(args: argparse.Namespace) -> int:
         params[name.strip()] = value.strip()
     if args.l2metrics_compat:
         params["l2metrics_compat"] = "true"
-    from sylla.metrics.report import write_outputs
-    from sylla.metrics.result import compute_metrics
+    from sylla.metrics.report import write_outputs  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.metrics.result import compute_metrics  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     result = compute_metrics(
         args.log, args.syllabus, ste=args.ste, ste_store=args.ste_store,
@@ -165,14 +164,14 @@ def _run(args: argparse.Namespace) -> int:
         duplicates=args.duplicates)
     out = Path(args.out) if args.out else None
     if args.format == "l2metrics":
-        from sylla.metrics.l2m_output import write_l2metrics
+        from sylla.metrics.l2m_output import write_l2metrics  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
         for path in write_l2metrics(result, args.log, out, result.perf, args.name):
             print(f"sylla: wrote {path}", file=sys.stderr)
     else:
         write_outputs(result, args.format, out, sys.stdout)
     if args.plots:
-        from sylla.metrics.plots import write_plots
+        from sylla.metrics.plots import write_plots  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
         written = write_plots(result, (out or Path("metrics-plots")) / "plots")
         print(f"sylla: wrote {len(written)} plot(s) to {written[0].parent if written else out}",

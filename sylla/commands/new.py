@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
+from pathlib import Path
 
 EXIT_CODES = (
     (0, "the syllabus was written (or printed, or explained with --dry-run)"),
@@ -43,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sylla.grammar.author import AuthorError, Spec, build, parse_vary
+    from sylla.grammar.author import AuthorError, Spec, build, parse_vary  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     try:
         spec = Spec(
@@ -73,10 +75,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _explain(text: str, fmt: str) -> int:
-    import json
-
-    from sylla.grammar.explain import explain, render_text
-    from sylla.grammar.parse import parse
+    from sylla.grammar.explain import explain, render_text  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.grammar.parse import parse  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     result = parse(text, "<new>")
     assert result.model is not None  # build() emits valid syntax
@@ -88,23 +88,9 @@ def _explain(text: str, fmt: str) -> int:
 def _write(path: str, text: str) -> None:
     """Through a temp file in the same folder and a rename, so a crash never leaves half a file;
     a symlink at ``path`` is followed (its target is written)."""
-    import tempfile
+    from sylla.grammar.atomic import default_mode, replace_file  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     target = os.path.realpath(path)
-    fd, tmp = tempfile.mkstemp(prefix=".sylla-", suffix=".tmp", dir=os.path.dirname(target) or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        mode = os.stat(target).st_mode & 0o7777 if os.path.exists(target) else 0o666 & ~_umask()
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    mode = os.stat(target).st_mode & 0o7777 if os.path.exists(target) else default_mode()
+    replace_file(target, lambda tmp: Path(tmp).write_bytes(text.encode("utf-8")), mode=mode)
 
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask

@@ -18,7 +18,7 @@ EXIT_CODES = (
 
 
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    from sylla.commands.watch import add_metric_options
+    from sylla.commands.watch import add_metric_options  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     p = subparsers.add_parser(
         "report", help="write one self-contained HTML report of a run",
@@ -32,10 +32,10 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
+    from pathlib import Path  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
-    from sylla.commands.watch import options_from
-    from sylla.metrics.errors import EXIT_USAGE, MetricsError
+    from sylla.commands.watch import options_from  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.metrics.errors import EXIT_USAGE, MetricsError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     if not Path(args.path).exists():
         print(f"sylla: {args.path}: no such file or directory", file=sys.stderr)
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
               "(give one of the sweep's runs)", file=sys.stderr)
         return EXIT_USAGE
     try:
-        from sylla.metrics.watch.report import run_report
+        from sylla.metrics.watch.report import run_report  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
         html, ok = run_report(args.path, options_from(args))  # type: ignore[arg-type]
     except MetricsError as exc:

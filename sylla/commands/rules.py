@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-
+import json
 
 EXIT_CODES = ((0, "the rules were listed"), (2, "usage error"))
 
@@ -15,9 +15,7 @@ def register(sub: "argparse._SubParsersAction") -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
-
-    from sylla.linter import all_rules
+    from sylla.linter import all_rules  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     rules = all_rules()
     if args.format == "json":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 
@@ -38,8 +39,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import math
-
     for name in ("gain", "forgetting", "transfer", "noise"):
         value = getattr(args, name)
         if not math.isfinite(value) or value < 0 or (name == "forgetting" and value > 1):
@@ -54,9 +53,9 @@ def run(args: argparse.Namespace) -> int:
     if os.path.exists(args.output) and not args.force and not os.path.isdir(args.output):
         print(f"sylla simulate: error: {args.output} exists; pass --force to overwrite it", file=sys.stderr)
         return 2
-    from sylla.metrics.errors import MetricsError
-    from sylla.metrics.simulate import Learner, simulate, write_csv, write_l2logger
-    from sylla.metrics.syllabus import load_syllabus
+    from sylla.metrics.errors import MetricsError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.metrics.simulate import Learner, simulate, write_csv, write_l2logger  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.metrics.syllabus import load_syllabus  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     try:
         model = load_syllabus(args.syllabus)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -67,27 +68,25 @@ def start_workers_early(args: argparse.Namespace) -> None:
     """Start the fork server of the local workers first thing, so that it loads pandas, the
     per-run task and SciPy while this process loads its own and finds the runs. Not for Dask,
     one job, or an ``--out`` holding a finished sweep (a re-run: most likely all cached)."""
-    import os
-
     cores = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
              else os.cpu_count() or 1)
     if args.dask is not None or (args.jobs or cores) <= 1:
         return
     if (Path(args.out) / "rows" / "_sweep.json").is_file():
         return
-    import multiprocessing
+    import multiprocessing  # noqa: PLC0415 - lazy: start-up, multiprocessing loads only when used
 
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return  # pragma: no cover - Windows, macOS without a fork server
     multiprocessing.get_context("forkserver").set_forkserver_preload(PRELOAD)
-    from multiprocessing import forkserver
+    from multiprocessing import forkserver  # noqa: PLC0415 - lazy: start-up, multiprocessing loads only when used
 
     forkserver.ensure_running()
 
 
 def run(args: argparse.Namespace) -> int:
     start_workers_early(args)
-    from sylla.metrics.errors import EXIT_USAGE, MetricsError
+    from sylla.metrics.errors import EXIT_USAGE, MetricsError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     try:
         return _run(args)
@@ -101,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from sylla.metrics.errors import EXIT_USAGE, MetricsError
+    from sylla.metrics.errors import EXIT_USAGE, MetricsError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     params: dict[str, str] = {}
     for item in args.param:
@@ -111,8 +110,8 @@ def _run(args: argparse.Namespace) -> int:
         params[name.strip()] = value.strip()
     if args.jobs is not None and args.jobs < 1:
         raise MetricsError("--jobs must be at least 1", exit_code=EXIT_USAGE)
-    from sylla.metrics.sweep import sweep
-    from sylla.metrics.sweep.report import render_json, render_text
+    from sylla.metrics.sweep import sweep  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.metrics.sweep.report import render_json, render_text  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     out = Path(args.out)
     result = sweep(args.root, group_by=args.group_by, jobs=args.jobs, dask=args.dask, out=out,
@@ -134,7 +133,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"sylla: {len(result.warnings)} run(s) have warnings (see "
               f"{out / 'warnings.json'})", file=sys.stderr)
     if args.plots:
-        from sylla.metrics.sweep.plots import forest_plots
+        from sylla.metrics.sweep.plots import forest_plots  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
         written = forest_plots(result, out / "plots")
         print(f"sylla: wrote {len(written)} forest plot(s) to {out / 'plots'}", file=sys.stderr)
@@ -145,8 +144,8 @@ def _write_summaries(result: object, out: Path, doc: str | None = None) -> None:
     """summary.json (the --format json document, ``doc`` when stdout already has it),
     summary.parquet, compare.parquet and warnings.json beside the rows, each written
     atomically."""
-    from sylla.metrics.sweep.cache import atomic_write
-    from sylla.metrics.sweep.report import render_json
+    from sylla.metrics.sweep.cache import atomic_write  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.metrics.sweep.report import render_json  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     if doc is None:
         doc = render_json(result)

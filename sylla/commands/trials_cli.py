@@ -4,12 +4,17 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import sys
+from pathlib import Path
+
+from .severity import SEVERITY_RANK
 
 
 def explain_trials_folder(folder: str, fmt: str) -> int | None:
-    from sylla.grammar.trials.schedule import load_folder, render_text, schedule
+    from sylla.grammar.trials.schedule import load_folder, render_text, schedule  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     orderings, errors = load_folder(folder)
     if not orderings and not errors:
@@ -25,15 +30,10 @@ def explain_trials_folder(folder: str, fmt: str) -> int | None:
     return 1 if errors else 0
 
 
-def lint_deliveries(args) -> int:  # noqa: ANN001 - the lint command's namespace
+def lint_deliveries(args: argparse.Namespace) -> int:
     """``sylla lint DELIVERY_DIR ... --trials json/``: each PATH is a delivery folder."""
-    import os
-    from pathlib import Path
-
-    from sylla.linter.deliveries import check_delivery
-    from sylla.linter.reporters import FileReport, get
-
-    from .lint import SEVERITY_RANK
+    from sylla.linter.deliveries import check_delivery  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.linter.reporters import FileReport, get  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     if not os.path.isdir(args.trials):
         print(f"sylla: --trials {args.trials}: not a folder of trial files (json/)", file=sys.stderr)
@@ -46,7 +46,7 @@ def lint_deliveries(args) -> int:  # noqa: ANN001 - the lint command's namespace
         results, trial_errors = check_delivery(folder, args.trials)
         for e in trial_errors:
             print(f"sylla: trial file: {e}", file=sys.stderr)
-        reports.extend(FileReport(path, result) for path, result in results)  # type: ignore[arg-type]
+        reports.extend(FileReport(path, result) for path, result in results)  # type: ignore[arg-type]  # LintResult.parse is typed for syllabi but carries this language's parse (issue 28 item 1)
     out = get(args.format)(reports)
     if args.output_file:
         Path(args.output_file).write_text(out, encoding="utf-8")
@@ -56,12 +56,10 @@ def lint_deliveries(args) -> int:  # noqa: ANN001 - the lint command's namespace
     return 1 if any(SEVERITY_RANK[f.severity.value] >= threshold for r in reports for f in r.result.findings) else 0
 
 
-def metrics_trials(args) -> int:  # noqa: ANN001 - the metrics command's namespace
+def metrics_trials(args: argparse.Namespace) -> int:
     """``sylla metrics --log DELIVERY_DIR --trials json/``: learning curves of a wave-3 delivery."""
-    from pathlib import Path
-
-    from sylla.metrics.learning_curves import compute, render_text, tidy, write_plots
-    from sylla.metrics.readers.deliveries import read_trials
+    from sylla.metrics.learning_curves import compute, render_text, tidy, write_plots  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.metrics.readers.deliveries import read_trials  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     data = read_trials(args.log, args.trials)
     tables = compute(data)
@@ -99,12 +97,10 @@ def metrics_trials(args) -> int:  # noqa: ANN001 - the metrics command's namespa
 
 def explain_trial_file(name: str, data: bytes, fmt: str) -> int | None:
     """``sylla explain json/cPPP_K.json``: the schedule of one ordering (None: not a trial file)."""
-    import os
-
-    from sylla.grammar.trials.detect import is_trial_file
-    from sylla.grammar.trials.model import name_parts
-    from sylla.grammar.trials.parse import parse
-    from sylla.grammar.trials.schedule import Ordering, render_text, schedule
+    from sylla.grammar.trials.detect import is_trial_file  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.grammar.trials.model import name_parts  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.grammar.trials.parse import parse  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.grammar.trials.schedule import Ordering, render_text, schedule  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     if not is_trial_file(data):
         return None

@@ -45,8 +45,8 @@ def add_metric_options(p: argparse.ArgumentParser) -> None:
 
 def options_from(args: argparse.Namespace) -> object:
     """`sylla.metrics.watch.state.Options` from parsed arguments; a bad -P is a usage error."""
-    from sylla.metrics.errors import EXIT_USAGE, MetricsError
-    from sylla.metrics.watch.state import Options
+    from sylla.metrics.errors import EXIT_USAGE, MetricsError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.metrics.watch.state import Options  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     params: dict[str, str] = {}
     for item in args.param:
@@ -81,14 +81,14 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
+    from pathlib import Path  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     try:
-        import watchfiles  # noqa: F401
+        import watchfiles  # noqa: F401, PLC0415 - only asks whether the watch extra is installed
     except ImportError:
         print("sylla: sylla watch needs its extra: pip install 'sylla[watch]'", file=sys.stderr)
         return 2
-    from sylla.metrics.errors import EXIT_USAGE, MetricsError
+    from sylla.metrics.errors import EXIT_USAGE, MetricsError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     if not Path(args.path).exists():
         print(f"sylla: {args.path}: no such file or directory", file=sys.stderr)
@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         print("sylla: --check needs --syllabus (the schedule to check against)", file=sys.stderr)
         return EXIT_USAGE
     try:
-        from sylla.metrics.watch.follow import Follower
+        from sylla.metrics.watch.follow import Follower  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
         follower = Follower(args.path, options_from(args))  # type: ignore[arg-type]
     except MetricsError as exc:
@@ -111,8 +111,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _check(follower: object) -> int:
     """Print progress as it changes; stop at the first divergence or the end of the schedule."""
-    from sylla.metrics.watch.follow import Follower
-    from sylla.metrics.watch.state import State
+    from sylla.metrics.watch.follow import Follower  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.metrics.watch.state import State  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     assert isinstance(follower, Follower)
     outcome = {"code": 130}
@@ -143,7 +143,7 @@ def _check(follower: object) -> int:
 
 
 def _serve(follower: object, args: argparse.Namespace) -> int:
-    from sylla.metrics.watch.server import LOOPBACK, free_port, serve
+    from sylla.metrics.watch.server import LOOPBACK, free_port, serve  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     if args.host not in LOOPBACK:
         print(f"sylla: warning: serving on {args.host}: anyone who can reach this address "
@@ -159,7 +159,7 @@ def _serve(follower: object, args: argparse.Namespace) -> int:
     url = f"http://{host}:{port}/"
     print(f"sylla: watching {args.path} on {url} (Ctrl-C stops)", file=sys.stderr, flush=True)
     if args.open:
-        import webbrowser
+        import webbrowser  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
         webbrowser.open(url)
     serve(follower, args.host, port)  # type: ignore[arg-type]

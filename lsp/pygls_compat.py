@@ -1,4 +1,22 @@
-"""The JSON-RPC protocol, hardened: a malformed request gets an error answer.
+"""Everything sylla does to pygls beyond its public API, in one place.
+
+pygls is pinned below the next minor version in pyproject.toml: each item here overrides or
+reads a private member, checked against pygls 2.1, and a new pygls must be checked again.
+
+- ``SyllaProtocol`` (``LanguageServerProtocol``): answers a request whose params cannot be
+  read (upstream: openlawlibrary/pygls#326, "Be less strict with wrong LSP types?", open);
+  overrides ``_send_response`` and reads ``_converter``, ``_result_types``,
+  ``_include_headers`` and ``_server._report_server_error`` to send an answer that is already
+  JSON text.
+- ``LspTextDocument`` (``TextDocument``): LSP's line rules (see ``sync``); overrides
+  ``_apply_incremental_change`` and sets ``_source``.
+- ``LspWorkspace`` / ``use_lsp_line_rules``: pygls builds its ``Workspace`` inside its own
+  initialize handler and has no factory for documents (upstream: openlawlibrary/pygls#131,
+  "Register custom Document and Workspace classes", closed with a subclassing workaround), so
+  the workspace's class is switched after the fact and ``_create_text_document`` overridden,
+  reading ``_sync_kind``.
+
+The JSON-RPC protocol, hardened: a malformed request gets an error answer.
 
 pygls rejects a request whose params do not match the LSP types by logging it and popping
 up "Error in server", but never answers the request, so the editor waits forever. Here the
@@ -12,10 +30,14 @@ import asyncio
 import inspect
 import json
 import logging
-from typing import Any
+from typing import Any, Sequence
 
+from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams
 from pygls.protocol import LanguageServerProtocol
+from pygls.workspace import TextDocument, Workspace
+
+from .sync import apply_change, encoding_name, lsp_lines
 
 log = logging.getLogger("sylla.lsp")
 
@@ -91,7 +113,7 @@ class SyllaProtocol(LanguageServerProtocol):
         except BrokenPipeError:
             log.error("the connection to the client is lost")
             raise
-        except Exception as error:  # noqa: BLE001 - as pygls' own _send_data does
+        except Exception as error:
             log.exception("Error sending data")
             self._server._report_server_error(error, JsonRpcInternalError)
 
@@ -99,3 +121,44 @@ class SyllaProtocol(LanguageServerProtocol):
         if message is REJECTED:
             return
         super().handle_message(message)
+
+
+class LspTextDocument(TextDocument):
+    """A pygls document whose lines and incremental edits follow LSP's line rules."""
+
+    def _apply_incremental_change(self, change: types.TextDocumentContentChangePartial) -> None:
+        self._source = apply_change(self.source, change, encoding_name(self.position_codec.encoding))
+
+    @property
+    def lines(self) -> Sequence[str]:
+        return lsp_lines(self.source)
+
+
+class LspWorkspace(Workspace):
+    """A pygls workspace that keeps its text documents as ``LspTextDocument``."""
+
+    def _create_text_document(
+        self,
+        doc_uri: str,
+        source: str | None = None,
+        version: int | None = None,
+        language_id: str | None = None,
+    ) -> TextDocument:
+        return LspTextDocument(
+            doc_uri,
+            source=source,
+            version=version,
+            language_id=language_id,
+            sync_kind=self._sync_kind,
+            position_codec=self.position_codec,
+        )
+
+
+def use_lsp_line_rules(workspace: Workspace) -> None:
+    """Make the workspace pygls created at ``initialize`` create ``LspTextDocument``s.
+
+    pygls builds its ``Workspace`` inside its own initialize handler and offers no factory;
+    the subclass adds behaviour only, no state, so switching the instance's class is safe.
+    """
+    if not isinstance(workspace, LspWorkspace):
+        workspace.__class__ = LspWorkspace

@@ -1,0 +1,67 @@
+"""The l2logger data files' shape, shared by the whole-log reader (``l2logger``) and the
+streaming one (``l2logger_stream``): the standard columns, the folder names, the pyarrow.csv
+options. Below both readers, so that neither imports the other for it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import MetricsError
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+STANDARD = ("block_num", "exp_num", "worker_id", "block_type", "task_name", "task_params",
+            "exp_status")
+BLOCK = 1 << 20  # bytes of input per parsed batch when a progress bar follows the reading
+THREADS = False  # single-threaded parsing keeps peak memory near the data kept
+STRINGS = ("worker_id", "block_type", "block_subtype", "task_name", "task_params", "exp_status")
+
+#: a log counting experiences from 1 is complete: it is read as it is, with this note
+STARTS_AT_ONE = ("exp_num starts at 1, not 0 as l2logger counts; no experience is missing, so "
+                 "the metrics are exact")
+
+FOLDER = re.compile(r"^(\d+)-(train|test)$")
+
+
+def csv_options(file: Path, perf: str, subtype: bool, as_text: bool = False) -> dict:
+    """pyarrow.csv options for one data file: the standard columns and ``perf`` only, numbers
+    typed (or kept as text to locate a bad value), strings dictionary-encoded. Checks that
+    the file is not empty and has every column."""
+    import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
+    import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
+
+    wanted = check_header(file, perf, subtype)
+    types = {c: pa.dictionary(pa.int32(), pa.string()) for c in STRINGS}
+    types.update({"block_num": pa.string(), "exp_num": pa.string()} if as_text else
+                 {"block_num": pa.int64(), "exp_num": pa.int64()})
+    types[perf] = pa.string() if as_text else pa.float64()
+    return dict(
+        memory_pool=_pool(), read_options=pacsv.ReadOptions(use_threads=THREADS),
+        parse_options=pacsv.ParseOptions(delimiter="\t"),
+        convert_options=pacsv.ConvertOptions(include_columns=wanted, column_types=types,
+                                             strings_can_be_null=False))
+
+
+def check_header(file: Path, perf: str, subtype: bool) -> list[str]:
+    """The columns a data file must have (the standard ones and ``perf``), after checking that
+    the file is not empty and has each of them (without pyarrow: small logs never load it)."""
+    if file.stat().st_size == 0:
+        raise MetricsError("the file is empty", str(file))
+    wanted = list(STANDARD) + (["block_subtype"] if subtype else []) + [perf]
+    with open(file, "rb") as handle:
+        header = handle.readline().decode("utf-8", "replace").rstrip("\r\n").split("\t")
+    missing = [c for c in wanted if c not in header]
+    if missing:
+        raise MetricsError(f"missing column(s): {', '.join(missing)}", str(file))
+    return wanted
+
+
+def _pool() -> "pa.MemoryPool":
+    """The system allocator: it hands each file's parse buffers back for the next file to reuse,
+    where Arrow's default pool keeps them, so peak memory tracks the episodes kept."""
+    import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
+
+    return pa.system_memory_pool()
