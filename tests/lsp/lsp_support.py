@@ -166,13 +166,14 @@ async def shared(lsp_client: RecordingClient):
 
 
 @pytest.fixture
-def own_uri(request: pytest.FixtureRequest) -> Callable[[str], str]:
+def own_uri(request: pytest.FixtureRequest) -> Callable[..., str]:
     """``own_uri(name)``: a URI for the fixture document ``name`` that no other test opens, so
     tests sharing a server never see each other's documents or diagnostics (waiting for version
     1 of a URI another test opened would return at once). The file name is kept, since the
-    server tells documents apart by name and content; the folder is named after the test."""
-    folder = FIXTURES / "by-test" / re.sub(r"[^\w.-]", "_", request.node.name)
-    return lambda name: (folder / name).as_uri()
+    server tells documents apart by name and content; the folder is named after the test.
+    ``base`` is the fixture folder ``name`` is relative to (the LSP fixtures by default)."""
+    test = re.sub(r"[^\w.-]", "_", request.node.name)
+    return lambda name, base=FIXTURES: (base / "by-test" / test / name).as_uri()
 
 
 @pytest_lsp.fixture(config=CONFIG)
