@@ -5,11 +5,13 @@ so a test can wait for the diagnostics of exactly the version it sent."""
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
+import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
@@ -148,6 +150,30 @@ async def client(lsp_client: RecordingClient):
     await start(lsp_client)
     yield
     await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=CONFIG, scope="module")
+async def shared(lsp_client: RecordingClient):
+    """One started push-mode session for all the tests of a module (the same capabilities as
+    ``client``), which saves a server start (about a second) per test. Only for tests that
+    read (hover, completion, outline, code actions...) and open their documents under
+    ``own_uri``; a test that changes settings, needs a fresh server or checks the process takes
+    ``client`` or ``bare``. The module's tests run in the module's event loop:
+    ``pytest.mark.asyncio(loop_scope="module")``."""
+    await start(lsp_client)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.fixture
+def own_uri(request: pytest.FixtureRequest) -> Callable[..., str]:
+    """``own_uri(name)``: a URI for the fixture document ``name`` that no other test opens, so
+    tests sharing a server never see each other's documents or diagnostics (waiting for version
+    1 of a URI another test opened would return at once). The file name is kept, since the
+    server tells documents apart by name and content; the folder is named after the test.
+    ``base`` is the fixture folder ``name`` is relative to (the LSP fixtures by default)."""
+    test = re.sub(r"[^\w.-]", "_", request.node.name)
+    return lambda name, base=FIXTURES: (base / "by-test" / test / name).as_uri()
 
 
 @pytest_lsp.fixture(config=CONFIG)

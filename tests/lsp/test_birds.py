@@ -10,6 +10,8 @@ what the installed ``sylla lint`` prints for it.
 
 from __future__ import annotations
 
+from typing import Callable
+
 import json
 import subprocess
 import sys
@@ -19,7 +21,8 @@ from lsprotocol import types
 
 from lsp_support import FIXTURES, RecordingClient, pos, start
 
-pytestmark = [pytest.mark.editor, pytest.mark.asyncio]
+# one server for most of the module's tests (lsp_support.shared), each on its own documents
+pytestmark = [pytest.mark.editor, pytest.mark.asyncio(loop_scope="module")]
 
 BIRDS = FIXTURES.parent / "birds"
 
@@ -28,8 +31,10 @@ def _text(name: str) -> str:
     return (BIRDS / name).read_text(encoding="utf-8")
 
 
-def _open(client: RecordingClient, name: str, text: str | None = None) -> tuple[str, str]:
-    uri = (BIRDS / name).as_uri()
+def _open(client: RecordingClient, name: str, text: str | None = None,
+          own: Callable[..., str] | None = None) -> tuple[str, str]:
+    """Open the Birds fixture ``name``: at its own path, or at ``own``'s URI for the test."""
+    uri = own(name, BIRDS) if own else (BIRDS / name).as_uri()
     text = _text(name) if text is None else text
     client.open(uri, text, language_id="xml")
     return uri, text
@@ -53,9 +58,9 @@ async def _labels(client: RecordingClient, uri: str, position: types.Position) -
     return [i.label for i in result.items]
 
 
-async def test_meta_file_gets_the_b810_findings_at_the_values(client: RecordingClient) -> None:
-    uri, text = _open(client, "rules/B810_bad.xml")
-    diagnostics = await client.diagnostics_for(uri, 1)
+async def test_meta_file_gets_the_b810_findings_at_the_values(shared: RecordingClient, own_uri: Callable[..., str]) -> None:
+    uri, text = _open(shared, "rules/B810_bad.xml", own=own_uri)
+    diagnostics = await shared.diagnostics_for(uri, 1)
     # line 17: `<limit type="allow_level_selection">TRUE</limit>` after 10 spaces, and line 24:
     # `<test ordered="True">` after 6 spaces (0-based lines 16 and 23)
     assert [(d.code, d.range) for d in diagnostics] == [
@@ -67,10 +72,10 @@ async def test_meta_file_gets_the_b810_findings_at_the_values(client: RecordingC
     assert diagnostics[0].code_description is not None and "b810" in diagnostics[0].code_description.href.lower()
 
 
-async def test_quick_fix_lowercases_the_boolean(client: RecordingClient) -> None:
-    uri, text = _open(client, "rules/B810_bad.xml")
-    [first, _] = await client.diagnostics_for(uri, 1)
-    actions = await client.text_document_code_action_async(
+async def test_quick_fix_lowercases_the_boolean(shared: RecordingClient, own_uri: Callable[..., str]) -> None:
+    uri, text = _open(shared, "rules/B810_bad.xml", own=own_uri)
+    [first, _] = await shared.diagnostics_for(uri, 1)
+    actions = await shared.text_document_code_action_async(
         types.CodeActionParams(
             text_document=types.TextDocumentIdentifier(uri=uri),
             range=first.range,
@@ -83,7 +88,7 @@ async def test_quick_fix_lowercases_the_boolean(client: RecordingClient) -> None
     assert edit.range == first.range and edit.new_text == "true"
     # no "ignore" action: XML has no in-file suppression
     assert not any(a.title.startswith("Ignore") for a in actions)
-    fix_all = await client.text_document_code_action_async(
+    fix_all = await shared.text_document_code_action_async(
         types.CodeActionParams(
             text_document=types.TextDocumentIdentifier(uri=uri),
             range=types.Range(start=types.Position(0, 0), end=types.Position(0, 0)),
@@ -97,12 +102,12 @@ async def test_quick_fix_lowercases_the_boolean(client: RecordingClient) -> None
     assert fixed == text.replace(">TRUE<", ">true<").replace('ordered="True"', 'ordered="true"')
 
 
-async def test_generated_config_capitalised_booleans_and_fix(client: RecordingClient) -> None:
-    uri, text = _open(client, "rules/B830_bad.xml")
-    [d] = await client.diagnostics_for(uri, 1)
+async def test_generated_config_capitalised_booleans_and_fix(shared: RecordingClient, own_uri: Callable[..., str]) -> None:
+    uri, text = _open(shared, "rules/B830_bad.xml", own=own_uri)
+    [d] = await shared.diagnostics_for(uri, 1)
     # line 5: `notify_novelty="false"` inside the first <trial> start tag
     assert d.code == "B830" and d.range.start == pos(text, 'notify_novelty="false"', len('notify_novelty="'))
-    actions = await client.text_document_code_action_async(
+    actions = await shared.text_document_code_action_async(
         types.CodeActionParams(
             text_document=types.TextDocumentIdentifier(uri=uri), range=d.range,
             context=types.CodeActionContext(diagnostics=[d], only=[types.CodeActionKind.QuickFix]),
@@ -112,6 +117,7 @@ async def test_generated_config_capitalised_booleans_and_fix(client: RecordingCl
     assert [e.new_text for e in fix.edit.changes[uri]] == ["False"]
 
 
+@pytest.mark.asyncio  # its own server, in its own event loop
 async def test_diagnostics_match_the_cli_including_the_encoding_of_the_saved_file(client: RecordingClient) -> None:
     """real-shape.xml declares utf-16 on ASCII bytes: a fact about the file, which the server
     reads from disk, so the editor shows the same B803 as ``sylla lint``."""
@@ -130,6 +136,7 @@ async def test_diagnostics_match_the_cli_including_the_encoding_of_the_saved_fil
     assert b803.severity == types.DiagnosticSeverity.Warning
 
 
+@pytest.mark.asyncio  # its own server, in its own event loop
 async def test_positions_follow_the_negotiated_encoding(bare: RecordingClient) -> None:
     result = await start(bare, encodings=["utf-8"])
     assert result.capabilities.position_encoding == "utf-8"
@@ -144,10 +151,10 @@ async def test_positions_follow_the_negotiated_encoding(bare: RecordingClient) -
     assert first.range.start.character == 10 + 5 + 2 + 4 + 4 + 36
 
 
-async def test_hover_shows_meaning_and_the_computed_counts(client: RecordingClient) -> None:
-    uri, text = _open(client, "worked-example.xml")
-    await client.diagnostics_for(uri, 1)
-    trial = await _hover(client, uri, pos(text, "<trial ", 2))
+async def test_hover_shows_meaning_and_the_computed_counts(shared: RecordingClient, own_uri: Callable[..., str]) -> None:
+    uri, text = _open(shared, "worked-example.xml", own=own_uri)
+    await shared.diagnostics_for(uri, 1)
+    trial = await _hover(shared, uri, pos(text, "<trial ", 2))
     assert trial is not None
     value = trial.contents.value
     assert "<trial>" in value
@@ -157,80 +164,81 @@ async def test_hover_shows_meaning_and_the_computed_counts(client: RecordingClie
     assert "training time 360 s" in value and "total_n_testsets 302" in value
     assert trial.range == types.Range(start=pos(text, "<trial ", 1), end=pos(text, "<trial ", 6))
     # the second test set: ⌈302 × 30 / 100⌉ = ⌈90.6⌉ = 91
-    second = await _hover(client, uri, pos(text, 'set_appearance_percentage="30"', 2))
+    second = await _hover(shared, uri, pos(text, 'set_appearance_percentage="30"', 2))
     assert second is not None
     assert "**set_appearance_percentage** on `<game_level_set>`" in second.contents.value
     assert "n_testsets 91 of total_n_testsets 302" in second.contents.value
     # whitespace between elements is no element the reader points at
-    assert await _hover(client, uri, types.Position(line=3, character=0)) is None
+    assert await _hover(shared, uri, types.Position(line=3, character=0)) is None
 
 
-async def test_completion_offers_the_xsd_names_and_values_in_context(client: RecordingClient) -> None:
-    uri, text = _open(client, "worked-example.xml")
-    await client.diagnostics_for(uri, 1)
+async def test_completion_offers_the_xsd_names_and_values_in_context(shared: RecordingClient, own_uri: Callable[..., str]) -> None:
+    uri, text = _open(shared, "worked-example.xml", own=own_uri)
+    await shared.diagnostics_for(uri, 1)
     # after "<" of <count>: the children of <trial>, in the XSD's order
-    assert await _labels(client, uri, pos(text, "<count>", 1)) == ["count", "repeats", "checkpoint", "training", "test"]
+    assert await _labels(shared, uri, pos(text, "<count>", 1)) == ["count", "repeats", "checkpoint", "training", "test"]
     # notify_novelty's enumeration
-    assert await _labels(client, uri, pos(text, 'notify_novelty="', len('notify_novelty="'))) == ["true", "false", "both"]
+    assert await _labels(shared, uri, pos(text, 'notify_novelty="', len('notify_novelty="'))) == ["true", "false", "both"]
     # limit types
-    assert await _labels(client, uri, pos(text, '<limit type="', len('<limit type="'))) == [
+    assert await _labels(shared, uri, pos(text, '<limit type="', len('<limit type="'))) == [
         "time", "interaction", "attempt_per_level", "allow_level_selection",
     ]
     # attribute names of the training <game_level_set>, without the three already written
-    labels = await _labels(client, uri, pos(text, 'amount="2" ', len('amount="2" ')))
+    labels = await _labels(shared, uri, pos(text, 'amount="2" ', len('amount="2" ')))
     assert "no_diff_portion" in labels and "novelty_absence_portion" in labels
     assert not {"novelty_level", "novelty_type", "amount"} & set(labels)
 
 
-async def test_completion_while_typing_a_new_element(client: RecordingClient) -> None:
-    uri, text = _open(client, "worked-example.xml")
-    await client.diagnostics_for(uri, 1)
+async def test_completion_while_typing_a_new_element(shared: RecordingClient, own_uri: Callable[..., str]) -> None:
+    uri, text = _open(shared, "worked-example.xml", own=own_uri)
+    await shared.diagnostics_for(uri, 1)
     at = pos(text, "</limits>", len("</limits>"))
-    client.change(uri, 2, (at.line, at.character), (at.line, at.character), "\n        <")
-    labels = await _labels(client, uri, types.Position(line=at.line + 1, character=9))
+    shared.change(uri, 2, (at.line, at.character), (at.line, at.character), "\n        <")
+    labels = await _labels(shared, uri, types.Position(line=at.line + 1, character=9))
     assert labels == ["limits", "game_level_sets"]  # the children of <training>
-    await client.diagnostics_for(uri, 2)  # the half-typed file is still linted as XML
-    assert all(str(d.code).startswith("B8") for d in client.diagnostics[uri])
+    await shared.diagnostics_for(uri, 2)  # the half-typed file is still linted as XML
+    assert all(str(d.code).startswith("B8") for d in shared.diagnostics[uri])
 
 
-async def test_generated_config_values_are_capitalised(client: RecordingClient) -> None:
-    uri, text = _open(client, "rules/B830_bad.xml")
-    await client.diagnostics_for(uri, 1)
+async def test_generated_config_values_are_capitalised(shared: RecordingClient, own_uri: Callable[..., str]) -> None:
+    uri, text = _open(shared, "rules/B830_bad.xml", own=own_uri)
+    await shared.diagnostics_for(uri, 1)
     needle = 'allow_level_selection="'
-    assert await _labels(client, uri, pos(text, needle, len(needle))) == ["True", "False"]
+    assert await _labels(shared, uri, pos(text, needle, len(needle))) == ["True", "False"]
 
 
-async def test_once_linted_as_a_config_a_broken_root_keeps_xml_findings(client: RecordingClient) -> None:
-    uri, text = _open(client, "rules/B810_bad.xml")
-    await client.diagnostics_for(uri, 1)
+async def test_once_linted_as_a_config_a_broken_root_keeps_xml_findings(shared: RecordingClient, own_uri: Callable[..., str]) -> None:
+    uri, text = _open(shared, "rules/B810_bad.xml", own=own_uri)
+    await shared.diagnostics_for(uri, 1)
     # "<config_generation>" -> "<config_generatio>": no longer a Science Birds root, nor well-formed
-    client.change(uri, 2, (1, 18), (1, 19), "")
-    after = await client.diagnostics_for(uri, 2)
+    shared.change(uri, 2, (1, 18), (1, 19), "")
+    after = await shared.diagnostics_for(uri, 2)
     assert after, "the broken file lost its findings"
     assert {str(d.code)[:2] for d in after} == {"B8"}
 
 
-async def test_other_xml_gets_nothing(client: RecordingClient) -> None:
-    uri = (FIXTURES / "pom.xml").as_uri()
+async def test_other_xml_gets_nothing(shared: RecordingClient, own_uri: Callable[..., str]) -> None:
+    uri = own_uri("pom.xml")
     text = "<?xml version=\"1.0\"?>\n<project>\n  <modelVersion>4.0.0</modelVersion>\n</project>\n"
-    client.open(uri, text, language_id="xml")
-    assert await client.diagnostics_for(uri, 1) == []
-    assert await _hover(client, uri, types.Position(line=1, character=2)) is None
+    shared.open(uri, text, language_id="xml")
+    assert await shared.diagnostics_for(uri, 1) == []
+    assert await _hover(shared, uri, types.Position(line=1, character=2)) is None
 
 
-async def test_folding_and_no_syllabus_only_features(client: RecordingClient) -> None:
-    uri, text = _open(client, "worked-example.xml")
-    await client.diagnostics_for(uri, 1)
+async def test_folding_and_no_syllabus_only_features(shared: RecordingClient, own_uri: Callable[..., str]) -> None:
+    uri, text = _open(shared, "worked-example.xml", own=own_uri)
+    await shared.diagnostics_for(uri, 1)
     doc = types.TextDocumentIdentifier(uri=uri)
-    folds = await client.text_document_folding_range_async(types.FoldingRangeParams(text_document=doc))
+    folds = await shared.text_document_folding_range_async(types.FoldingRangeParams(text_document=doc))
     lines = text.splitlines()
     # <trials> opens on line 3 and closes on line 29 (0-based)
     assert (3, 29) in [(f.start_line, f.end_line) for f in folds]
     assert lines[3].strip() == "<trials>" and lines[29].strip() == "</trials>"
-    symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=doc))
+    symbols = await shared.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=doc))
     assert not symbols
 
 
+@pytest.mark.asyncio  # its own server, in its own event loop
 async def test_pull_diagnostics_for_xml(bare: RecordingClient) -> None:
     await start(bare, pull=True)
     uri, _ = _open(bare, "rules/B810_bad.xml")
@@ -240,20 +248,20 @@ async def test_pull_diagnostics_for_xml(bare: RecordingClient) -> None:
     assert [str(d.code) for d in report.items] == ["B810", "B810"]
 
 
-async def test_completion_edits_replace_the_whole_value_and_insert_attribute_snippets(client: RecordingClient) -> None:
-    uri, text = _open(client, "worked-example.xml")
-    await client.diagnostics_for(uri, 1)
+async def test_completion_edits_replace_the_whole_value_and_insert_attribute_snippets(shared: RecordingClient, own_uri: Callable[..., str]) -> None:
+    uri, text = _open(shared, "worked-example.xml", own=own_uri)
+    await shared.diagnostics_for(uri, 1)
     doc = types.TextDocumentIdentifier(uri=uri)
     # the cursor right after the opening quote of notify_novelty="both": picking a value
     # replaces "both", not only what is left of the cursor
     at = pos(text, 'notify_novelty="', len('notify_novelty="'))
-    result = await client.text_document_completion_async(types.CompletionParams(text_document=doc, position=at))
+    result = await shared.text_document_completion_async(types.CompletionParams(text_document=doc, position=at))
     both = next(i for i in result.items if i.label == "false")
     assert both.text_edit.range == types.Range(start=at, end=pos(text, 'notify_novelty="both', len('notify_novelty="both')))
     assert both.text_edit.new_text == "false"
     # an attribute with enumerated values is a snippet offering them as a choice
     at = pos(text, 'amount="2" ', len('amount="2" '))
-    result = await client.text_document_completion_async(types.CompletionParams(text_document=doc, position=at))
+    result = await shared.text_document_completion_async(types.CompletionParams(text_document=doc, position=at))
     selection = next(i for i in result.items if i.label == "allow_level_selection")
     assert selection.insert_text_format == types.InsertTextFormat.Snippet
     assert selection.text_edit.new_text == 'allow_level_selection="${1|true,false|}"'

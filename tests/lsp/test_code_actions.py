@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 import pytest
 from lsprotocol import types
 
-from lsp_support import RecordingClient, fixture_text, uri_of
+from lsp_support import RecordingClient, fixture_text
 from sylla.linter import apply_fixes, lint
 from sylla.linter.fixes import fix_all as fix_loop
 
-pytestmark = [pytest.mark.editor, pytest.mark.asyncio]
+# one server for the module's tests (lsp_support.shared), each on its own documents
+pytestmark = [pytest.mark.editor, pytest.mark.asyncio(loop_scope="module")]
 
 
 def apply(text: str, edits: list[types.TextEdit]) -> str:
@@ -38,12 +41,12 @@ async def _actions(client: RecordingClient, uri: str, line: int, only: list[str]
     )
 
 
-async def test_quickfix_for_a_fixable_finding_is_preferred_and_applies(client: RecordingClient) -> None:
-    uri = uri_of("bad.json")
+async def test_quickfix_for_a_fixable_finding_is_preferred_and_applies(shared: RecordingClient, own_uri: Callable[[str], str]) -> None:
+    uri = own_uri("bad.json")
     text = fixture_text("bad.json")
-    client.open(uri, text)
-    await client.diagnostics_for(uri, 1)
-    actions = await _actions(client, uri, 7, only=[types.CodeActionKind.QuickFix])
+    shared.open(uri, text)
+    await shared.diagnostics_for(uri, 1)
+    actions = await _actions(shared, uri, 7, only=[types.CodeActionKind.QuickFix])
     fixes = [a for a in actions if not a.title.startswith("Ignore")]
     assert len(fixes) == 1
     [fix] = fixes
@@ -58,36 +61,36 @@ async def test_quickfix_for_a_fixable_finding_is_preferred_and_applies(client: R
     assert sorted(a.title for a in actions if a.title.startswith("Ignore")) == ["Ignore H501 in this file", "Ignore P302 in this file"]
 
 
-async def test_ignore_in_strict_json_adds_to_sylla_ignore(client: RecordingClient) -> None:
-    uri = uri_of("bad.json")
+async def test_ignore_in_strict_json_adds_to_sylla_ignore(shared: RecordingClient, own_uri: Callable[[str], str]) -> None:
+    uri = own_uri("bad.json")
     text = fixture_text("bad.json")
-    client.open(uri, text)
-    await client.diagnostics_for(uri, 1)
-    actions = await _actions(client, uri, 5)
+    shared.open(uri, text)
+    await shared.diagnostics_for(uri, 1)
+    actions = await _actions(shared, uri, 5)
     ignore = next(a for a in actions if a.title == "Ignore P303 in this file")
     fixed = apply(text, ignore.edit.changes[uri])
     assert fixed.splitlines()[1:3] == ['  "sylla_ignore": ["P303"],', '  "name": "bad-syllabus",']
     assert "P303" not in [f.code for f in lint(fixed).findings]
 
 
-async def test_ignore_in_jsonc_appends_a_comment(client: RecordingClient) -> None:
-    uri = uri_of("bad.jsonc")
+async def test_ignore_in_jsonc_appends_a_comment(shared: RecordingClient, own_uri: Callable[[str], str]) -> None:
+    uri = own_uri("bad.jsonc")
     text = fixture_text("bad.json")
-    client.open(uri, text, language_id="jsonc")
-    await client.diagnostics_for(uri, 1)
-    actions = await _actions(client, uri, 7)
+    shared.open(uri, text, language_id="jsonc")
+    await shared.diagnostics_for(uri, 1)
+    actions = await _actions(shared, uri, 7)
     ignore = next(a for a in actions if a.title == "Ignore P302 on this line")
     fixed = apply(text, ignore.edit.changes[uri])
     assert fixed.splitlines()[7] == '    {"$phase": "2.test"},  // sylla: ignore[P302]'
     assert "P302" not in [f.code for f in lint(fixed, "bad.jsonc").findings]
 
 
-async def test_fix_all_applies_every_safe_fix(client: RecordingClient) -> None:
-    uri = uri_of("bad.json")
+async def test_fix_all_applies_every_safe_fix(shared: RecordingClient, own_uri: Callable[[str], str]) -> None:
+    uri = own_uri("bad.json")
     text = fixture_text("bad.json")
-    client.open(uri, text)
-    await client.diagnostics_for(uri, 1)
-    actions = await _actions(client, uri, 0, only=["source.fixAll.sylla"])
+    shared.open(uri, text)
+    await shared.diagnostics_for(uri, 1)
+    actions = await _actions(shared, uri, 0, only=["source.fixAll.sylla"])
     [fix_all] = actions
     assert fix_all.kind == "source.fixAll.sylla"
     fixed = apply(text, fix_all.edit.changes[uri])
@@ -95,16 +98,16 @@ async def test_fix_all_applies_every_safe_fix(client: RecordingClient) -> None:
     assert fixed != apply_fixes(text, lint(text).findings, safe_only=True)  # one round is not enough here
 
 
-async def test_unsafe_fix_is_offered_marked_and_not_preferred(client: RecordingClient) -> None:
+async def test_unsafe_fix_is_offered_marked_and_not_preferred(shared: RecordingClient, own_uri: Callable[[str], str]) -> None:
     # T410's fix adds a test block (it changes the experiment): offered, labelled unsafe, never
     # preferred, and left out of fix-all, as `sylla lint --fix` without --unsafe-fixes leaves it.
     from pathlib import Path
 
     text = (Path(__file__).resolve().parents[1] / "fixtures" / "linter" / "T410_bad.json").read_text()
-    uri = uri_of("t410.json")
-    client.open(uri, text)
-    await client.diagnostics_for(uri, 1)
-    actions = await _actions(client, uri, 8, only=[types.CodeActionKind.QuickFix])
+    uri = own_uri("t410.json")
+    shared.open(uri, text)
+    await shared.diagnostics_for(uri, 1)
+    actions = await _actions(shared, uri, 8, only=[types.CodeActionKind.QuickFix])
     [fix] = [a for a in actions if "(T410" in a.title]
     assert fix.title == 'Add a test of "Breakout" to "1.test" (T410, unsafe: changes the experiment)'
     assert not fix.is_preferred
@@ -114,5 +117,5 @@ async def test_unsafe_fix_is_offered_marked_and_not_preferred(client: RecordingC
         '    {"$repeat": {"$episode": "Breakout"}, "count": 10},',
     ]
     assert "T410" not in [f.code for f in lint(fixed, "t410.json").findings]
-    fix_all = await _actions(client, uri, 8, only=["source.fixAll.sylla"])
+    fix_all = await _actions(shared, uri, 8, only=["source.fixAll.sylla"])
     assert fix_all == [] or all("T410" not in a.title for a in fix_all)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 import pytest
 from lsprotocol import types
 
 from lsp_support import RecordingClient, start, uri_of
 
-pytestmark = [pytest.mark.editor, pytest.mark.asyncio]
+# one server for the module's tests (lsp_support.shared), each on its own documents
+pytestmark = [pytest.mark.editor, pytest.mark.asyncio(loop_scope="module")]
 
 DOC = """{
   "default_params": {"seed": 1},
@@ -32,10 +35,10 @@ async def _complete(client: RecordingClient, uri: str, line: int, character: int
     return result
 
 
-async def test_gap_in_instructions_offers_phase_pair_snippet_with_next_number(client: RecordingClient) -> None:
-    uri = uri_of("c1.json")
-    client.open(uri, DOC)
-    result = await _complete(client, uri, 7, 4)
+async def test_gap_in_instructions_offers_phase_pair_snippet_with_next_number(shared: RecordingClient, own_uri: Callable[[str], str]) -> None:
+    uri = own_uri("c1.json")
+    shared.open(uri, DOC)
+    result = await _complete(shared, uri, 7, 4)
     labels = [i.label for i in result.items]
     assert labels[0] == "$phase 2.train + 2.test"
     pair = result.items[0]
@@ -50,11 +53,11 @@ async def test_gap_in_instructions_offers_phase_pair_snippet_with_next_number(cl
     assert {"$phase", "$repeat", "$episode", "$dataset", "$info"} <= set(labels)
 
 
-async def test_task_names_come_from_the_document(client: RecordingClient) -> None:
+async def test_task_names_come_from_the_document(shared: RecordingClient, own_uri: Callable[[str], str]) -> None:
     text = DOC.replace("    \n", '    {"$episode": "P"}\n')
-    uri = uri_of("c2.json")
-    client.open(uri, text)
-    result = await _complete(client, uri, 7, 19)  # after the P
+    uri = own_uri("c2.json")
+    shared.open(uri, text)
+    result = await _complete(shared, uri, 7, 19)  # after the P
     labels = {i.label for i in result.items}
     assert labels == {"Pong", "Breakout"}
     item = next(i for i in result.items if i.label == "Pong")
@@ -62,12 +65,12 @@ async def test_task_names_come_from_the_document(client: RecordingClient) -> Non
     assert item.text_edit.new_text == "Pong"
 
 
-async def test_parameter_names_of_the_task(client: RecordingClient) -> None:
+async def test_parameter_names_of_the_task(shared: RecordingClient, own_uri: Callable[[str], str]) -> None:
     text = DOC.replace("    \n", '    {"$episode": "Pong", ""}\n')
-    uri = uri_of("c3.json")
-    client.open(uri, text)
+    uri = own_uri("c3.json")
+    shared.open(uri, text)
     line = text.splitlines()[7]
-    result = await _complete(client, uri, 7, line.index('""') + 1)
+    result = await _complete(shared, uri, 7, line.index('""') + 1)
     labels = [i.label for i in result.items]
     assert labels == ["bot/paddle/width", "seed"]
     assert result.items[0].text_edit.new_text == '"bot/paddle/width": $1'
@@ -76,17 +79,18 @@ async def test_parameter_names_of_the_task(client: RecordingClient) -> None:
     assert result.items[0].text_edit.range.end.character == line.index('""') + 2
 
 
-async def test_directive_keys_inside_a_new_instruction(client: RecordingClient) -> None:
+async def test_directive_keys_inside_a_new_instruction(shared: RecordingClient, own_uri: Callable[[str], str]) -> None:
     text = DOC.replace("    \n", '    {"$\n')
-    uri = uri_of("c4.json")
-    client.open(uri, text)
-    result = await _complete(client, uri, 7, 7)
+    uri = own_uri("c4.json")
+    shared.open(uri, text)
+    result = await _complete(shared, uri, 7, 7)
     by_label = {i.label: i for i in result.items}
     assert set(by_label) == {"$phase", "$repeat", "$episode", "$dataset", "$info"}
     assert by_label["$phase"].text_edit.new_text == '"\\$phase": "${1:2.train}"'
     assert "turns learning off" in by_label["$info"].documentation.value
 
 
+@pytest.mark.asyncio  # its own server (other capabilities), in its own event loop
 async def test_without_snippet_support_inserts_plain_text(bare: RecordingClient) -> None:
     await start(bare, snippets=False)
     uri = uri_of("c5.json")
@@ -115,13 +119,13 @@ PHASES = """{
 """
 
 
-async def test_phase_numbers_follow_the_cursor(client: RecordingClient) -> None:
-    uri = uri_of("c6.json")
-    client.open(uri, PHASES)
+async def test_phase_numbers_follow_the_cursor(shared: RecordingClient, own_uri: Callable[[str], str]) -> None:
+    uri = own_uri("c6.json")
+    shared.open(uri, PHASES)
 
     async def at_gap(line: int) -> dict[str, types.CompletionItem]:
         assert PHASES.splitlines()[line] == "    "
-        return {i.label: i for i in (await _complete(client, uri, line, 4)).items}
+        return {i.label: i for i in (await _complete(shared, uri, line, 4)).items}
 
     # after 1.train's block: the single phase is its test, a new pair is number 2
     after_train = await at_gap(4)
@@ -137,19 +141,19 @@ async def test_phase_numbers_follow_the_cursor(client: RecordingClient) -> None:
     assert "$phase 3.train + 3.test" in at_end
 
 
-async def test_inside_a_repeat_only_a_task_leaf_is_offered(client: RecordingClient) -> None:
+async def test_inside_a_repeat_only_a_task_leaf_is_offered(shared: RecordingClient, own_uri: Callable[[str], str]) -> None:
     text = PHASES.replace('{"$repeat": {"$episode": "Pong"}, "count": 10},\n    \n    {"$phase": "1.test"}', '{"$repeat": {"$"}, "count": 10},\n    \n    {"$phase": "1.test"}')
-    uri = uri_of("c7.json")
-    client.open(uri, text)
+    uri = own_uri("c7.json")
+    shared.open(uri, text)
     line = text.splitlines()[3]
-    result = await _complete(client, uri, 3, line.index('{"$"}') + 3)
+    result = await _complete(shared, uri, 3, line.index('{"$"}') + 3)
     assert {i.label for i in result.items} == {"$episode", "$dataset"}
 
 
-async def test_no_instructions_inside_a_parameter_list(client: RecordingClient) -> None:
-    uri = uri_of("c8.json")
+async def test_no_instructions_inside_a_parameter_list(shared: RecordingClient, own_uri: Callable[[str], str]) -> None:
+    uri = own_uri("c8.json")
     text = PHASES.replace('"levels": [1, 2]', '"levels": []')
-    client.open(uri, text)
+    shared.open(uri, text)
     line = text.splitlines()[11]
-    result = await _complete(client, uri, 11, line.index("[]") + 1)
+    result = await _complete(shared, uri, 11, line.index("[]") + 1)
     assert [i.label for i in result.items] == []

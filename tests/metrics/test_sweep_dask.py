@@ -159,6 +159,7 @@ def tcp_cluster(tmp_path: Path) -> Iterator[str]:
         pytest.skip("the dask command is not installed (pip install 'sylla[dask]')")
     info = tmp_path / "scheduler.json"
     procs: list[subprocess.Popen[bytes]] = []
+    address = ""
     log = open(tmp_path / "cluster.log", "wb")
     try:
         # the scheduler runs where sylla cannot be imported: it must never need sylla's code
@@ -181,15 +182,35 @@ def tcp_cluster(tmp_path: Path) -> Iterator[str]:
             client.wait_for_workers(2, timeout=60)
         yield address
     finally:
-        for proc in reversed(procs):
-            proc.terminate()
-        for proc in reversed(procs):
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        _shut_down(address, procs)
         log.close()
+
+
+def _shut_down(address: str, procs: list[subprocess.Popen[bytes]]) -> None:
+    """Stop the cluster the way its owner would: the scheduler closes its workers, each
+    nanny closes, and ``dask worker`` and the scheduler exit on their own (about a second).
+    SIGTERM is only the fallback: ``dask worker`` takes it as a request to retire gracefully
+    and can take well over ten seconds to exit."""
+    from distributed import Client
+
+    if address:
+        try:
+            with Client(address, timeout="10s") as client:
+                client.shutdown()
+        except (OSError, TimeoutError):
+            pass  # the scheduler is already gone: the processes are ended below
+    deadline = time.monotonic() + 30
+    for proc in reversed(procs):
+        try:
+            proc.wait(timeout=max(deadline - time.monotonic(), 0.1))
+        except subprocess.TimeoutExpired:
+            proc.terminate()
+    for proc in reversed(procs):
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 def test_tcp_scheduler_and_workers_give_byte_identical_results(

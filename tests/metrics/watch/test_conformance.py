@@ -4,6 +4,7 @@ and the syllabus line of the block; ``sylla watch --check`` exits on it."""
 from __future__ import annotations
 
 import os
+import select
 import subprocess
 import sys
 import time
@@ -82,18 +83,37 @@ def _check(tmp_path: Path, *replay_args: str) -> tuple[int, str, float]:
     run.mkdir()
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     check = subprocess.Popen([sys.executable, "-m", "sylla", "watch", str(run), "--check",
-                              "--syllabus", str(SYLLABUS)], stderr=subprocess.PIPE, text=True,
-                             env=env)
-    time.sleep(1.0)  # the follower is up before the first line
-    writer = subprocess.run([sys.executable, str(REPLAY), str(WATCH / "l2logger_run"), str(run),
-                             "--delay", "0.01", "--half", *replay_args], check=True)
-    assert writer.returncode == 0
-    written = time.monotonic()
+                              "--syllabus", str(SYLLABUS)], stderr=subprocess.PIPE, env=env)
     try:
-        _, err = check.communicate(timeout=30)
+        first = _first_line(check, timeout=60)  # the follower is up before the first line
+        writer = subprocess.run([sys.executable, str(REPLAY), str(WATCH / "l2logger_run"),
+                                 str(run), "--delay", "0.01", "--half", *replay_args],
+                                check=True)
+        assert writer.returncode == 0
+        written = time.monotonic()
+        _, rest = check.communicate(timeout=30)
     finally:
         check.kill()
-    return check.returncode, err, time.monotonic() - written
+    return check.returncode, (first + rest).decode(), time.monotonic() - written
+
+
+def _first_line(proc: subprocess.Popen[bytes], timeout: float) -> bytes:
+    """Read ``proc``'s stderr up to its first newline: ``--check`` prints the starting progress
+    once the follower has read the run, so this is the moment it is up. Read from the raw file
+    descriptor, so nothing stays in a Python buffer that ``communicate`` would not see."""
+    assert proc.stderr is not None
+    fd = proc.stderr.fileno()
+    got = b""
+    deadline = time.monotonic() + timeout
+    while b"\n" not in got:
+        left = deadline - time.monotonic()
+        assert left > 0, f"sylla watch --check printed no line in {timeout} s: {got!r}"
+        if select.select([fd], [], [], left)[0]:
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                break  # it exited: communicate() reports how
+            got += chunk
+    return got
 
 
 def test_check_exits_0_when_the_schedule_completes(tmp_path: Path) -> None:
