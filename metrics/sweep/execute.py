@@ -220,7 +220,9 @@ def _keys(prefix: str, n: int) -> list[str]:
 
 
 def connect(address: str) -> "object":
-    """A `distributed.Client` on an existing cluster, or a clear error."""
+    """A `distributed.Client` on an existing cluster, or a clear error. How long it tries is
+    Dask's own setting, ``distributed.comm.timeouts.connect`` (30 s unless configured, e.g.
+    ``DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=5s``)."""
     try:
         from distributed import Client  # noqa: PLC0415 - optional dependency: absent without the extra
     except ImportError:
@@ -228,7 +230,7 @@ def connect(address: str) -> "object":
                            "'sylla[dask]' (or pip install 'dask[distributed]')",
                            exit_code=EXIT_USAGE) from None
     try:
-        return Client(address, timeout="20s", set_as_default=False)
+        return Client(address, set_as_default=False)
     except (OSError, TimeoutError) as exc:
         raise MetricsError(f"cannot reach the Dask scheduler: {exc}", address,
                            exit_code=EXIT_USAGE) from None

@@ -39,12 +39,12 @@ NO_SYLLA_SCHEDULER = (
     "main(prog_name='dask scheduler')\n")
 
 
-def _sweep_cli(root: Path, out: Path, *extra: str) -> tuple[int, str, str]:
+def _sweep_cli(root: Path, out: Path, *extra: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
     proc = subprocess.run(
         [sys.executable, "-m", "sylla", "sweep", str(root), "--group-by", PATTERN, "--out",
          str(out), "--compare", "agent", "--format", "json", "--no-progress",
          *sum((["-m", m] for m in FAST), []), *extra],
-        capture_output=True, text=True, timeout=300)
+        capture_output=True, text=True, timeout=300, env={**os.environ, **(env or {})})
     return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -223,7 +223,9 @@ def test_tcp_scheduler_and_workers_give_byte_identical_results(
 
 def test_an_unreachable_scheduler_is_a_usage_error(local: tuple[Path, str, bytes],
                                                    tmp_path: Path) -> None:
-    code, _, err = _sweep_cli(local[0], tmp_path / "o", "--dask", "tcp://127.0.0.1:9")
+    # how long to try is Dask's own setting; a user's environment variable shortens it as here
+    code, _, err = _sweep_cli(local[0], tmp_path / "o", "--dask", "tcp://127.0.0.1:9",
+                              env={"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"})
     assert code == 2
     assert "cannot reach the Dask scheduler" in err and "Traceback" not in err
 
