@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sylla.grammar.schedule import schedule
-
 from .errors import MetricsError
 from .readers.iscil import IscilLog
 
@@ -40,6 +38,8 @@ def _norm(task: str) -> str:
 
 def train_phases(model: "Syllabus") -> list[tuple[str, list[str]]]:
     """(label, train tasks in order) for each train phase of the syllabus."""
+    from sylla.grammar.schedule import schedule  # noqa: PLC0415 - lazy: the syllabus model loads only when a syllabus is given (a log alone is most runs)
+
     out = []
     for run in schedule(model).phases:
         if run.phase.kind != "train":

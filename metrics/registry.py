@@ -13,7 +13,6 @@ import math
 import os
 import re
 import sys
-from configparser import ConfigParser
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Protocol, runtime_checkable
 
@@ -154,12 +153,28 @@ def entry_points_of(group: str) -> list:
                 continue
             if f"[{group}]" not in text:
                 continue
-            parser = ConfigParser(delimiters=("=",), interpolation=None)
-            parser.optionxform = str  # type: ignore[assignment,method-assign]
-            parser.read_string(text)
-            found.extend(_EntryPoint(key.strip(), value.strip())
-                         for key, value in parser.items(group))
+            found.extend(_EntryPoint(key, value) for key, value in _section(text, group))
     return found
+
+
+def _section(text: str, group: str) -> list[tuple[str, str]]:
+    """The ``name = value`` lines of section ``[group]`` of an ``entry_points.txt``, as
+    importlib.metadata reads them (names keep their case; ``#`` lines, and ``;`` lines as
+    configparser took them, are comments): configparser, which read them before, cost more to
+    import than the whole scan."""
+    items: list[tuple[str, str]] = []
+    inside = False
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            inside = line[1:-1].strip() == group
+        elif inside:
+            key, sep, value = line.partition("=")
+            if sep:
+                items.append((key.strip(), value.strip()))
+    return items
 
 
 @dataclass(frozen=True)

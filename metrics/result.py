@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
-from sylla.grammar.syllabus_type import infer_type
-
 from .data import EpisodeLog, RunData, column, variant_base, with_frames
 from .errors import EXIT_USAGE, MetricsError
 from .memory import trim
@@ -182,7 +180,6 @@ def compute_metrics(
 ) -> MetricsResult:
     """Compute every registered metric (or the plugins named in ``only``) on a log."""
     from .readers import read_log  # noqa: PLC0415 - lazy: start-up, the readers load pandas/pyarrow only when a log is read
-    from .syllabus import load_syllabus  # noqa: PLC0415 - lazy: loads only when a syllabus is given
 
     # the progress delay counts from the first bar (the reading), not from here: the reader's
     # own imports (pandas, pyarrow) load after this point now, and are no progress to show
@@ -198,7 +195,12 @@ def compute_metrics(
     values = resolve_params(all_plugins, params or {})
     model = None
     if syllabus is not None:
-        model = syllabus if not isinstance(syllabus, (str, Path)) else load_syllabus(syllabus)
+        if isinstance(syllabus, (str, Path)):
+            from .syllabus import load_syllabus  # noqa: PLC0415 - lazy: the syllabus parser loads only when a syllabus file is given
+
+            model = load_syllabus(syllabus)
+        else:
+            model = syllabus
     if model is not None:
         _phase_check(model, syllabus)
     agnostic = values.get("variant_mode") == "agnostic"
@@ -320,6 +322,8 @@ def _phase_check(model: "Syllabus", source: Any) -> None:
     """Refuse a syllabus without ``$phase``, with the words ``sylla explain`` uses: the seed
     text requires phase annotations, and without them no train/test split can be trusted."""
     if not model.phases:
+        from sylla.grammar.syllabus_type import infer_type  # noqa: PLC0415 - lazy: only a syllabus without phases needs its type, and the syllabus model is large to import
+
         reason = infer_type(model).reason
         raise MetricsError(f"{reason} (P308; add {{\"$phase\": \"1.train\"}} / "
                            "{\"$phase\": \"1.test\"} annotations)",

@@ -15,7 +15,6 @@ so code that is not slice-aware stays correct; it only loses the memory saving.
 from __future__ import annotations
 
 import os
-import tempfile
 from typing import Any
 
 import numpy as np
@@ -32,6 +31,8 @@ class SpillArray:
     ndim = 1
 
     def __init__(self, dtype: Any = np.float64) -> None:
+        import tempfile  # noqa: PLC0415 - lazy: start-up, tempfile (and random, hashlib) load only for a log large enough to spill
+
         self.dtype = np.dtype(dtype)
         try:
             self._file = tempfile.TemporaryFile(prefix="sylla-spill-")
@@ -141,6 +142,8 @@ def _write(fd: int, data: Any, offset: int) -> None:
 
 
 def _no_room(exc: OSError) -> Exception:
+    import tempfile  # noqa: PLC0415 - lazy: see SpillArray.__init__
+
     return MetricsError(f"cannot write temporary data: {exc.strerror or exc} (a long log is "
                         "reduced through temporary files; point TMPDIR at a folder with room)",
                         tempfile.gettempdir(), exit_code=EXIT_USAGE)

@@ -24,14 +24,20 @@ try:
 except SystemExit as exc:
     code = exc.code
 sys.stdout = sys.__stdout__
-print(json.dumps(sorted({m.split(".")[0] for m in sys.modules})))
+print(json.dumps(sorted(sys.modules)))
 """
 
 
-def loaded(*args: str) -> set[str]:
+def modules(*args: str) -> set[str]:
+    """Every module (dotted names) a fresh ``sylla *args`` ended with."""
     proc = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True,
                           cwd=ROOT)
     return set(json.loads(proc.stdout.strip().splitlines()[-1]))
+
+
+def loaded(*args: str) -> set[str]:
+    """The top-level packages a fresh ``sylla *args`` ended with."""
+    return {m.split(".")[0] for m in modules(*args)}
 
 
 @pytest.mark.parametrize("args", [
@@ -73,3 +79,28 @@ def test_the_probe_sees_pandas_where_it_is_used():
     assert "pandas" in loaded("metrics", "--log", str(FIX / "metrics" / "rewards.csv"),
                               "--syllabus", str(ROOT / "examples" / "metrics" /
                                                 "pong_breakout.json"), "--format", "json")
+
+
+#: what a log without a syllabus never needs: the syllabus parser and model, the spill file's
+#: tempfile (and its random, hashlib), configparser (entry points are read by hand)
+NOT_WITHOUT_SYLLABUS = ("sylla.grammar.parse", "sylla.grammar.model", "lark", "tempfile",
+                        "configparser")
+
+
+def test_metrics_without_a_syllabus_load_no_syllabus_code(tmp_path):
+    """A 10-episode l2logger log and a continual-imitation log, no --syllabus: the grammar and
+    the spill machinery stay unloaded (issue 24: start-up is most of such a run)."""
+    from sylla.metrics.synth import alternating_plan, write_l2logger
+
+    log = write_l2logger(tmp_path / "ll10", alternating_plan(["a_v0", "b_v0", "c_v0"], 1, 1),
+                         seed=1)
+    for log_dir in (log, FIX / "metrics" / "iscil" / "relearn"):
+        assert not modules("metrics", "--log", str(log_dir), "--format", "json") & set(
+            NOT_WITHOUT_SYLLABUS), log_dir
+
+
+def test_the_probe_sees_the_syllabus_code_when_a_syllabus_is_given():
+    """The check above can fail: with --syllabus, the parser and the model load."""
+    assert {"sylla.grammar.parse", "sylla.grammar.model"} <= modules(
+        "metrics", "--log", str(FIX / "metrics" / "rewards.csv"), "--syllabus",
+        str(ROOT / "examples" / "metrics" / "pong_breakout.json"), "--format", "json")
