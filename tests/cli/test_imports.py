@@ -73,3 +73,31 @@ def test_the_probe_sees_pandas_where_it_is_used():
     assert "pandas" in loaded("metrics", "--log", str(FIX / "metrics" / "rewards.csv"),
                               "--syllabus", str(ROOT / "examples" / "metrics" /
                                                 "pong_breakout.json"), "--format", "json")
+
+
+def modules_loaded(*args: str) -> set[str]:
+    """Every module ``sylla ARGS`` ended with, by full dotted name."""
+    probe = PROBE.replace('{m.split(".")[0] for m in sys.modules}', "set(sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True,
+                          cwd=ROOT)
+    return set(json.loads(proc.stdout.strip().splitlines()[-1]))
+
+
+BIRDS_MODEL = "sylla.grammar.birds.model"
+TRIAL_PARSER = "sylla.grammar.trials.parse"
+
+
+def test_lint_of_a_syllabus_loads_neither_birds_model_nor_trial_parser():
+    """A syllabus lint imports only the syllabus rules: telling it from a Science Birds config
+    or a wave-3 trial file must not load their models, parsers or rule modules (issue 24)."""
+    mods = modules_loaded("lint", str(ROOT / "examples" / "cl-pong.json"))
+    assert "sylla.linter.engine" in mods
+    assert not {BIRDS_MODEL, TRIAL_PARSER, "sylla.linter.rules.birds_rules",
+                "sylla.linter.rules.trials_rules"} & mods
+
+
+def test_the_probe_sees_the_birds_model_and_trial_parser_where_they_are_used():
+    """The check above can fail: a Science Birds config loads its model, a trial file its parser."""
+    assert BIRDS_MODEL in modules_loaded("lint", str(FIX / "birds" / "worked-example.xml"))
+    trial = next((FIX / "trials" / "json").glob("*.json"))
+    assert TRIAL_PARSER in modules_loaded("lint", str(trial))
