@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from sylla.grammar.model import LineIndex, Span, Syllabus
 from sylla.grammar.parse import ParseResult
@@ -28,6 +28,9 @@ class Context:
     config: Config
     syllabus_type: SyllabusType
     registry: "TaskRegistry | None" = None
+    #: every rule's code, of every language (``bad-suppression``); the engine passes the
+    #: registry's, since only the syllabus rule modules are imported during a syllabus lint
+    rule_codes: "Callable[[], Iterable[str]] | None" = None
 
     @property
     def text(self) -> str:

@@ -21,7 +21,7 @@ from sylla.grammar.parse import ParseResult, parse
 from .config import Config
 from .context import Context
 from .finding import Finding, RelatedSpan
-from .registry import all_rules, rule_for_kind
+from .registry import all_codes, language_rules, rule_for_kind
 from .suppress import suppressions
 from .syllabus_type import SyllabusType, resolve_type
 
@@ -82,8 +82,8 @@ def _lint(data: str | bytes, path: str | None, config: Config, parsed: ParseResu
             from .task_registry import load_registry  # noqa: PLC0415 - lazy: the task registry file is read only when a config names one
 
             registry = load_registry(config.registry)
-        ctx = Context(result, model, config, stype, registry)
-    rules = [r for r in all_rules() if config.enabled(r.code, path)]
+        ctx = Context(result, model, config, stype, registry, rule_codes=all_codes)
+    rules = [r for r in language_rules("syllabus") if config.enabled(r.code, path)]
     findings: list[Finding] = []
     claimers = [r for r in rules if hasattr(r, "claims")]
     for diag in result.diagnostics:
@@ -121,9 +121,9 @@ def _from_diagnostic(diag: Diagnostic, ctx: Context | None, claimers: list) -> F
     for rule in claimers:
         if ctx is not None and rule.claims(diag, ctx):
             return rule.from_diagnostic(diag, ctx)
-    rule = rule_for_kind(diag.keyword if diag.kind == "schema" and diag.keyword else diag.kind)
+    rule = rule_for_kind(diag.keyword if diag.kind == "schema" and diag.keyword else diag.kind, "syllabus")
     if rule is None:
-        rule = rule_for_kind("schema:*" if diag.kind == "schema" else "*")
+        rule = rule_for_kind("schema:*" if diag.kind == "schema" else "*", "syllabus")
     if rule is None:  # pragma: no cover - the fallback rules are always registered
         return None
     related = tuple(RelatedSpan(r.message, r.span) for r in diag.related)

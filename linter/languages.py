@@ -18,9 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 from sylla.grammar.birds.detect import birds_kind
-from sylla.grammar.birds.parse import BirdsParse
 
-from .birds import lint_birds
 from .config import Config
 from .engine import lint
 from .write import encode_like
@@ -64,10 +62,14 @@ def lint_text(
     version between the lint and hover. Its type, not the content, then says the language, so
     an open config whose root element is being retyped keeps being linted as XML."""
     if parsed is not None:
+        from sylla.grammar.birds.parse import BirdsParse  # noqa: PLC0415 - lazy: start-up, the Science Birds parser loads only for a config or a caller that parsed one
+
         birds = isinstance(parsed, BirdsParse)
     else:
         birds = is_birds(data)
     if birds:
+        from .birds import lint_birds  # noqa: PLC0415 - lazy: start-up, the Science Birds model and rules load only for a config
+
         return lint_birds(data, path, config, parsed=parsed)
     if is_trials(data):
         from .trials import lint_trials  # noqa: PLC0415 - lazy: start-up, lark loads only when used

@@ -59,6 +59,9 @@ class Rule:
     needs_valid_model: ClassVar[bool] = True
     #: whether the rule reads the phase and block structure; None: by family (P3xx, T4xx, H5xx)
     reads_structure: ClassVar[bool | None] = None
+    #: the language of the files the rule checks: its module loads only when such a file is
+    #: linted (``rules/__init__.py``), or when every rule is listed
+    language: ClassVar[str] = "syllabus"
 
     @property
     def structural(self) -> bool:
@@ -106,9 +109,9 @@ def doc_url(code: str) -> str:
 def imported_codes() -> set[str]:
     """The codes of the rule classes under ``sylla.linter.rules`` imported so far.
 
-    For a rule that must know the others (``bad-suppression``): by the time a rule checks a
-    file, the registry has imported every rule module, and reading the subclasses here keeps
-    the rules below the registry (issue 28: the registry imports the rules, not the reverse)."""
+    Only the languages linted so far have their rule modules imported (issue 24), so a rule
+    that must know every code (``bad-suppression``) asks the context's ``rule_codes``, which
+    the engine fills from the registry; this is its fallback for a context built without it."""
     codes: set[str] = set()
     stack = list(Rule.__subclasses__())
     while stack:

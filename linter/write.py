@@ -17,8 +17,6 @@ import os
 import stat
 
 from sylla.grammar.atomic import replace_file, write_synced
-from sylla.grammar.birds.decode import decode
-from sylla.grammar.birds.decode import encode_like as birds_encode
 from sylla.grammar.birds.detect import birds_kind
 
 BOM = b"\xef\xbb\xbf"
@@ -45,6 +43,9 @@ def encode_like(original: bytes, text: str) -> bytes:
     and a fix must leave the bytes the game reads in the shape it wrote them.
     """
     if birds_kind(original) is not None:  # languages.is_birds, one layer down: languages imports this module
+        from sylla.grammar.birds.decode import decode  # noqa: PLC0415 - lazy: start-up, the Science Birds decoder loads only for a config
+        from sylla.grammar.birds.decode import encode_like as birds_encode  # noqa: PLC0415 - lazy: start-up, the Science Birds decoder loads only for a config
+
         return birds_encode(decode(original), text)
     data = text.encode("utf-8")
     if original.startswith(BOM) and not data.startswith(BOM):

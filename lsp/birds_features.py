@@ -19,7 +19,7 @@ from lsprotocol import types
 
 from sylla.grammar.birds.describe import ATTRIBUTES, ELEMENTS, describe, node_at, vocabulary
 from sylla.grammar.birds.detect import birds_kind
-from sylla.grammar.birds.model import ROOTS, Kind
+from sylla.grammar.birds.kinds import ROOTS, Kind
 from sylla.grammar.model import Span
 
 from .documents import Analysis

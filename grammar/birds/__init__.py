@@ -9,12 +9,45 @@
   computed counts, and the elements/attributes/values each element allows (for completion)
 
 The linter's entry point for both languages is ``sylla.linter.languages.lint_text``.
+
+The package imports nothing at import time (module ``__getattr__``, as ``sylla.metrics``
+does): every lint asks ``detect`` whether a file is a Science Birds config, and that answer
+must not load the parser and the typed model (issue 24).
 """
 
 from __future__ import annotations
 
-from .detect import birds_kind
-from .parse import BirdsParse, parse
-from .schema import schema_path
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .detect import birds_kind as birds_kind
+    from .parse import BirdsParse as BirdsParse
+    from .parse import parse as parse
+    from .schema import schema_path as schema_path
 
 __all__ = ["BirdsParse", "birds_kind", "parse", "schema_path"]
+
+_HOME = {"BirdsParse": ".parse", "birds_kind": ".detect", "parse": ".parse", "schema_path": ".schema"}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(_HOME[name], __name__), name)
+
+
+class _Package(types.ModuleType):
+    """This package, keeping ``parse`` the function: importing the submodule ``parse`` sets
+    the package's attribute of that name to the submodule, which the eager
+    ``from .parse import parse`` used to rebind; with the lazy import it must not stick."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "parse" and isinstance(value, types.ModuleType):
+            value = value.parse
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -14,7 +14,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from .model import GeneratedConfig, Kind, MetaConfig
+from .kinds import Kind
+from .model import GeneratedConfig, MetaConfig
 from .parse import BirdsParse
 from .plan import plan
 from .schema import compiled_schema

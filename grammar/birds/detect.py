@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .model import ROOTS, Kind
+from .kinds import ROOTS, Kind
 
 _ROOT = re.compile(r"<([A-Za-z_][\w.-]*)")
 _SKIP = re.compile(r"\s*(?:<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>\[]*(?:\[.*?\])?\s*>)", re.S)

@@ -18,10 +18,9 @@ from typing import Literal, Union
 
 from sylla.grammar.model import Span
 
+from .kinds import ROOTS
 from .xmltree import XmlAttr, XmlElement
 
-Kind = Literal["meta", "generated"]
-ROOTS: dict[str, Kind] = {"config_generation": "meta", "evaluation": "generated"}
 _INT = re.compile(r"\s*[+-]?[0-9]+\s*\Z")
 _RANGE = re.compile(r"\s*([0-9]+)\s*-\s*([0-9]+)\s*\Z")
 

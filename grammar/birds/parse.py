@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from sylla.grammar.model import Diagnostic, LineIndex, Severity
 
 from .decode import Decoded, decode
-from .model import ROOTS, BirdsConfig, Kind, build
+from .kinds import ROOTS, Kind
+from .model import BirdsConfig, build
 from .schema import validate
 from .xmltree import XmlElement, read_xml
 

@@ -16,7 +16,7 @@ from typing import Any, Iterator
 from sylla.grammar.model import Diagnostic, Span
 from sylla.grammar.suggest import did_you_mean
 
-from .model import Kind
+from .kinds import Kind
 from .xmltree import XmlElement
 
 SCHEMA_DIR = Path(__file__).resolve().parent

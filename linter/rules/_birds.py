@@ -24,8 +24,10 @@ def birds_doc(summary: str, what: str, why: str, bad: str, good: str, fix: str, 
 
 
 class BirdsRule(Rule):
-    """A rule over a Science Birds config. The syllabus engine also calls ``check`` on every
-    rule; a B8xx rule has nothing to say about a syllabus, so it answers only a ``BirdsContext``."""
+    """A rule over a Science Birds config. A B8xx rule has nothing to say about a syllabus (the
+    syllabus engine runs only ``language == "syllabus"`` rules), so it answers only a ``BirdsContext``."""
+
+    language = "birds"
 
     def check(self, ctx: object) -> Iterable["Finding"]:  # Context or BirdsContext
 

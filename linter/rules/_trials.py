@@ -19,6 +19,8 @@ def trials_doc(summary: str, what: str, why: str, bad: str, good: str, fix: str,
 class TrialsRule(Rule):
     """A rule over a trial file; it answers only a ``TrialsContext``."""
 
+    language = "trials"
+
     def check(self, ctx: object) -> Iterable["Finding"]:
 
         if not isinstance(ctx, TrialsContext):
@@ -32,6 +34,8 @@ class TrialsRule(Rule):
 class DeliveryRule(Rule):
     """A rule over a delivery folder (``sylla lint DIR --trials json/``); its findings come from
     ``linter/deliveries.py``, which names the rule by code. It never answers a single file."""
+
+    language = "trials"
 
     def check(self, ctx: object) -> Iterable["Finding"]:
         return ()

@@ -28,12 +28,14 @@ class BadSuppression(Rule):
     code, name, severity = "N607", "bad-suppression", Severity.WARNING
 
     def check(self, ctx: Context) -> Iterator[Finding]:
-        codes = imported_codes()
+        codes: set[str] | None = None
         for d in directives(ctx.model):
             if d.problem is not None:
                 yield ctx.finding(self, f"this sylla: ignore directive {d.problem}", d.span)
                 continue
-            unknown = [c for c in d.codes if not known_selector_of(c, codes)]
+            if codes is None and d.codes:
+                codes = set(ctx.rule_codes() if ctx.rule_codes is not None else imported_codes())
+            unknown = [c for c in d.codes if not known_selector_of(c, codes or ())]
             if unknown:
                 names = ", ".join(unknown)
                 yield ctx.finding(self, f"this sylla: ignore directive names no rule: {names}", d.span)

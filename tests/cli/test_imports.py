@@ -104,3 +104,23 @@ def test_the_probe_sees_the_syllabus_code_when_a_syllabus_is_given():
     assert {"sylla.grammar.parse", "sylla.grammar.model"} <= modules(
         "metrics", "--log", str(FIX / "metrics" / "rewards.csv"), "--syllabus",
         str(ROOT / "examples" / "metrics" / "pong_breakout.json"), "--format", "json")
+
+
+BIRDS_MODEL = "sylla.grammar.birds.model"
+TRIAL_PARSER = "sylla.grammar.trials.parse"
+
+
+def test_lint_of_a_syllabus_loads_neither_birds_model_nor_trial_parser():
+    """A syllabus lint imports only the syllabus rules: telling it from a Science Birds config
+    or a wave-3 trial file must not load their models, parsers or rule modules (issue 24)."""
+    mods = modules("lint", str(ROOT / "examples" / "cl-pong.json"))
+    assert "sylla.linter.engine" in mods
+    assert not {BIRDS_MODEL, TRIAL_PARSER, "sylla.linter.rules.birds_rules",
+                "sylla.linter.rules.trials_rules"} & mods
+
+
+def test_the_probe_sees_the_birds_model_and_trial_parser_where_they_are_used():
+    """The check above can fail: a Science Birds config loads its model, a trial file its parser."""
+    assert BIRDS_MODEL in modules("lint", str(FIX / "birds" / "worked-example.xml"))
+    trial = next((FIX / "trials" / "json").glob("*.json"))
+    assert TRIAL_PARSER in modules("lint", str(trial))
