@@ -17,10 +17,9 @@ must not load the parser and the typed model (issue 24).
 
 from __future__ import annotations
 
-import importlib
-import sys
-import types
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..lazy_package import lazy_names
 
 if TYPE_CHECKING:
     from .detect import birds_kind as birds_kind
@@ -33,21 +32,4 @@ __all__ = ["BirdsParse", "birds_kind", "parse", "schema_path"]
 _HOME = {"BirdsParse": ".parse", "birds_kind": ".detect", "parse": ".parse", "schema_path": ".schema"}
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _HOME:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(_HOME[name], __name__), name)
-
-
-class _Package(types.ModuleType):
-    """This package, keeping ``parse`` the function: importing the submodule ``parse`` sets
-    the package's attribute of that name to the submodule, which the eager
-    ``from .parse import parse`` used to rebind; with the lazy import it must not stick."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name == "parse" and isinstance(value, types.ModuleType):
-            value = value.parse
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
+__getattr__ = lazy_names(__name__, _HOME)

@@ -11,10 +11,9 @@ lark grammar or the model (issue 24).
 
 from __future__ import annotations
 
-import importlib
-import sys
-import types
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..lazy_package import lazy_names
 
 if TYPE_CHECKING:
     from .detect import is_trial_file as is_trial_file
@@ -29,21 +28,4 @@ _HOME = {"Example": ".model", "TrialFile": ".model", "TrialParse": ".parse", "is
          "parse": ".parse"}
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _HOME:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(_HOME[name], __name__), name)
-
-
-class _Package(types.ModuleType):
-    """This package, keeping ``parse`` the function: importing the submodule ``parse`` sets
-    the package's attribute of that name to the submodule, which the eager
-    ``from .parse import parse`` used to rebind; with the lazy import it must not stick."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name == "parse" and isinstance(value, types.ModuleType):
-            value = value.parse
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
+__getattr__ = lazy_names(__name__, _HOME)
