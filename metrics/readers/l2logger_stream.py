@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 import numpy as np
 
 from ..data import Columns, EpisodeLog, RunData, regime_columns
+from ..errors import MetricsError
 from ..memory import for_log_of, trim
 from ..progress import Progress
 from ..spill import SpillArray
@@ -34,6 +35,8 @@ from .l2logger_files import BLOCK, FOLDER, STARTS_AT_ONE, THREADS, check_header,
 from .l2logger_small import SMALL, Unusual
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
+
     import pyarrow as pa
 
 
@@ -41,12 +44,18 @@ class Irregular(Exception):
     """The log is not in the regular shape this reader handles (the message says why)."""
 
 
-def _single(array: "pa.Array", column: str) -> str:
-    """The one value of a dictionary-encoded column in a batch, or `Irregular`."""
-    values = array.unique().dictionary_decode().to_pylist()
+def _single(array: "pa.DictionaryArray", column: str) -> str:
+    """The one value of a dictionary-encoded column in a batch, or `Irregular`. Read off the
+    batch's dictionary (a CSV batch's dictionary holds the values it met), not with
+    ``Array.unique``: that loads pyarrow.compute, a tenth of a second of start-up (issue 24)."""
+    dictionary = array.dictionary
+    if len(dictionary) == 1:
+        return str(dictionary[0].as_py())
+    names = dictionary.to_pylist()
+    values = {names[i] for i in np.unique(_numpy(array.indices)).tolist()}
     if len(values) != 1:
         raise Irregular(f"{column} takes {len(values)} values in one block")
-    return str(values[0])
+    return str(values.pop())
 
 
 class _Strings:
@@ -103,20 +112,26 @@ def _folder(file: Path) -> tuple[int, str]:
 WHOLE = 256 << 20
 
 
-def _batches(file: Path, options: dict, size: int,
-             on_bytes: "Callable[[int], None] | None") -> "Iterator[pa.RecordBatch]":
-    """The file's rows as Arrow record batches: one multi-threaded read of the whole file
-    (issue 24: pulling 1 MiB batches one at a time on one thread was most of the reading
-    time) unless it is larger than `WHOLE`."""
+def parse_whole(file: Path, perf: str, subtype: bool) -> "pa.Table | None":
+    """A block file of at most `WHOLE` bytes in one multi-threaded read (issue 24: pulling 1 MiB
+    batches one at a time on one thread was most of the reading time); None for a larger one,
+    which `_batches` reads batch by batch. Thread-safe: `read_regular` parses the next file
+    with it while it reduces the current one."""
     import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
-    if size <= WHOLE:
-        options["read_options"] = pacsv.ReadOptions(use_threads=True)
-        table = pacsv.read_csv(file, **options)
-        if on_bytes is not None:
-            on_bytes(size)
-        yield from table.to_batches()
-        return
+    if file.stat().st_size > WHOLE:
+        return None
+    options = csv_options(file, perf, subtype)
+    options["read_options"] = pacsv.ReadOptions(use_threads=True)
+    return pacsv.read_csv(file, **options)
+
+
+def _batches(file: Path, options: dict, size: int,
+             on_bytes: "Callable[[int], None] | None") -> "Iterator[pa.RecordBatch]":
+    """The rows of a file larger than `WHOLE` as Arrow record batches, parsed one at a time on
+    one thread, so the parse buffers stay a few megabytes whatever the file."""
+    import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
+
     options["read_options"] = pacsv.ReadOptions(use_threads=THREADS, block_size=BLOCK)
     with open(file, "rb") as handle:
         for k, batch in enumerate(pacsv.open_csv(handle, **options), 1):
@@ -152,11 +167,13 @@ def _read_small(file: Path, perf: str, subtype: bool, tasks: _Strings,
 
 
 def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _Strings,
-                on_bytes: "Callable[[int], None] | None", small: bool = False) -> tuple:
-    """One block file (`_batches`): the experience numbers, performance values and task and
-    parameter codes of its rows, and its worker, type and subtype. Whatever the whole-file
-    reader would report raises `Irregular`. ``small``: try the standard-library parser first
-    (`_read_small`)."""
+                on_bytes: "Callable[[int], None] | None", small: bool = False,
+                parsed: "Future[pa.Table | None] | None" = None) -> tuple:
+    """One block file (`parse_whole` or `_batches`): the experience numbers, performance values
+    and task and parameter codes of its rows, and its worker, type and subtype. Whatever the
+    whole-file reader would report raises `Irregular`. ``small``: try the standard-library
+    parser first (`_read_small`); ``parsed``: the file's `parse_whole`, under way on another
+    thread."""
     if small:
         try:
             block = _read_small(file, perf, subtype, tasks, params)
@@ -167,12 +184,16 @@ def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _
                 on_bytes(file.stat().st_size)
             return block
     number, kind = _folder(file)
-    options = csv_options(file, perf, subtype)
     size = file.stat().st_size
+    options = csv_options(file, perf, subtype) if size > WHOLE else {}
     exps, values, task_codes, param_codes = [], [], [], []
     seen: dict[str, str] = {}
     try:
-        for batch in _batches(file, options, size, on_bytes):
+        table = parsed.result() if parsed is not None else parse_whole(file, perf, subtype)
+        if table is not None and on_bytes is not None:
+            on_bytes(size)
+        for batch in (table.to_batches() if table is not None
+                      else _batches(file, options, size, on_bytes)):
             if not batch.num_rows:
                 continue
             if bool((_numpy(batch.column("block_num")) != number).any()):
@@ -186,7 +207,7 @@ def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _
             values.append(_numpy(batch.column(perf)))
             task_codes.append(tasks.codes(batch.column("task_name")))
             param_codes.append(params.codes(batch.column("task_params")))
-    except Irregular:
+    except (Irregular, MetricsError):  # an empty file or a missing column (`check_header`)
         raise
     except Exception as exc:  # noqa: BLE001 - the whole-file reader locates and words it
         raise Irregular(f"unreadable: {exc}") from None
@@ -197,6 +218,41 @@ def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _
         whole.append(np.concatenate(parts))
         parts.clear()
     return (*whole, seen["worker_id"], seen.get("block_subtype", "wake"))
+
+
+class _Ahead:
+    """Parses block file ``k + 1`` on a thread while file ``k`` is reduced: pyarrow's parser
+    releases the GIL, so the reduction's numpy work overlaps the next parse instead of waiting
+    for it (issue 24). At most one file is parsed ahead, so at most two files' tables are held
+    at a time. Without ``enabled`` (a small log) nothing is parsed ahead."""
+
+    def __init__(self, files: list[Path], perf: str, subtype: bool, enabled: bool) -> None:
+        self.files, self.perf, self.subtype = files, perf, subtype
+        self.pool: "ThreadPoolExecutor | None" = None
+        if enabled and files:
+            from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - lazy: start-up, small logs parse in the main thread
+
+            self.pool = ThreadPoolExecutor(1, thread_name_prefix="sylla-parse")
+        self.futures: "dict[int, Future[pa.Table | None]]" = {}
+
+    def _submit(self, k: int) -> None:
+        if self.pool is not None and k < len(self.files) and k not in self.futures:
+            self.futures[k] = self.pool.submit(parse_whole, self.files[k], self.perf,
+                                               self.subtype)
+
+    def parsed(self, k: int) -> "Future[pa.Table | None] | None":
+        """File ``k``'s parse (started now if it was not yet), after starting file ``k + 1``'s."""
+        self._submit(k)
+        self._submit(k + 1)
+        return self.futures.pop(k, None)
+
+    def __enter__(self) -> "_Ahead":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pool is not None:  # an irregular log stops early: drop the parse ahead
+            self.pool.shutdown(wait=True, cancel_futures=True)
+        self.futures.clear()
 
 
 #: bytes of block files from which the per-experience and per-row values are spilled to files
@@ -240,12 +296,14 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
     first_exp_num: int | None = None
     repeated = False
     read = 0
-    with Progress(sum(sizes), f"reading {path.name}", progress) as bar:
-        for file, size in zip(files, sizes):
+    small = sum(sizes) <= SMALL
+    with Progress(sum(sizes), f"reading {path.name}", progress) as bar, \
+            _Ahead(files, perf, subtype, not small) as ahead:
+        for k, (file, size) in enumerate(zip(files, sizes)):
             exp, values, task_codes, param_codes, this_worker, sub = _read_block(
                 file, perf, subtype, tasks, params,
                 (lambda done, base=read: bar.advance(base + done)) if bar.enabled else None,
-                small=sum(sizes) <= SMALL)
+                small=small, parsed=ahead.parsed(k))
             if worker is not None and this_worker != worker:
                 raise Irregular("several workers")
             worker = this_worker
