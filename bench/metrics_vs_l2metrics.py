@@ -60,6 +60,33 @@ def generate(base: Path, n: int, rows: int, ste_per_task: int = 2) -> tuple[Path
     return log, stes
 
 
+def syllabus(base: Path, n: int) -> Path:
+    """A syllabus that schedules `generate`'s log of ``n`` episodes episode for episode (phases
+    labelled as the log's regimes number them), for ``sylla metrics --syllabus``."""
+    train = max(10, int(n * 0.8 / 9))
+    test = max(5, (n - 9 * train) // 30)
+    instructions: list[dict] = []
+    phase = 0
+    for kind, parts in alternating_plan_of(train, test):
+        phase += kind == "train"
+        instructions.append({"$phase": f"{phase}.{kind}"})
+        if kind == "test":
+            instructions.append({"$info": {"disable_updates": True}})
+        instructions += [{"$repeat": {"$episode": t}, "count": c} for t, c in parts]
+        if kind == "test":
+            instructions.append({"$info": {}})
+    path = base / f"syllabus-{n}.json"
+    path.write_text(json.dumps({"name": f"bench {n}", "contains": "episodes",
+                                "instructions": instructions}, indent=1), encoding="utf-8")
+    return path
+
+
+def alternating_plan_of(train: int, test: int) -> list:
+    from sylla.metrics.synth import alternating_plan
+
+    return alternating_plan(TASKS, train, test, cycles=3)
+
+
 FLOOR = """
 import sys, pyarrow.csv as c
 from pathlib import Path

@@ -5,8 +5,8 @@
 
 The cases are the fixtures under tests/fixtures/metrics (l2logger, learnkit, continual-imitation
 logs, with and without STE runs) plus generated logs in DIR/logs: l2logger logs of 100k episodes
-with one and with three rows per experience (3 tasks, STE runs) and a 200k-line IsCiL log, the
-shapes the speed benches time. Stdout and stderr and the exit code are all compared.
+with one and with three rows per experience (3 tasks, STE runs; with and without a syllabus, and
+with one that is 10 episodes short) and a 200k-line IsCiL log, the shapes the speed benches time. Stdout and stderr and the exit code are all compared.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ SYLLA = str(Path(sys.executable).with_name("sylla"))
 def _logs(base: Path) -> dict[str, list[str]]:
     sys.path.insert(0, str(ROOT / "bench"))
     from iscil import generate as iscil_log
-    from metrics_vs_l2metrics import generate
+    from metrics_vs_l2metrics import generate, syllabus
 
     logs = base / "logs"
     cases: dict[str, list[str]] = {}
@@ -35,6 +35,23 @@ def _logs(base: Path) -> dict[str, list[str]]:
         cases[f"l2logger-100k-r{rows}"] = ["--log", str(target / "ll-100000"),
                                            "--ste", str(target / "ste-100000")]
         cases[f"l2logger-100k-r{rows}-nostes"] = ["--log", str(target / "ll-100000")]
+        plan = syllabus(target, 100_000)
+        cases[f"l2logger-100k-r{rows}-syllabus"] = ["--log", str(target / "ll-100000"),
+                                                    "--syllabus", str(plan),
+                                                    "--ste", str(target / "ste-100000")]
+    # syllabi the log disagrees with: a train block 10 episodes shorter (an error), and a last
+    # test block 10 episodes longer (an error, or a partial run with --allow-partial)
+    r3 = logs / "r3"
+    text = syllabus(r3, 100_000).read_text(encoding="utf-8")
+    short, long = r3 / "syllabus-short.json", r3 / "syllabus-long.json"
+    short.write_text(text.replace('"count": 8888\n', '"count": 8878\n', 1), encoding="utf-8")
+    head, sep, tail = text.rpartition('"count": 666\n')
+    long.write_text(head + '"count": 676\n' + tail, encoding="utf-8")
+    for name, plan in (("short", short), ("long", long)):
+        cases[f"l2logger-100k-r3-syllabus-{name}"] = ["--log", str(r3 / "ll-100000"),
+                                                     "--syllabus", str(plan)]
+        cases[f"l2logger-100k-r3-syllabus-{name}-partial"] = [
+            "--log", str(r3 / "ll-100000"), "--syllabus", str(plan), "--allow-partial"]
     iscil = logs / "iscil" / "exp_bench" / "training_log.log"
     if not iscil.exists():
         iscil.parent.mkdir(parents=True, exist_ok=True)

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 import numpy as np
 import pandas as pd
 
 from sylla.grammar.schedule import schedule
 
-from .data import BLOCK_COLUMNS, EpisodeLog, RunData, regime_columns, rows_view
+from .data import BLOCK_COLUMNS, EpisodeLog, RunData, column, regime_columns, rows_view
 from .errors import MetricsError
 
 if TYPE_CHECKING:
@@ -30,16 +30,25 @@ def align(log: EpisodeLog, model: "Syllabus | None" = None,
           allow_partial: bool = False) -> tuple[list[RunData], list[str]]:
     """Split the log into runs and align each; returns the runs and any warnings."""
     if log.runs is not None:
-        if model is not None:
-            raise ValueError("a log read block by block is aligned without a syllabus only")
-        return log.runs, []
+        if model is None:
+            return log.runs, []
+        aligned = _align_streamed(log, model)
+        if aligned is not None:
+            return aligned, []
+        # the log and the syllabus disagree somewhere (or the run ended early): the whole-log
+        # path below finds where and words it, with the file and row, or marks blocks partial
+        from .readers import read_log  # noqa: PLC0415 - lazy: import cycle (readers -> align)
+
+        path, perf = log.path, log.perf
+        log.runs = None  # the streamed values are not needed any more
+        log = read_log(path, perf, log.format, False, allow_partial=allow_partial)
     warnings: list[str] = []
     runs: list[RunData] = []
-    frame = log.frame
-    column = frame["run"]
-    single = (column.cat.categories.size == 1 if isinstance(column.dtype, pd.CategoricalDtype)
-              else column.nunique() == 1)
-    parts = ([(column.iloc[0], frame)] if single
+    frame = cast("pd.DataFrame", log.frame)  # a per-episode table: the log was read whole
+    names = frame["run"]
+    single = (names.cat.categories.size == 1 if isinstance(names.dtype, pd.CategoricalDtype)
+              else names.nunique() == 1)
+    parts = ([(names.iloc[0], frame)] if single
              else frame.groupby("run", sort=False, observed=True))
     for run, part in parts:
         part = part if single else part.reset_index(drop=True)
@@ -72,7 +81,7 @@ def block_kind(block: "ScheduledBlock") -> str:
     return "train"
 
 
-def accepted_names(block: "ScheduledBlock", all_tasks: set[str]) -> set[str] | None:
+def accepted_names(block: "ScheduledBlock", all_tasks: set[str]) -> set[str]:
     """Lower-case log task names that mean this block's task, or None for "any variant".
 
     Exact names; learnkit's ``<package>_<module>_<class>`` for a ``$package:Class`` reference
@@ -159,25 +168,34 @@ def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Sylla
             got = mine["task"].astype(str).to_numpy()
             ok = np.ones(n, dtype=bool)
             for o in np.unique(ordinals) if n else []:
-                where = np.flatnonzero(ordinals == o)
-                names = pd.unique(got[where])
+                at = np.flatnonzero(ordinals == o)
+                names = pd.unique(got[at])
                 good = {t for t in names if same_task(str(t), blocks[int(o)], all_tasks)}
-                ok[where] = np.isin(got[where], list(good))
-            _stop_at_first(~ok, log, mine, blocks, ordinals, lambda i, b, who=who, got=got: (
-                f"{who}: episode {i} (block {b.ordinal}, episodes {b.start}-{b.end - 1}): "
-                f"the syllabus has task {b.task!r}, the log has {got[i]!r}"))
+                ok[at] = np.isin(got[at], list(good))
+
+            def wrong_task(i: int, b: "ScheduledBlock", who: str = who,
+                           got: np.ndarray = got) -> str:
+                return (f"{who}: episode {i} (block {b.ordinal}, episodes {b.start}-{b.end - 1}): "
+                        f"the syllabus has task {b.task!r}, the log has {got[i]!r}")
+            _stop_at_first(~ok, log, mine, blocks, ordinals, wrong_task)
         if "kind" in mine.columns:
             wanted_kind = np.array([block_kind(b) for b in blocks], dtype=object)[ordinals]
             got = mine["kind"].astype(str).to_numpy()
-            _stop_at_first(got != wanted_kind, log, mine, blocks, ordinals, lambda i, b, who=who, got=got, wanted_kind=wanted_kind: (
-                f"{who}: episode {i} (block {b.ordinal}, task {b.task}): the syllabus makes "
-                f"it a {wanted_kind[i]} episode, the log says {got[i]}"))
+
+            def wrong_kind(i: int, b: "ScheduledBlock", who: str = who, got: np.ndarray = got,
+                           wanted_kind: np.ndarray = wanted_kind) -> str:
+                return (f"{who}: episode {i} (block {b.ordinal}, task {b.task}): the syllabus "
+                        f"makes it a {wanted_kind[i]} episode, the log says {got[i]}")
+            _stop_at_first(got != wanted_kind, log, mine, blocks, ordinals, wrong_kind)
         if "phase" in mine.columns:
             wanted_phase = np.array([b.phase_label or "" for b in blocks], dtype=object)[ordinals]
             got = mine["phase"].astype(str).to_numpy()
-            _stop_at_first(got != wanted_phase, log, mine, blocks, ordinals, lambda i, b, who=who, got=got, wanted_phase=wanted_phase: (
-                f"{who}: episode {i} (block {b.ordinal}): the syllabus has phase "
-                f"{wanted_phase[i]!r}, the log has {got[i]!r}"))
+
+            def wrong_phase(i: int, b: "ScheduledBlock", who: str = who, got: np.ndarray = got,
+                            wanted_phase: np.ndarray = wanted_phase) -> str:
+                return (f"{who}: episode {i} (block {b.ordinal}): the syllabus has phase "
+                        f"{wanted_phase[i]!r}, the log has {got[i]!r}")
+            _stop_at_first(got != wanted_phase, log, mine, blocks, ordinals, wrong_phase)
         piece = pd.DataFrame({
             "block": ordinals, "worker": k, "episode": episodes,
             "perf": mine["perf"].to_numpy(),
@@ -192,6 +210,18 @@ def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Sylla
     data = pd.concat(pieces, ignore_index=True).sort_values(
         ["block", "worker", "episode"], kind="stable", ignore_index=True)
     present = np.bincount(data["block"].to_numpy(), minlength=len(sched.blocks))
+    blocks_frame = _schedule_blocks(sched, present, partial_blocks)
+    data_rows = ((data["row_start"].to_numpy(), data["nrows"].to_numpy())
+                 if "nrows" in data.columns else None)
+    return RunData(run=run, perf=data["perf"].to_numpy(dtype=np.float64),
+                   exp=data["exp"].to_numpy(dtype=np.float64), blocks=blocks_frame,
+                   partial=bool(partial_blocks)), notes, data_rows
+
+
+def _schedule_blocks(sched: "Schedule", present: np.ndarray,
+                     partial_blocks: set[int]) -> pd.DataFrame:
+    """The block table of a run aligned with a schedule: the scheduled blocks that have
+    episodes (``present`` of them each), in schedule order."""
     stops = np.cumsum(present)
     rows: list[dict[str, Any]] = []
     for b in sched.blocks:
@@ -207,12 +237,70 @@ def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Sylla
             "start": int(stops[b.ordinal] - count), "stop": int(stops[b.ordinal]),
             "count": count, "partial": b.ordinal in partial_blocks,
         })
-    blocks_frame = pd.DataFrame(rows, columns=list(BLOCK_COLUMNS))
-    data_rows = ((data["row_start"].to_numpy(), data["nrows"].to_numpy())
-                 if "nrows" in data.columns else None)
-    return RunData(run=run, perf=data["perf"].to_numpy(dtype=np.float64),
-                   exp=data["exp"].to_numpy(dtype=np.float64), blocks=blocks_frame,
-                   partial=bool(partial_blocks)), notes, data_rows
+    return pd.DataFrame(rows, columns=list(BLOCK_COLUMNS))
+
+
+def _align_streamed(log: EpisodeLog, model: "Syllabus") -> list[RunData] | None:
+    """A log read block by block (`EpisodeLog.runs`: one worker, its regimes) aligned with a
+    schedule without reading it again: the run as `_align_schedule` makes it, when the log has
+    exactly the scheduled episodes and every regime's task and train/test kind match the blocks
+    it overlaps. None otherwise: the caller reads the whole log and `_align_schedule` words the
+    disagreement (with its file and row) or marks the blocks of a run that ended early."""
+    assert log.runs is not None
+    if len(log.runs) != 1:
+        return None
+    (run,) = log.runs
+    sched = schedule(model, workers=1, worker=0)
+    n = int(run.perf.shape[0])
+    if n != sched.episodes or n == 0:
+        return None
+    starts, stops = column(run.blocks, "start"), column(run.blocks, "stop")
+    tasks, kinds = column(run.blocks, "task"), column(run.blocks, "kind")
+    all_tasks = {b.task.lower() for b in sched.blocks}
+    for b in sched.blocks:
+        if b.count == 0:
+            continue
+        first = int(np.searchsorted(stops, b.start, side="right"))
+        last = int(np.searchsorted(starts, b.end, side="left"))
+        for j in range(first, last):
+            if str(kinds[j]) != block_kind(b) or not same_task(str(tasks[j]), b, all_tasks):
+                return None
+    present = np.array([b.count for b in sched.blocks], dtype=np.int64)
+    blocks = _schedule_blocks(sched, present, set())
+    data = RunData(run=run.run, perf=run.perf, exp=run.exp, blocks=blocks)
+    if run.rows is not None:
+        data.rows = RunData(run=run.run, perf=run.rows.perf, exp=run.rows.exp,
+                            blocks=_row_blocks(run, blocks))
+    return [data]
+
+
+def _row_blocks(run: RunData, blocks: pd.DataFrame) -> pd.DataFrame:
+    """``blocks`` (episode ranges of ``run``) with row ranges instead, as `rows_view` makes
+    them: a boundary that is a regime's first episode is that regime's first row; one inside a
+    regime is found among the regime's rows by its experience number (rows of an experience
+    are adjacent and experience numbers rise within a regime)."""
+    rows = run.rows
+    assert rows is not None
+    starts, row_starts = column(run.blocks, "start"), column(rows.blocks, "start")
+    stops, row_stops = column(run.blocks, "stop"), column(rows.blocks, "stop")
+    total = int(row_stops[-1]) if len(row_stops) else 0
+
+    def row_of(episode: int) -> int:
+        j = int(np.searchsorted(stops, episode, side="right"))
+        if j == len(stops):
+            return total
+        a, z = int(row_starts[j]), int(row_stops[j])
+        if episode == int(starts[j]):
+            return a
+        exp = float(run.exp[episode])
+        return a + int(np.searchsorted(np.asarray(rows.exp[a:z]), exp, side="left"))
+
+    out = blocks.copy()
+    edges = {e: row_of(e) for e in set(out["start"].tolist()) | set(out["stop"].tolist())}
+    out["start"] = np.array([edges[e] for e in out["start"].tolist()], dtype=np.int64)
+    out["stop"] = np.array([edges[e] for e in out["stop"].tolist()], dtype=np.int64)
+    out["count"] = out["stop"] - out["start"]
+    return out
 
 
 def _segments(keys: list[tuple]) -> list[tuple[tuple, int, int]]:

@@ -206,7 +206,7 @@ def compute_metrics(
     agnostic = values.get("variant_mode") == "agnostic"
     episode_log = log if isinstance(log, EpisodeLog) else read_log(
         log, perf, log_format, progress, allow_partial=allow_partial, duplicates=duplicates,
-        options=values, stream=model is None and not agnostic)
+        options=values, stream=not agnostic)
     if episode_log.format == "iscil":
         from .iscil_pipeline import prepare  # noqa: PLC0415 - lazy: the continual-imitation pipeline loads only for its logs
 

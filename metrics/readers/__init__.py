@@ -64,7 +64,7 @@ def read_log(path: str | Path, perf: str | None = None, fmt: str | None = None,
     logged twice with different values in a plain log is a warning or an error; ``options``
     are the metric parameters (``-P``) a reader may need (``iscil_filter``, ``iscil_compat``).
     ``stream=True`` lets a reader return runs it aligned itself block by block (`EpisodeLog.runs`)
-    when that saves memory; only callers that align without a syllabus may ask for it."""
+    when that saves memory; callers align them with `sylla.metrics.align.align`."""
     path = Path(path)
     if fmt in (None, "auto"):
         fmt = detect(path)

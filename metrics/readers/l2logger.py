@@ -154,9 +154,10 @@ def read_l2logger(path: Path, perf: str | None = None, progress: bool | None = N
                   allow_partial: bool = False, stream: bool = False) -> EpisodeLog:
     """Read every data file, keep complete experiences, one row per (worker, exp_num).
 
-    ``stream=True`` (for callers that align without a syllabus) reads a log in l2logger's
-    regular shape block by block into spill files, already split into regimes
-    (`l2logger_stream`); any other log is read whole."""
+    ``stream=True`` reads a log in l2logger's regular shape block by block into spill files,
+    already split into regimes (`l2logger_stream`; `sylla.metrics.align.align` fits them to a
+    syllabus, or reads the log again whole where they disagree); any other log is read
+    whole."""
     info = read_info(path)
     if perf is None:
         if not info["metrics_columns"]:

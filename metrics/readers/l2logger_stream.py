@@ -153,10 +153,10 @@ def _read_small(file: Path, perf: str, subtype: bool, tasks: _Strings,
     seen = {}
     for column in ("worker_id", "block_type", "exp_status") + (
             ("block_subtype",) if subtype else ()):
-        values = set(columns[column])
-        if len(values) != 1:
-            raise Irregular(f"{column} takes {len(values)} values in one block")
-        seen[column] = values.pop()
+        distinct = set(columns[column])
+        if len(distinct) != 1:
+            raise Irregular(f"{column} takes {len(distinct)} values in one block")
+        seen[column] = distinct.pop()
     if seen["block_type"] != kind or seen["exp_status"] != "complete":
         raise Irregular("a type other than the folder's, or incomplete rows")
     # values first: a value pyarrow must read stops here before any task or parameter is coded
@@ -282,6 +282,11 @@ def _done(values: "SpillArray | _Parts") -> "SpillArray | np.ndarray":
     return values.joined() if isinstance(values, _Parts) else values
 
 
+def _advance(bar: Progress, base: int) -> "Callable[[int], None]":
+    """The progress callback of a block file whose bytes start at ``base``."""
+    return lambda done: bar.advance(base + done)
+
+
 def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes: list[int],
                  progress: bool | None) -> EpisodeLog:
     """One run from the block files of a regular l2logger log (see the module docstring)."""
@@ -299,11 +304,10 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
     small = sum(sizes) <= SMALL
     with Progress(sum(sizes), f"reading {path.name}", progress) as bar, \
             _Ahead(files, perf, subtype, not small) as ahead:
-        for k, (file, size) in enumerate(zip(files, sizes)):
+        for index, (file, size) in enumerate(zip(files, sizes)):
             exp, values, task_codes, param_codes, this_worker, sub = _read_block(
-                file, perf, subtype, tasks, params,
-                (lambda done, base=read: bar.advance(base + done)) if bar.enabled else None,
-                small=small, parsed=ahead.parsed(k))
+                file, perf, subtype, tasks, params, _advance(bar, read) if bar.enabled else None,
+                small=small, parsed=ahead.parsed(index))
             if worker is not None and this_worker != worker:
                 raise Irregular("several workers")
             worker = this_worker
@@ -348,12 +352,12 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
             read += size
             bar.estimate(row_perf.size, read)
             bar.advance(read)
-    kind = np.array([k[0] for k in keys], dtype=object)
+    kinds = np.array([k[0] for k in keys], dtype=object)
     task = np.array([tasks.names[k[1]] for k in keys], dtype=object)
-    sub = np.array([k[2] for k in keys], dtype=object)
+    subs = np.array([k[2] for k in keys], dtype=object)
     params_of = np.array([params.names[k[3]] for k in keys], dtype=object)
     edges = np.array(bounds, dtype=np.int64)
-    blocks = regime_columns(edges[:, 0], edges[:, 1], kind, task, sub, params_of)
+    blocks = regime_columns(edges[:, 0], edges[:, 1], kinds, task, subs, params_of)
     run = RunData(run=path.name, perf=_done(episode_perf), exp=_done(episode_exp), blocks=blocks)
     if repeated:
         rows = blocks.copy()

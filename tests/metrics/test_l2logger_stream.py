@@ -226,3 +226,101 @@ def test_a_bad_value_is_worded_as_before(tmp_path):
         read_log(log, stream=True, progress=False)
     assert str(streamed.value) == str(whole.value)
     assert "oops" in str(streamed.value) and "data-log.tsv" in str(streamed.value)
+
+
+# --- with a syllabus -------------------------------------------------------------------------
+
+def _syllabus(tmp_path: Path, plan: list, split: bool = False, rename: dict | None = None) -> Path:
+    """A syllabus scheduling ``plan`` (`alternating_plan`'s blocks) episode for episode, with
+    phase labels as a log's regimes number them. ``split``: each train block as two repeats of
+    its task (a block boundary inside one of the log's regimes); ``rename``: other task names
+    in some blocks (a syllabus the log disagrees with)."""
+    import json
+
+    instructions: list[dict] = []
+    phase = 0
+    for k, (kind, parts) in enumerate(plan):
+        phase += kind == "train"
+        instructions.append({"$phase": f"{phase}.{kind}"})
+        if kind == "test":
+            instructions.append({"$info": {"disable_updates": True}})
+        for task, count in parts:
+            task = (rename or {}).get((k, task), task)
+            if split and kind == "train":
+                instructions.append({"$repeat": {"$episode": task}, "count": count // 3})
+                count -= count // 3
+            instructions.append({"$repeat": {"$episode": task}, "count": count})
+        if kind == "test":
+            instructions.append({"$info": {}})
+    path = tmp_path / f"syllabus-{split}-{bool(rename)}.json"
+    path.write_text(json.dumps({"name": "plan", "contains": "episodes",
+                                "instructions": instructions}), encoding="utf-8")
+    return path
+
+
+PLAN = alternating_plan(TASKS, 60, 12, cycles=2)
+
+
+def _whole_metrics(log: Path, syllabus: Path, ste: Path):
+    return compute_metrics(read_log(log, stream=False, progress=False), syllabus, ste=[ste],
+                           progress=False)
+
+
+@pytest.mark.parametrize("rows,split,spilled", [(1, False, False), (3, False, True),
+                                                (3, True, False), (2, True, True)])
+def test_a_log_with_a_syllabus_is_streamed_with_the_same_metrics(tmp_path, rows, split, spilled,
+                                                                  monkeypatch):
+    from sylla.metrics.readers import l2logger, l2logger_stream
+
+    if spilled:
+        monkeypatch.setattr(l2logger_stream, "SPILL_FROM", 0)
+    log = _generated(tmp_path, rows)
+    for i, t in enumerate(TASKS):
+        write_l2logger(tmp_path / "ste" / f"ste_{t}_run1", [("train", [(t, 60)])], seed=11 + i,
+                       rows_per_exp=rows)
+    syllabus = _syllabus(tmp_path, PLAN, split=split)
+    whole = _whole_metrics(log, syllabus, tmp_path / "ste")
+    to_episodes = l2logger._to_episodes
+    calls = []
+    monkeypatch.setattr(l2logger, "_to_episodes",
+                        lambda *a, **k: calls.append(1) or to_episodes(*a, **k))
+    streamed = compute_metrics(log, syllabus, ste=[tmp_path / "ste"], progress=False)
+    assert not calls, "the log should have been read block by block"
+    assert isinstance(streamed.runs[0].perf, SpillArray if spilled else np.ndarray)
+    assert len(streamed.rows) > 50
+    pd.testing.assert_frame_equal(streamed.rows, whole.rows, check_exact=True)
+    assert streamed.warnings == whole.warnings
+    got, expected = streamed.runs[0], whole.runs[0]
+    _same_run(got, expected)
+    if split:  # the syllabus's blocks, not the log's regimes
+        assert len(got.blocks) > len(as_frame(align(read_log(log, stream=True,
+                                                             progress=False))[0][0].blocks))
+
+
+@pytest.mark.parametrize("change", ["task", "count", "partial"])
+def test_a_syllabus_the_log_disagrees_with_is_worded_as_before(tmp_path, change):
+    """A streamed log the syllabus does not describe is read again whole: the same error (with
+    its file and row), or the same partial run with --allow-partial."""
+    log = _generated(tmp_path, 2)
+    plan = [list(b) for b in PLAN]
+    rename = None
+    if change == "task":
+        rename = {(3, TASKS[1]): TASKS[2]}
+    elif change == "count":
+        plan[1] = ("train", [(TASKS[0], 61)])
+    else:
+        plan.append(("train", [(TASKS[0], 10)]))
+    syllabus = _syllabus(tmp_path, plan, rename=rename)
+    if change == "partial":
+        whole = compute_metrics(read_log(log, stream=False, progress=False, allow_partial=True),
+                                syllabus, progress=False, allow_partial=True)
+        streamed = compute_metrics(log, syllabus, progress=False, allow_partial=True)
+        pd.testing.assert_frame_equal(streamed.rows, whole.rows, check_exact=True)
+        assert streamed.warnings == whole.warnings and streamed.runs[0].partial
+        return
+    with pytest.raises(MetricsError) as whole:
+        compute_metrics(read_log(log, stream=False, progress=False), syllabus, progress=False)
+    with pytest.raises(MetricsError) as streamed:
+        compute_metrics(log, syllabus, progress=False)
+    assert str(streamed.value) == str(whole.value)
+    assert "data-log.tsv" in str(streamed.value)
