@@ -17,6 +17,7 @@ from typing import Callable, Iterator
 
 from watchfiles import watch
 
+from .curve import Curve
 from .incremental import Incremental
 from .mirror import Mirror
 from .state import Options, State, feasibility_notes, full_state, incremental_state, load_model, warm
@@ -34,6 +35,7 @@ class Follower:
         self.mirror = Mirror(self.run)
         self.version = 0  # bumped on every new state; the server's SSE compares it
         self.incremental: Incremental | None = None
+        self.curve = Curve()  # the page's points, fed only the rows it has not seen
         #: how the last state was made: "incremental" (appended rows only) or "full"
         self.last_update = "full"
         self.state = self.refresh(force=True)
@@ -50,18 +52,14 @@ class Follower:
             state = None
             if self.incremental is not None and not force and self.model is not None:
                 state = incremental_state(self.incremental, self.mirror, self.model,
-                                          self.state.points)
+                                          self.curve)
                 self.last_update = "incremental"
             if state is None:
                 if self.incremental is not None:
                     self.incremental.close()
-                state, self.incremental = full_state(
-                    self.mirror, self.options, self.model,
-                    self.state.points if self.version else None)
+                state, self.incremental = full_state(self.mirror, self.options, self.model,
+                                                     self.curve)
                 self.last_update = "full"
-            if state.error and not state.points and self.version:
-                # a log the reader refuses (often the divergence itself) keeps its curves
-                state.points = self.state.points
             state.feasibility = self.feasibility
             self.state = state
             self.version += 1

@@ -211,7 +211,7 @@ class Incremental:
                 f"{block.phase_label}) covers episodes {block.start}-{block.end - 1}"
                 "; metrics of that block and later are marked partial"]
 
-    def _blocks(self, n: int, partial: set[int]) -> pd.DataFrame:
+    def _blocks(self, n: int, partial: set[int]) -> Columns:
         """align's block table for the first ``n`` episodes of a conforming log."""
         rows: list[dict[str, Any]] = []
         stop = 0
@@ -229,4 +229,7 @@ class Incremental:
                 "start": stop - count, "stop": stop, "count": count,
                 "partial": b.ordinal in partial,
             })
-        return pd.DataFrame(rows, columns=list(BLOCK_COLUMNS))
+        frame = pd.DataFrame(rows, columns=list(BLOCK_COLUMNS))
+        # as `Columns` (every plugin reads blocks through `column`): each column converted once
+        # per update, not once per plugin read (147 reads cost 0.13 s on the bench's table)
+        return Columns({c: np.asarray(frame[c]) for c in BLOCK_COLUMNS}, BLOCK_COLUMNS)
