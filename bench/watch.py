@@ -85,8 +85,19 @@ def main() -> int:
         head, cut = b"episode,task,reward\n", len(rows) - len(rows) // 100
         log.write_bytes(head + b"".join(rows[:cut]))
         follower = Follower(log, Options(syllabus=str(syllabus)))
+        # the update as it was before issue 25 item 1: recomputed from the mirror (the same
+        # appended rows, on a second follower, so the two are timed in one run)
+        before = Follower(log, Options(syllabus=str(syllabus)))
+        if before.incremental is not None:
+            before.incremental.close()
+            before.incremental = None
         with open(log, "ab") as handle:
             handle.write(b"".join(rows[cut:]))
+        start = time.perf_counter()
+        before.refresh()
+        recompute = time.perf_counter() - start
+        assert before.last_update == "full"
+        before.close()
         start = time.perf_counter()
         state = follower.refresh()
         update = time.perf_counter() - start
@@ -97,6 +108,7 @@ def main() -> int:
         assert full.to_json() == state.document
         assert follower.last_update == "incremental", follower.last_update
         plugin_times = _plugin_times(full)
+        points = len(state.points)
         stop = threading.Event()
         thread = threading.Thread(target=lambda: [None for _ in follower.changes(stop)])
         thread.start()
@@ -111,6 +123,9 @@ def main() -> int:
     print(f"episodes: {args.episodes:,}; appended: {len(rows) - cut:,} rows (1 %)")
     print(f"full sylla metrics: {full_time:.2f} s; watch update: {update:.2f} s; "
           f"ratio {update / full_time:.1%} (target <= 5 %)")
+    print(f"the same update recomputed from the mirror (before): {recompute:.2f} s, "
+          f"{recompute / full_time:.1%} of full")
+    print(f"curve points kept for the page: {points:,} (down-sampled; one per episode before)")
     plugins = sum(plugin_times.values())
     print(f"metric plugins alone on the aligned run: {plugins:.2f} s ({plugins / full_time:.1%} "
           "of full): " + ", ".join(f"{k} {v:.3f} s" for k, v in
