@@ -36,6 +36,7 @@ class Follower:
         self.version = 0  # bumped on every new state; the server's SSE compares it
         self.incremental: Incremental | None = None
         self.curve = Curve()  # the page's points, fed only the rows it has not seen
+        self._generation = 0  # the mirror's generation the curve was fed from
         #: how the last state was made: "incremental" (appended rows only) or "full"
         self.last_update = "full"
         self.state = self.refresh(force=True)
@@ -57,6 +58,9 @@ class Follower:
             if state is None:
                 if self.incremental is not None:
                     self.incremental.close()
+                if self.mirror.generation != self._generation:  # a file read anew: so is
+                    self.curve.reset()                          # the curve
+                    self._generation = self.mirror.generation
                 state, self.incremental = full_state(self.mirror, self.options, self.model,
                                                      self.curve)
                 self.last_update = "full"

@@ -64,6 +64,8 @@ class Incremental:
     def __init__(self, mirror: "Mirror", log: EpisodeLog, run: RunData, model: "Syllabus",
                  options: "Options") -> None:
         self.path = mirror.path
+        self.mirror = mirror
+        self.generation = mirror.generation
         stat = os.stat(self.path)
         self.inode, self.offset = stat.st_ino, stat.st_size
         self.format = log.format
@@ -150,7 +152,8 @@ class Incremental:
             stat = os.stat(self.path)
         except FileNotFoundError:
             return None
-        if stat.st_ino != self.inode or stat.st_size < self.offset:
+        if (stat.st_ino != self.inode or stat.st_size < self.offset
+                or self.mirror.generation != self.generation):
             return None
         with open(self.path, "rb") as handle:
             handle.seek(self.offset)

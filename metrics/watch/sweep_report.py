@@ -108,8 +108,8 @@ def sweep_report(out_dir: str | Path) -> tuple[str, bool]:
     try:
         document = json.loads(summary_file.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise MetricsError("no summary.json: the sweep writing this folder has not finished",
-                           str(out_dir), exit_code=EXIT_USAGE) from None
+        raise MetricsError("a sweep's --out without summary.json: the sweep writing it has "
+                           "not finished", str(out_dir), exit_code=EXIT_USAGE) from None
     except ValueError as exc:
         raise MetricsError(f"summary.json is not JSON ({exc})", str(summary_file)) from None
     groups = [str(g) for g in document.get("groups", [])]

@@ -155,3 +155,27 @@ def test_a_divergent_append_falls_back_to_the_batch_answer(tmp_path: Path) -> No
         assert state.divergence is not None and state.divergence.episode == 11
     finally:
         follower.close()
+
+
+def test_a_rewritten_log_is_recomputed_not_appended_to(tmp_path: Path) -> None:
+    """A log rewritten from its first byte (same name, longer) is no continuation of what was
+    read, even where the file system hands the new copy the old inode number."""
+    fixture = WATCH / "rewards.csv"
+    run, clean = tmp_path / "live" / "rewards.csv", tmp_path / "clean" / "rewards.csv"
+    run.parent.mkdir()
+    clean.parent.mkdir()
+    materialise(fixture, run, 20)
+    follower = Follower(run, Options(syllabus=str(SYLLABUS)))
+    try:
+        lines = fixture.read_bytes().splitlines(True)
+        lines[1] = b"0,Pong,9.9999\n"  # the first episode differs: the mirror starts over
+        with open(run, "r+b") as handle:
+            handle.write(b"".join(lines[:40]))
+        state = follower.refresh()
+        assert follower.last_update == "full"
+        clean.write_bytes(b"".join(lines[:40]))
+        expected, error = batch(clean, "--syllabus", str(SYLLABUS), "--allow-partial")
+        _same(state, expected, error, clean, run)
+        assert state.points[0]["perf"] == 9.9999
+    finally:
+        follower.close()
