@@ -106,7 +106,7 @@ def test_half_written_line_is_neither_error_nor_number(tmp_path: Path) -> None:
         follower.close()
 
 
-@pytest.mark.parametrize("name", ["rewards.csv", "rewards.tsv"])
+@pytest.mark.parametrize("name", ["rewards.csv", "rewards.tsv", "rewards.jsonl"])
 def test_appended_rows_update_incrementally_and_equal_batch(tmp_path: Path, name: str) -> None:
     """After the first rows, a plain log is updated from its appended rows alone (not
     recomputed), at cut points inside blocks and on a block edge, and still equals the batch
