@@ -114,8 +114,8 @@ def _feed(curve: Curve, frame: Any, model: "Syllabus | None", appended: bool = F
     phase, block, as the PNG plots draw them; with a syllabus, phase and block come from the
     schedule (an l2logger log has no phase labels of its own).
 
-    Why columns as Python lists and no DataFrame.to_dict: that costs ~30 us a row, more than
-    the metrics of an update."""
+    Why columns and no DataFrame.to_dict: that costs ~30 us a row, more than the metrics of an
+    update; the curve bins whole columns with numpy."""
     if frame is None or frame.empty or "perf" not in frame.columns:
         return
     start = 0
@@ -128,16 +128,11 @@ def _feed(curve: Curve, frame: Any, model: "Syllabus | None", appended: bool = F
     part = frame[cols].iloc[start:]
     if not len(part):
         return
-    values: dict[str, list[Any]] = {}
-    for c in cols:
-        column = part[c]
-        key = "block" if c == "block_num" else c
-        if c in ("run", "worker", "task", "kind", "phase"):
-            values[key] = column.astype(str).tolist()
-        elif c == "perf":
-            values[key] = column.to_numpy(dtype=np.float64).tolist()
-        else:
-            values[key] = column.tolist()
+    values: dict[str, Any] = {}
+    for c in cols:  # columns as they are (categorical, Arrow): the curve factorizes them
+        values["block" if c == "block_num" else c] = part[c]
+    values["perf"] = part["perf"].to_numpy(dtype=np.float64)
+    values["episode"] = part["episode"].to_numpy(dtype=np.int64)
     if model is not None:
 
         blocks = schedule(model).blocks
@@ -148,8 +143,8 @@ def _feed(curve: Curve, frame: Any, model: "Syllabus | None", appended: bool = F
         inside = (episode >= 0) & (episode < len(ordinal_of))
         ordinal = np.where(inside, ordinal_of[np.clip(episode, 0, max(len(ordinal_of) - 1, 0))],
                            -1)
-        values["block"] = ordinal.tolist()
-        values["phase"] = np.where(inside, labels[np.maximum(ordinal, 0)], "").tolist()
+        values["block"] = ordinal
+        values["phase"] = np.where(inside, labels[np.maximum(ordinal, 0)], "")
     curve.feed(values)
 
 
