@@ -7,7 +7,6 @@ error. Only the standard library is imported at registration; the linter loads o
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import sys
 from pathlib import Path
@@ -175,10 +174,8 @@ def _overrides(args: argparse.Namespace) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     from sylla.linter import ConfigError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from sylla.linter.fixes import fix_all  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.linter.languages import lint_text as lint  # syllabi and Science Birds configs  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.linter.reporters import FileReport, get  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from sylla.linter.write import encode_like, write_text  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     from .common import read_source  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
@@ -210,6 +207,9 @@ def run(args: argparse.Namespace) -> int:
                 continue
             result = lint(data, name, config)
             if args.fix or args.diff:
+                from sylla.linter.fixes import fix_all  # noqa: PLC0415 - lazy: start-up, the fix loop loads only with --fix/--diff (issue 24)
+                from sylla.linter.write import encode_like, write_text  # noqa: PLC0415 - lazy: start-up, the writer loads only with --fix/--diff (issue 24)
+
                 text = result.text
                 relint = lambda t, name=name, config=config: lint(t, name, config)
                 safe_only = not args.unsafe_fixes
@@ -260,6 +260,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def print_diff(name: str, before: str, after: str) -> None:
+    import difflib  # noqa: PLC0415 - lazy: start-up, difflib loads only for --diff (issue 24)
+
     sys.stdout.writelines(
         difflib.unified_diff(before.splitlines(True), after.splitlines(True), f"a/{name}", f"b/{name}")
     )
