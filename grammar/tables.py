@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import cache
+from .regex_cache import compile_cached
 
 GRAMMAR_PATH = Path(__file__).with_name("syllabus.lark")
 _FORMAT = 2
@@ -74,7 +75,7 @@ class Tables:
     def _regex(self, skip: tuple[str, ...]) -> re.Pattern[str]:
         parts = [f"(?P<{name}>{rx})" for name, rx in self.terminals if name not in skip]
         parts += [f"(?P<{name}>{rx})" for name, rx in ERROR_PATTERNS]
-        return re.compile("|".join(parts))
+        return compile_cached("|".join(parts))  # its compile was a tenth of a small lint (issue 24)
 
 
 def _build() -> dict:
