@@ -16,7 +16,6 @@ damaged or foreign file can only fall back to ``re.compile``, never match differ
 from __future__ import annotations
 
 import _sre  # type: ignore[import-not-found]  # CPython's regex matcher: no stubs, the public re module does not expose programs
-import hashlib
 import json
 import re
 import sys
@@ -24,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from . import cache
+from .digest import blake2b
 
 try:
     from re import _compiler, _parser  # type: ignore[attr-defined]  # CPython's regex compiler: what re.compile runs, not in re's stubs
@@ -51,7 +51,7 @@ def compile_cached(pattern: str, flags: int = 0) -> re.Pattern[str]:
 
 def _path(pattern: str, flags: int) -> Path:
     key = f"{sys.version}\0{_sre.MAGIC}\0{flags}\0{pattern}".encode("utf-8", "surrogatepass")
-    return cache.directory() / f"regex-{hashlib.blake2b(key, digest_size=8).hexdigest()}.json"
+    return cache.directory() / f"regex-{blake2b(key, digest_size=8).hexdigest()}.json"
 
 
 def _program(pattern: str, flags: int) -> dict[str, Any] | None:

@@ -10,13 +10,13 @@ as JSON in the user's cache directory, keyed by a hash of the grammar and Lark's
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import cache
+from .digest import blake2b
 from .regex_cache import compile_cached
 
 GRAMMAR_PATH = Path(__file__).with_name("syllabus.lark")
@@ -130,7 +130,7 @@ def _lark_fingerprint() -> bytes:
 
 
 def _cache_file() -> Path:
-    digest = hashlib.sha256(GRAMMAR_PATH.read_bytes() + _lark_fingerprint()).hexdigest()
+    digest = blake2b(GRAMMAR_PATH.read_bytes() + _lark_fingerprint()).hexdigest()
     return cache.directory() / f"tables-{_FORMAT}-{digest[:16]}.json"
 
 
