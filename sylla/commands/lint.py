@@ -117,8 +117,6 @@ def discover(paths: list[str], config_for: Callable[[str], "Config"] | None = No
     from sylla.linter import ConfigError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.linter.languages import language_of, wants_file  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
-    from .hints import lint_hint  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-
     config_for = config_for or _default_config
     found = False
 
@@ -149,7 +147,11 @@ def discover(paths: list[str], config_for: Callable[[str], "Config"] | None = No
                         if wanted(full):
                             here = True
                             yield full
-        hint = None if here else lint_hint(path)
+        hint = None
+        if not here:
+            from .hints import lint_hint  # noqa: PLC0415 - lazy: start-up, the log detector loads only for a path that holds no syllabus (issue 24)
+
+            hint = lint_hint(path)
         if hint:
             print(f"sylla: {hint}", file=sys.stderr)
             if logs is not None:
