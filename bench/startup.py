@@ -66,10 +66,12 @@ def main() -> int:
     ap.add_argument("--lint-only", action="store_true",
                     help="time python -c pass and the lint only (an install without the metrics extra)")
     args = ap.parse_args()
-    from sylla.metrics.synth import alternating_plan, write_l2logger
+    log = Path("not-written")
+    if not args.lint_only:
+        from sylla.metrics.synth import alternating_plan, write_l2logger
 
-    tmp = Path(tempfile.mkdtemp(prefix="sylla-startup-"))
-    log = write_l2logger(tmp / "ll10", alternating_plan(["a_v0", "b_v0", "c_v0"], 1, 1), seed=1)
+        tmp = Path(tempfile.mkdtemp(prefix="sylla-startup-"))
+        log = write_l2logger(tmp / "ll10", alternating_plan(["a_v0", "b_v0", "c_v0"], 1, 1), seed=1)
     sylla = str(Path(sys.executable).with_name("sylla"))
     cases = {
         "python -c pass": ["-c", "pass"],
