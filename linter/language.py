@@ -14,8 +14,7 @@ small and lives in one descriptor per language, a subclass of ``LanguageSpec``:
   severity, findings dropped in favour of more specific ones, suppression comments, the
   syllabus type, the bytes a fixed text is written as).
 
-Each descriptor lives beside its language's context (``linter/syllabus.py``, ``birds.py``,
-``trials.py``). ``linter/languages.py`` lists the languages: each row is the language's
+Each descriptor lives in ``linter/<language>.py``, beside its language's rule context. ``linter/languages.py`` lists the languages: each row is the language's
 detection by content (cheap: every file of a folder walk is asked, and the answer must not load
 a parser, issue 24) and the module of its descriptor, imported when a file of it is linted.
 """
