@@ -133,9 +133,10 @@ def test_the_probe_sees_the_birds_model_and_trial_parser_where_they_are_used():
 NOT_FOR_A_SMALL_LINT = ("shutil", "textwrap", "difflib", "tempfile", "random", "sylla.linter.fixes",
                         "sylla.linter.fmt", "sylla.grammar.incremental", "jsonschema", "lark",
                         "importlib.metadata", "configparser", "sylla.linter.reporters.sarif")
-#: sylla's own modules a small lint loads (91 when this was set; 38 of them are rule modules):
+#: sylla's own modules a small lint loads (91 when this was set; 38 of them are rule modules;
+#: 93 since the language descriptors, linter/language.py and linter/syllabus.py, issue 28):
 #: a new one on this path is a start-up cost, so raising the budget is a decision, not an accident
-SYLLA_MODULES_FOR_A_SMALL_LINT = 91
+SYLLA_MODULES_FOR_A_SMALL_LINT = 93
 
 
 def test_a_small_lint_loads_only_what_it_needs():
