@@ -12,11 +12,16 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from .readers.deliveries import TrialsData
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 Z95 = 1.959963984540054  # the 97.5 % quantile of the standard normal
 
@@ -158,7 +163,7 @@ def render_text(data: TrialsData, tables: dict[str, pd.DataFrame]) -> str:
     return "\n".join(lines)
 
 
-def write_plots(tables: dict[str, pd.DataFrame], folder) -> list:
+def write_plots(tables: dict[str, pd.DataFrame], folder: str | Path) -> list[Path]:
     import matplotlib  # noqa: PLC0415 - lazy: start-up, matplotlib loads only when used
 
     matplotlib.use("Agg")
@@ -194,7 +199,7 @@ def write_plots(tables: dict[str, pd.DataFrame], folder) -> list:
     return written
 
 
-def _save(fig, path, plt):
+def _save(fig: Figure, path: Path, plt: ModuleType) -> Path:
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
