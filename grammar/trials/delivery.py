@@ -18,6 +18,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from .model import ORDERINGS, TRIALS
+
 #: the request's columns, in its order (wave3-online-trials-request.md, *Deliverables*)
 COLUMNS = ("problem", "run", "order", "trial", "input", "correct", "predicted", "accuracy",
            "program", "cpu", "count", "nlp", "nll")
@@ -286,7 +288,7 @@ def _rows(lines: list[int], limit: int = 8) -> str:
 
 def _normalise_numbering(table: Table, base: str) -> None:
     shifts: list[int] = []
-    for col, top in (("run", None), ("order", 5), ("trial", 11)):
+    for col, top in (("run", None), ("order", ORDERINGS), ("trial", TRIALS)):
         values = table.data.get(col)
         if not values:
             shifts.append(0)
