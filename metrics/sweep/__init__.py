@@ -15,7 +15,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 import pandas as pd
 
@@ -39,6 +39,8 @@ from .discover import Discovery, RunSpec, discover
 from .task import Options, Outcome
 
 if TYPE_CHECKING:
+    from distributed import Client
+
     from .execute import Tracker
 
 __all__ = ["SweepResult", "sweep", "Options", "RunSpec", "discover"]
@@ -95,7 +97,7 @@ def sweep(
     *,
     group_by: str | None = None,
     jobs: int | None = None,
-    dask: Any = None,
+    dask: "str | Client | None" = None,
     out: str | Path | None = "sylla-sweep",
     compare: str | None = None,
     replicate: str = "seed",
