@@ -50,14 +50,15 @@ class Progress(AbstractContextManager["Progress"]):
         start_clock()
         self.total = max(int(total), 1)
         self.description = description
-        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        # nothing to count (a sweep that found no runs): no bar
+        self.enabled = (sys.stderr.isatty() if enabled is None else enabled) and total > 0
         self.done = 0
         self.count = count
         self.note = note
         self.delay = delay
         self._bar: Any = None
         self._task: Any = None
-        if self.enabled and delay == 0 and total > 0:
+        if self.enabled and delay == 0:
             self._start()
 
     def estimate(self, rows_read: int, bytes_read: int) -> None:
