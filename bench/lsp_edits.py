@@ -43,9 +43,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from lsp_latency import Session, percentile  # noqa: E402
+from lsp_latency import Session, percentile
 
-from sylla.grammar.parse import parse  # noqa: E402
+from sylla.grammar.parse import parse
 
 REPO = Path(__file__).resolve().parents[1]
 TARGET_MS = 100.0

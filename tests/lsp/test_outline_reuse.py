@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +19,6 @@ from sylla.grammar.parse import parse
 from sylla.grammar.synth import phase_pairs
 from sylla.lsp.documents import Analysis
 from sylla.lsp.outline import document_symbols
-import pytest
 
 pytestmark = pytest.mark.slow
 
@@ -36,7 +36,7 @@ ENCODINGS = st.sampled_from(["utf-16", "utf-8", "utf-32"])
 URI = "file:///outline.json"
 
 
-def outline(text: str, encoding: str, result, previous=None):  # noqa: ANN001, ANN201
+def outline(text: str, encoding: str, result, previous=None):
     return document_symbols(Analysis(URI, None, text, encoding, result), previous)
 
 
