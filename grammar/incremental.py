@@ -122,7 +122,7 @@ def _reparse(previous: ParseResult, text: str) -> ParseResult | None:
         array = root.children.get("instructions")
     else:
         array = root
-    if array.__class__ is not Node or array.type != "array":
+    if not isinstance(array, Node) or array.type != "array" or not isinstance(root, Node):
         return None
     items: list[Item] = array.children
     start, old_end, new_end = changed_region(old, text)
@@ -269,7 +269,7 @@ def _splice(
 
 def _moved(item: Item, delta: int) -> Item:
     """``item`` (and everything inside it) ``delta`` characters further on."""
-    if item.__class__ is Tok:
+    if not isinstance(item, Node):
         return Tok(item.type, item.value, item.start + delta, item.end + delta)
     children = item.children
     if isinstance(children, dict):
@@ -466,8 +466,8 @@ def _splice_list(
         if not clean:
             continue
         path = d.path
-        if len(path) > depth and path[:depth] == base and isinstance(path[depth], int):
-            index = path[depth]
+        index = path[depth] if len(path) > depth and path[:depth] == base else None
+        if isinstance(index, int):
             if a <= index < b:
                 continue
             if index >= b:

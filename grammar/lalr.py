@@ -384,8 +384,7 @@ def _drive(
                 tok = Tok(k, s[1:-1] if "\\" not in s else loads(s), m.start(), m.end())
             elif k == "SHALLOW_OBJECT" or k == "SHALLOW_ARRAY":
                 if scan is None:
-                    # The scanner directly: json.loads would build a new decoder for every token.
-                    scan = make_scanner(json.JSONDecoder(object_pairs_hook=run.pairs_hook))
+                    scan = _scanner(run)
                 tok = Tok(k, scan(s, 0)[0], m.start(), m.end())
                 if run.shallow_duplicates:
                     run.shallow_duplicates = False
@@ -423,8 +422,8 @@ def _drive(
                 push_state(gotos[states[-1]][name])
             if states[-1] == run_state and not run.quiet:
                 if scan is None:
-                    scan = make_scanner(json.JSONDecoder(object_pairs_hook=run.pairs_hook))
-                pos = _objects_run(run, text, last_end, end, states, values, t, run_of, scan)  # type: ignore[arg-type]
+                    scan = _scanner(run)
+                pos = _objects_run(run, text, last_end, end, states, values, t, run_of, scan)  # type: ignore[arg-type]  # run_of is set where run_state is
                 if pos > last_end:
                     last_end = restart = pos
                     m = None
@@ -532,6 +531,12 @@ def _objects_regex(t: Tables) -> "re.Pattern[str]":
         terminals = dict(t.terminals)
         found = _OBJECTS_REGEX[key] = re.compile("[ \t\r\n]*(%s)[ \t\r\n]*," % terminals["SHALLOW_OBJECT"])
     return found
+
+
+def _scanner(run: _Run) -> Any:
+    """The C JSON scanner, for whole-lexed containers: json.loads would build a new decoder
+    for every token."""
+    return make_scanner(json.JSONDecoder(object_pairs_hook=run.pairs_hook))  # type: ignore[arg-type]  # typeshed types make_scanner's argument as itself; it takes the decoder whose hooks it reads
 
 
 def _number(run: _Run, text: str, s: str, start: int, end: int) -> Tok:

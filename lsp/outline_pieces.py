@@ -22,15 +22,17 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from typing import Callable
+from typing import Callable, cast
 
 from lsprotocol import types
 
 from sylla.grammar.model import Block, Info, Instruction, PhaseMark, Span
+from sylla.grammar.parse import ParseResult
 
 from .documents import Analysis
+from .positions import PositionMap
 
-_ESC = json.encoder.encode_basestring_ascii  # type: ignore[attr-defined]  # C: a JSON string, ASCII only
+_ESC = json.encoder.encode_basestring_ascii  # C: a JSON string, ASCII only
 _EVENT = types.SymbolKind.Event.value
 _NAMESPACE = types.SymbolKind.Namespace.value
 _STRING = r'("(?:[^"\\\n]|\\.)*")'
@@ -155,7 +157,7 @@ class _Writer:
         return "episodes " + self.episode(start) + "\\u2013" + self.episode(end - 1)
 
 
-def _line_col(positions) -> Callable[[int], tuple[int, int]]:
+def _line_col(positions: PositionMap) -> Callable[[int], tuple[int, int]]:
     """offset -> (line, character in the negotiated encoding)."""
     if positions.plain:
         starts, find, end = positions.lines.starts, bisect.bisect_right, len(positions.text)
@@ -243,13 +245,14 @@ def document_symbols(analysis: Analysis, previous: Pieces | None = None) -> tupl
     instructions = model.instructions
     marks = [i for i, x in enumerate(instructions) if x.__class__ is PhaseMark]
     bounds = [0] + marks + [len(instructions)]
-    result = analysis.result
+    result = cast(ParseResult, analysis.result)  # a syllabus: it has a model
     events = result.events
     if events is None and not result.syntax_ok:
         events = (0, len(text))  # a syntax error whose stretch is unknown: keep nothing
-    same = previous is not None and previous.encoding == encoding
-    reuse_chunks = previous.chunks if same else {}  # type: ignore[union-attr]
-    before: list[Chunk] = previous.order if same else []  # type: ignore[union-attr]
+    reuse_chunks: dict[Key, Chunk] = {}
+    before: list[Chunk] = []
+    if previous is not None and previous.encoding == encoding:
+        reuse_chunks, before = previous.chunks, previous.order
     kept_chunks: dict[Key, Chunk] = {}
     order: list[Chunk] = []
     starts = analysis.positions.lines.starts
