@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import atexit
 import functools
-import hashlib
 import json
 from pathlib import Path
 from typing import Any, Iterable
 
 from . import cache
+from .digest import blake2b
 from .model import Diagnostic, Span
 from .source_map import SourceMap
 
@@ -67,7 +67,7 @@ class _KnownValid:
     def digest(self, text: str) -> str | None:
         if not self.use_disk:
             return None
-        return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+        return blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
     def __contains__(self, digest: str | None) -> bool:
         return digest is not None and (digest in _known() or digest in _pending)
@@ -107,7 +107,7 @@ def _flush_at_exit() -> None:
 
 
 def _known_path() -> Path:
-    digest = hashlib.blake2b(SCHEMA_PATH.read_bytes(), digest_size=8).hexdigest()
+    digest = blake2b(SCHEMA_PATH.read_bytes(), digest_size=8).hexdigest()
     return cache.directory() / f"valid-{digest}.txt"
 
 
