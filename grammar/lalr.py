@@ -22,6 +22,7 @@ from json.scanner import make_scanner
 from typing import Any, Callable
 
 from .model import Diagnostic, NonJson, NonJsonKind, Related, Severity, Span
+from .regex_cache import compile_cached
 from .tables import Tables, tables
 
 #: Nesting deeper than this is refused: no syllabus needs more than six levels, and the
@@ -529,7 +530,9 @@ def _objects_regex(t: Tables) -> "re.Pattern[str]":
     found = _OBJECTS_REGEX.get(key)
     if found is None:
         terminals = dict(t.terminals)
-        found = _OBJECTS_REGEX[key] = re.compile("[ \t\r\n]*(%s)[ \t\r\n]*," % terminals["SHALLOW_OBJECT"])
+        # compiled from the cache like the lexer's own pattern (``regex_cache``): compiling the
+        # whole-object terminal is tens of milliseconds of a small lint
+        found = _OBJECTS_REGEX[key] = compile_cached("[ \t\r\n]*(%s)[ \t\r\n]*," % terminals["SHALLOW_OBJECT"])
     return found
 
 
