@@ -201,11 +201,11 @@ def cpu_edits(text: str, edits: list[tuple[str, int, int, str]]) -> dict[str, li
     """CPU ms of the incremental parse and of the outline of each edited and undone version,
     each outline from the last one's pieces, as the server writes them (collector off, as
     in the server)."""
-    import gc  # noqa: PLC0415 - only this mode
+    import gc
 
-    from sylla.grammar.incremental import reparse  # noqa: PLC0415 - only this mode
-    from sylla.lsp.documents import Analysis  # noqa: PLC0415 - only this mode
-    from sylla.lsp.outline_pieces import document_symbols  # noqa: PLC0415 - only this mode
+    from sylla.grammar.incremental import reparse
+    from sylla.lsp.documents import Analysis
+    from sylla.lsp.outline_pieces import document_symbols
 
     gc.disable()
     uri = "file:///edits-500k.json"

@@ -64,21 +64,6 @@ def main() -> int:
     ok = True
     print(f"{'instructions':>12} {'MB':>6} {'code':>6} {'clock':>5} {'json.loads ms':>14} {'sylla ms':>9} {'ratio':>6}")
     for n in args.sizes:
-<<<<<<< HEAD
-        text = phase_pairs(instructions=n, tasks=TASKS)
-        result = sylla.parse(text)
-        assert result.diagnostics == [] and result.model is not None
-        assert result.model.value == json.loads(text)
-        mb = len(text.encode()) / 1e6
-        for label, clock in (("wall", time.perf_counter), ("cpu", time.process_time)):
-            base = best(lambda text=text: json.loads(text), args.repeat, clock)
-            ours = best(lambda text=text: sylla.parse(text), args.repeat, clock)
-            verdict = ""
-            if mb >= 4.9 and label == "cpu":
-                ok &= ours / base <= TARGET
-                verdict = "  OK" if ours / base <= TARGET else "  MISSED"
-            print(f"{n:>12} {mb:>6.2f} {label:>5} {base * 1e3:>14.1f} {ours * 1e3:>9.1f} {ours / base:>6.1f}{verdict}")
-=======
         mb = len(phase_pairs(instructions=n, tasks=TASKS).encode()) / 1e6
         runs = [("after", measure(n, args.repeat))]
         if args.before:
@@ -99,7 +84,6 @@ def main() -> int:
                 print(f"{n:>12} {mb:>6.2f} {code:>6} {label:>5} {base * 1e3:>14.1f} {ours * 1e3:>9.1f} {ours / base:>6.1f}{verdict}")
         if len(ratios) == 2:
             print(f"{'':>12} cpu ratio after / before = {ratios['after'] / ratios['before']:.2f}")
->>>>>>> lspsym
     print(f"target at 5 MB: <= {TARGET:.0f}x json.loads; load average {' / '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     return 0 if ok else 1
 

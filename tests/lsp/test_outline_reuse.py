@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from sylla.grammar.incremental import reparse
 from sylla.grammar.parse import parse
 from sylla.grammar.synth import phase_pairs
-from sylla.lsp.documents import Analysis
 from sylla.lsp import outline_pieces
+from sylla.lsp.documents import Analysis
 from sylla.lsp.outline import document_symbols
 
 pytestmark = pytest.mark.slow
