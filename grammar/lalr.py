@@ -394,9 +394,10 @@ def _drive(
                 tok = _number(run, text, s, m.start(), m.end())
                 skip_to = tok.end
             elif k in _LEX_ERRORS:
-                tok = run.lex_error(k, m.start(), m.end())
-                if tok is None:
+                repaired = run.lex_error(k, m.start(), m.end())
+                if repaired is None:
                     continue
+                tok = repaired
                 k = tok.type
             else:
                 tok = Tok(k, True if k == "TRUE" else False if k == "FALSE" else None, m.start(), m.end())

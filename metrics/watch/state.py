@@ -93,7 +93,7 @@ def feasibility_notes(model: "Syllabus | None", options: Options) -> list[str]:
     plugins = load_plugins()
     if options.only:
         plugins = [p for p in plugins if p.name in options.only]
-    ste = [] if not options.ste else None  # with --ste, the STE tasks are judged by the data
+    ste: list[str] | None = [] if not options.ste else None  # with --ste, the STE tasks are judged by the data
     notes = []
     for m in feasibility(model, params=dict(options.params), plugins=plugins,
                          ste_tasks=ste if ste is not None else model.tasks):
