@@ -25,7 +25,7 @@ from pathlib import Path
 # of a million distinct mutants would rewrite it for every new instruction, from two jobs.
 os.environ.setdefault("SYLLA_NO_CACHE", "1")
 
-from sylla.linter.fuzz import check, configs, mutate  # noqa: E402
+from sylla.linter.fuzz import check, configs, mutate
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -61,7 +61,7 @@ def run_chunk(seed: int, start: int, stop: int) -> tuple[int, Counter, list[dict
     return stop - start, counts, examples
 
 
-def _take(it, n: int) -> list:  # noqa: ANN001
+def _take(it, n: int) -> list:
     out = []
     for _ in range(n):
         try:

@@ -60,7 +60,7 @@ def generate(lines: int, seed: int = 0, quoted: bool = False) -> str:
             out.append(f"[task {i}] sub_goal sequence is {listing} task GC : {raw / 4 * 100:.2f}%"
                        f" ({raw:.2f} / 4.00)")
             out.append(f"[{i}]skill is  {listing} rew : {raw:.2f}")
-        out.append(f"[Stage Multi-task(Total) GC] : 50.00% (2.00 / 4.00)")
+        out.append("[Stage Multi-task(Total) GC] : 50.00% (2.00 / 4.00)")
     return "\n".join(out[:lines]) + "\n"
 
 
@@ -87,12 +87,12 @@ def baseline(path: Path) -> list[tuple[list[str], dict[str, float]]]:
             elif first.startswith("[task"):
                 m = _NEW.match(line)
                 if m:
-                    task = "-".join(s.replace(" ", "-") for s in eval(m.group(2)))  # noqa: S307
+                    task = "-".join(s.replace(" ", "-") for s in eval(m.group(2)))
                     phases[-1][1][task] = float(m.group(3)) / float(m.group(4))
             elif "skill" in first:
                 m = _OLD.match(line)
                 if m:
-                    task = "-".join(s.replace(" ", "-") for s in eval(m.group(1)))  # noqa: S307
+                    task = "-".join(s.replace(" ", "-") for s in eval(m.group(1)))
                     phases[-1][1][task] = float(m.group(2)) / 4.0
     return [p for p in phases if p[1]]
 

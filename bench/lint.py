@@ -63,7 +63,7 @@ def ours(texts: list[str]) -> float:
     return time.perf_counter() - start
 
 
-def best(fn, arg, n: int = 3) -> float:  # noqa: ANN001
+def best(fn, arg, n: int = 3) -> float:
     return min(fn(arg) for _ in range(n))
 
 

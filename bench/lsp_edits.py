@@ -23,8 +23,13 @@ Baselines measured in the same run, in this process: ``json.loads`` of the text 
 full parse of it (best of 5). ``--before PYTHON`` also runs the same edits against another
 installation's server (the code before a change, in its own venv), in the same run.
 
-Usage: python bench/lsp_edits.py [--seed 1] [--before /path/to/other/.venv/bin/python]
-Exits 1 when a p95 exceeds 100 ms.
+``--cpu`` measures instead, in this process, the server's own work on the outline's path for
+the same edits: the incremental parse of each version and its outline, in CPU time (on a
+machine shared with other work the wall time of a server process mostly measures the
+scheduler); with ``--before``, also in a child process of the other installation.
+
+Usage: python bench/lsp_edits.py [--seed 1] [--before /path/to/other/.venv/bin/python] [--cpu]
+Exits 1 when a p95 exceeds 100 ms (not with ``--cpu``).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ import os
 import random
 import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -43,9 +49,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from lsp_latency import Session, percentile  # noqa: E402
+from lsp_latency import Session, percentile
 
-from sylla.grammar.parse import parse  # noqa: E402
+from sylla.grammar.parse import parse
 
 REPO = Path(__file__).resolve().parents[1]
 TARGET_MS = 100.0
@@ -191,6 +197,61 @@ async def start(session: Session, python: str) -> None:
     session.notify("initialized", {})
 
 
+def cpu_edits(text: str, edits: list[tuple[str, int, int, str]]) -> dict[str, list[float]]:
+    """CPU ms of the incremental parse and of the outline of each edited and undone version,
+    each outline from the last one's pieces, as the server writes them (collector off, as
+    in the server)."""
+    import gc
+
+    from sylla.grammar.incremental import reparse
+    from sylla.lsp.documents import Analysis
+    from sylla.lsp.outline_pieces import document_symbols
+
+    gc.disable()
+    uri = "file:///edits-500k.json"
+    result = parse(text)
+    _, pieces = document_symbols(Analysis(uri, 0, text, "utf-16", result), None)
+    times: dict[str, list[float]] = {"parse": [], "outline": [], "both": []}
+    clock = time.process_time
+    for _, start_, end, new in edits:
+        old_piece = text[start_:end]
+        for version in (text[:start_] + new + text[end:], text):
+            t0 = clock()
+            result = reparse(result, version)
+            t1 = clock()
+            analysis = Analysis(uri, 0, version, "utf-16", result)
+            analysis.positions  # noqa: B018 - built with the parse in the server, not by the outline
+            t2 = clock()
+            _, pieces = document_symbols(analysis, pieces)
+            t3 = clock()
+            times["parse"].append((t1 - t0) * 1000)
+            times["outline"].append((t3 - t2) * 1000)
+            times["both"].append((t1 - t0 + t3 - t2) * 1000)
+        assert text[start_:end] == old_piece
+    return times
+
+
+def main_cpu(args: argparse.Namespace, text: str, edits: list[tuple[str, int, int, str]]) -> int:
+    if args.cpu_child:
+        print(json.dumps(cpu_edits(text, edits)))
+        return 0
+    results = {"after": cpu_edits(text, edits)}
+    if args.before:
+        out = subprocess.run(
+            [args.before, __file__, "--cpu", "--cpu-child", "--seed", str(args.seed)], check=True, capture_output=True, text=True
+        ).stdout
+        results["before"] = json.loads(out)
+    print(f"\n{'code':>7} {'work (CPU)':>16} {'n':>3} {'p50':>8} {'p95':>8} {'max':>8}")
+    for label, times in results.items():
+        for name, values in times.items():
+            print(f"{label:>7} {name:>16} {len(values):3d} {percentile(values, 50):7.1f}ms {percentile(values, 95):7.1f}ms {max(values):7.1f}ms")
+    if "before" in results:
+        for name in results["after"]:
+            print(f"  {name}: p95 after / before = {percentile(results['after'][name], 95) / percentile(results['before'][name], 95):.2f}")
+    print(f"load average {' / '.join(f'{x:.2f}' for x in os.getloadavg())} (1 / 5 / 15 min) on {os.cpu_count()} CPUs")
+    return 0
+
+
 def best_ms(fn: Any, repeat: int = 5) -> float:
     times = []
     for _ in range(repeat):
@@ -204,9 +265,13 @@ async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--before", help="the python of another installation whose server to run on the same edits")
+    parser.add_argument("--cpu", action="store_true", help="the server's parse and outline per edit, in CPU time, in process")
+    parser.add_argument("--cpu-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     text = syllabus_from_examples()
     edits = plan_edits(text, args.seed)
+    if args.cpu:
+        return main_cpu(args, text, edits)
     loads_ms = best_ms(lambda: json.loads(text))
     parse_ms = best_ms(lambda: parse(text))
     print(f"syllabus from examples/: {len(text.encode()) / 1000:.0f} KB, {text.count(chr(10))} lines; "

@@ -21,7 +21,6 @@ longer than the next for no reason of its own.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import shutil

@@ -6,8 +6,9 @@ The log is a plain CSV (``episode,task,reward``) under a two-task syllabus of 1,
 episodes (train and test blocks of both tasks), the shape ``sylla simulate`` writes.
 Full: ``compute_metrics`` on the finished log (what ``sylla metrics --allow-partial
 --format json`` does after start-up). Update: the follower's `refresh` after the last 1 %
-(10,000 rows) is appended: sync the mirror (reads only the new bytes) and recompute.
-Target (issue 25): update <= 5 % of full. Idle: process CPU seconds over 5 s of waiting on
+(10,000 rows) is appended: sync the mirror (copies only the new bytes), parse, check and align
+only those rows (`metrics/watch/incremental.py`), then run the metric plugins on the aligned
+run; the plugins' own time is printed one by one. Target (issue 25): update <= 5 % of full. Idle: process CPU seconds over 5 s of waiting on
 filesystem events with nothing written.
 
     .venv/bin/python bench/watch.py [--episodes N]
@@ -22,8 +23,12 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from sylla.metrics.result import MetricsResult
 
 
 def _syllabus(path: Path, episodes: int) -> None:
@@ -49,6 +54,22 @@ def _rows(episodes: int) -> list[bytes]:
     return [f"{i},{t},{r:.4f}\n".encode() for i, (t, r) in enumerate(zip(tasks, rewards))]
 
 
+def _plugin_times(result: "MetricsResult") -> dict[str, float]:
+    """Seconds each metric plugin takes on the whole aligned run, in the pipeline's order and
+    sharing one context as the pipeline does (the first l2metrics-named plugin pays the
+    smoothing the others reuse): what an update still pays after reading, checking and
+    aligning only the appended rows."""
+    from sylla.metrics.registry import Context
+
+    times = {}
+    ctx = Context(run=result.runs[0], ste={}, params=result.params)
+    for plugin in result.plugins:
+        start = time.perf_counter()
+        list(plugin.compute(ctx))
+        times[plugin.name] = time.perf_counter() - start
+    return times
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--episodes", type=int, default=1_000_000)
@@ -64,8 +85,19 @@ def main() -> int:
         head, cut = b"episode,task,reward\n", len(rows) - len(rows) // 100
         log.write_bytes(head + b"".join(rows[:cut]))
         follower = Follower(log, Options(syllabus=str(syllabus)))
+        # the update as it was before issue 25 item 1: recomputed from the mirror (the same
+        # appended rows, on a second follower, so the two are timed in one run)
+        before = Follower(log, Options(syllabus=str(syllabus)))
+        if before.incremental is not None:
+            before.incremental.close()
+            before.incremental = None
         with open(log, "ab") as handle:
             handle.write(b"".join(rows[cut:]))
+        start = time.perf_counter()
+        before.refresh()
+        recompute = time.perf_counter() - start
+        assert before.last_update == "full"
+        before.close()
         start = time.perf_counter()
         state = follower.refresh()
         update = time.perf_counter() - start
@@ -74,6 +106,9 @@ def main() -> int:
         full = compute_metrics(log, str(syllabus), allow_partial=True, progress=False)
         full_time = time.perf_counter() - start
         assert full.to_json() == state.document
+        assert follower.last_update == "incremental", follower.last_update
+        plugin_times = _plugin_times(full)
+        points = len(state.points)
         stop = threading.Event()
         thread = threading.Thread(target=lambda: [None for _ in follower.changes(stop)])
         thread.start()
@@ -88,6 +123,13 @@ def main() -> int:
     print(f"episodes: {args.episodes:,}; appended: {len(rows) - cut:,} rows (1 %)")
     print(f"full sylla metrics: {full_time:.2f} s; watch update: {update:.2f} s; "
           f"ratio {update / full_time:.1%} (target <= 5 %)")
+    print(f"the same update recomputed from the mirror (before): {recompute:.2f} s, "
+          f"{recompute / full_time:.1%} of full")
+    print(f"curve points kept for the page: {points:,} (down-sampled; one per episode before)")
+    plugins = sum(plugin_times.values())
+    print(f"metric plugins alone on the aligned run: {plugins:.2f} s ({plugins / full_time:.1%} "
+          "of full): " + ", ".join(f"{k} {v:.3f} s" for k, v in
+                                   sorted(plugin_times.items(), key=lambda kv: -kv[1])))
     print(f"idle: {idle_cpu:.3f} CPU s over {idle_wall:.1f} s wall ({idle_cpu / idle_wall:.2%} "
           f"of a core); load average {load:.2f}")
     return 0

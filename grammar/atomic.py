@@ -11,7 +11,6 @@ In the core because the core's own cache uses it and the core imports nothing ab
 from __future__ import annotations
 
 import os
-import tempfile
 from typing import Callable
 
 
@@ -26,6 +25,8 @@ def replace_file(target: str | os.PathLike[str], write: Callable[[str], object],
                  owner: tuple[int, int] | None = None, prefix: str = ".sylla-") -> None:
     """Call ``write(temp_path)``, give the temp file ``mode`` and ``owner`` (uid, gid; best
     effort, only root may give a file away), then rename it over ``target``."""
+    import tempfile  # noqa: PLC0415 - lazy: start-up, tempfile (with random) loads only when a file is written (issue 24)
+
     folder = os.path.dirname(os.fspath(target)) or "."
     fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=folder)
     os.close(fd)

@@ -100,7 +100,7 @@ def _instructions(
     same text is the same value) is a copy of the first one's model with its own place: the
     parts built from its value (merged parameters, task reference) are shared, and immutable."""
     items = items if isinstance(items, list) else []
-    seen: dict[str, tuple[type, list[Any]]] = {}
+    seen: dict[str, tuple[type[Block] | type[PhaseMark], list[Any]]] = {}
     out: list[Instruction] = []
     append = out.append
     for i, value in enumerate(values):
@@ -113,15 +113,15 @@ def _instructions(
         if found is None:
             instruction = build_instruction(i, value, item, base + (i,), defaults, source)
             append(instruction)
-            cls = instruction.__class__
-            if cls is Block or cls is PhaseMark:
-                seen[key] = (cls, list(_FIELDS[cls](instruction)))
+            if isinstance(instruction, (Block, PhaseMark)) and instruction.__class__ in _FIELDS:
+                made = instruction.__class__
+                seen[key] = (made, list(_FIELDS[made](instruction)))
             continue
-        cls, fields = found
+        kind, fields = found
         fields[0] = i
-        fields[_SPAN_AT[cls]] = Span(item.start, item.end)
-        fields[_PATH_AT[cls]] = base + (i,)
-        append(cls(*fields))
+        fields[_SPAN_AT[kind]] = Span(item.start, item.end)
+        fields[_PATH_AT[kind]] = base + (i,)
+        append(kind(*fields))
     return tuple(out)
 
 

@@ -22,6 +22,7 @@ from json.scanner import make_scanner
 from typing import Any, Callable
 
 from .model import Diagnostic, NonJson, NonJsonKind, Related, Severity, Span
+from .regex_cache import compile_cached
 from .tables import Tables, tables
 
 #: Nesting deeper than this is refused: no syllabus needs more than six levels, and the
@@ -359,63 +360,77 @@ def _drive(
     loads = json.loads
     non_json = run.out.non_json
     scan = None  # the C JSON scanner, made on the first whole-lexed container
+    # the run of instructions fast path (``_objects_run``): off in exact mode and around a hole
+    run_of = None if exact or hole is not None else _run_shape(t)
+    run_state = run_of[0] if run_of is not None else -1
     last_end = start
     skip_to = start  # the lexer may swallow a malformed run (``01``) as one bad token
     if open_:
         _feed(t, states, values, Tok("LSQB", None, start, start), actions_for)
         run.floor = len(states)
     m = None
-
-    for m in _tokens(regex, text, start, end, hole, run):
-        if m.start() < skip_to:
-            continue
-        k = m.lastgroup
-        if k in ignore:
-            if k != "WS":
-                non_json.append(NonJson(_COMMENT_KINDS[k], Span(m.start(), m.end())))
-            continue
-        s = m.group()
-        if k == "STRING":
-            tok = Tok(k, s[1:-1] if "\\" not in s else loads(s), m.start(), m.end())
-        elif k == "SHALLOW_OBJECT" or k == "SHALLOW_ARRAY":
-            if scan is None:
-                # The scanner directly: json.loads would build a new decoder for every token.
-                scan = make_scanner(json.JSONDecoder(object_pairs_hook=run.pairs_hook))
-            tok = Tok(k, scan(s, 0)[0], m.start(), m.end())
-            if run.shallow_duplicates:
-                run.shallow_duplicates = False
-                _report_shallow_duplicates(run, m.start(), m.end())
-        elif k == "NUMBER":
-            tok = _number(run, text, s, m.start(), m.end())
-            skip_to = tok.end
-        elif k in _LEX_ERRORS:
-            tok = run.lex_error(k, m.start(), m.end())
-            if tok is None:
+    matches = _tokens(regex, text, start, end, hole, run)
+    while matches is not None:
+        restart = -1
+        for m in matches:
+            if m.start() < skip_to:
                 continue
-            k = tok.type
-        else:
-            tok = Tok(k, True if k == "TRUE" else False if k == "FALSE" else None, m.start(), m.end())
-        last_end = tok.end
-        while True:
-            act = actions[states[-1]].get(k)
-            if act is None:
-                if not _recover(run, states, values, tok, actions_for):
+            k = m.lastgroup
+            if k in ignore:
+                if k != "WS":
+                    non_json.append(NonJson(_COMMENT_KINDS[k], Span(m.start(), m.end())))
+                continue
+            s = m.group()
+            if k == "STRING":
+                tok = Tok(k, s[1:-1] if "\\" not in s else loads(s), m.start(), m.end())
+            elif k == "SHALLOW_OBJECT" or k == "SHALLOW_ARRAY":
+                if scan is None:
+                    scan = _scanner(run)
+                tok = Tok(k, scan(s, 0)[0], m.start(), m.end())
+                if run.shallow_duplicates:
+                    run.shallow_duplicates = False
+                    _report_shallow_duplicates(run, m.start(), m.end())
+            elif k == "NUMBER":
+                tok = _number(run, text, s, m.start(), m.end())
+                skip_to = tok.end
+            elif k in _LEX_ERRORS:
+                repaired = run.lex_error(k, m.start(), m.end())
+                if repaired is None:
+                    continue
+                tok = repaired
+                k = tok.type
+            else:
+                tok = Tok(k, True if k == "TRUE" else False if k == "FALSE" else None, m.start(), m.end())
+            last_end = tok.end
+            while True:
+                act = actions[states[-1]].get(k)
+                if act is None:
+                    if not _recover(run, states, values, tok, actions_for):
+                        break
+                    continue
+                if act[0]:
+                    push_state(act[1])
+                    push_value(tok)
+                    if run.quiet:
+                        run.quiet -= 1
+                    if len(states) > MAX_DEPTH and k in _OPEN:
+                        _check_depth(values, tok)
                     break
-                continue
-            if act[0]:
-                push_state(act[1])
-                push_value(tok)
-                if run.quiet:
-                    run.quiet -= 1
-                if len(states) > MAX_DEPTH and k in _OPEN:
-                    _check_depth(values, tok)
-                break
-            name, n, _ = rules[act[1]]
-            children = values[-n:]
-            del values[-n:]
-            del states[-n:]
-            push_value(actions_for[act[1]](children))
-            push_state(gotos[states[-1]][name])
+                name, n, _ = rules[act[1]]
+                children = values[-n:]
+                del values[-n:]
+                del states[-n:]
+                push_value(actions_for[act[1]](children))
+                push_state(gotos[states[-1]][name])
+            if states[-1] == run_state and not run.quiet:
+                if scan is None:
+                    scan = _scanner(run)
+                pos = _objects_run(run, text, last_end, end, states, values, t, run_of, scan)  # type: ignore[arg-type]  # run_of is set where run_state is
+                if pos > last_end:
+                    last_end = restart = pos
+                    m = None
+                    break
+        matches = regex.finditer(text, restart, end) if restart >= 0 else None
 
     if close:
         if m is not None and m.end() == end and m.lastgroup in _OPEN_ENDED:
@@ -428,6 +443,104 @@ def _drive(
             run.out.escaped = True
             return
     _finish(run, states, values, last_end, actions_for)
+
+
+#: per table: the state after ``elements COMMA`` in a list, the state after a whole-lexed
+#: object shifted there, and the rule ``elements: elements COMMA value`` (see ``_objects_run``)
+_RUN_SHAPES: dict[int, tuple[int, int, int] | None] = {}
+
+
+def _run_shape(t: Tables) -> tuple[int, int, int] | None:
+    key = id(t)
+    if key not in _RUN_SHAPES:
+        _RUN_SHAPES[key] = _find_run_shape(t)
+    return _RUN_SHAPES[key]
+
+
+def _find_run_shape(t: Tables) -> tuple[int, int, int] | None:
+    """Read ``[ {..} , {..} ,`` through the table: where a run of instructions loops."""
+    def shift(state: int, terminal: str) -> int | None:
+        act = t.actions.get(state, {}).get(terminal)
+        return act[1] if act is not None and act[0] else None
+
+    s1 = shift(t.start_state, "LSQB")
+    s2 = shift(s1, "SHALLOW_OBJECT") if s1 is not None else None
+    if s1 is None or s2 is None:
+        return None
+    act = t.actions[s2].get("COMMA")
+    if act is None or act[0] or t.rules[act[1]][0] != "elements":
+        return None
+    s3 = t.gotos.get(s1, {}).get("elements")
+    after_comma = shift(s3, "COMMA") if s3 is not None else None
+    after_object = shift(after_comma, "SHALLOW_OBJECT") if after_comma is not None else None
+    if after_comma is None or after_object is None:
+        return None
+    act = t.actions[after_object].get("COMMA")
+    if act is None or act[0] or t.rules[act[1]] != ("elements", 3, "elements"):
+        return None
+    return after_comma, after_object, act[1]
+
+
+def _objects_run(
+    run: _Run, text: str, pos: int, end: int, states: list[int], values: list, t: Tables,
+    shape: tuple[int, int, int], scan: Any,
+) -> int:
+    """After ``elements COMMA`` in a list: read the run of ``{whole object} ,`` that follows
+    (whitespace around them) without a token or a table step each, and return where it ends
+    (``pos`` when there is none).
+
+    This is what the table does with them, step for step: shift the object, reduce
+    ``elements COMMA object`` into the list (``r_elements`` appends it), shift the comma,
+    which leaves the parser in the same state with the same stack below, so a run of
+    instructions, most of a syllabus, is a loop of regex matches and C-decoded objects. The
+    shape is checked on the stack (``_run_shape`` found the states in the table); anything
+    else (a comment, a nested list, the closing bracket) ends the run and the driver goes on."""
+    after_comma = shape[0]
+    if len(states) < 3 or values[-2].__class__ is not list:
+        return pos
+    below = t.gotos.get(states[-3], {}).get("elements")
+    act = t.actions.get(states[-2], {}).get("COMMA")
+    if below != states[-2] or act is None or not act[0] or act[1] != after_comma:
+        return pos
+    match = _objects_regex(t).match
+    m = match(text, pos, end)
+    if m is None:
+        return pos
+    acc: list = values[-2]
+    append = acc.append
+    comma = values[-1]
+    while m is not None:
+        start, stop = m.span(1)
+        append(Tok("SHALLOW_OBJECT", scan(text, start)[0], start, stop))
+        if run.shallow_duplicates:
+            run.shallow_duplicates = False
+            _report_shallow_duplicates(run, start, stop)
+        pos = m.end()
+        comma = Tok("COMMA", None, pos - 1, pos)
+        m = match(text, pos, end)
+    values[-1] = comma
+    return pos
+
+
+_OBJECTS_REGEX: dict[int, "re.Pattern[str]"] = {}
+
+
+def _objects_regex(t: Tables) -> "re.Pattern[str]":
+    """One ``{whole object} ,`` with the whitespace before each (the lexer's own patterns)."""
+    key = id(t)
+    found = _OBJECTS_REGEX.get(key)
+    if found is None:
+        terminals = dict(t.terminals)
+        # compiled from the cache like the lexer's own pattern (``regex_cache``): compiling the
+        # whole-object terminal is tens of milliseconds of a small lint
+        found = _OBJECTS_REGEX[key] = compile_cached("[ \t\r\n]*(%s)[ \t\r\n]*," % terminals["SHALLOW_OBJECT"])
+    return found
+
+
+def _scanner(run: _Run) -> Any:
+    """The C JSON scanner, for whole-lexed containers: json.loads would build a new decoder
+    for every token."""
+    return make_scanner(json.JSONDecoder(object_pairs_hook=run.pairs_hook))  # type: ignore[arg-type]  # typeshed types make_scanner's argument as itself; it takes the decoder whose hooks it reads
 
 
 def _number(run: _Run, text: str, s: str, start: int, end: int) -> Tok:

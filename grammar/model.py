@@ -256,6 +256,30 @@ class LineIndex:
                 j = find("\n", j + 1)
         self.starts = starts
 
+    @classmethod
+    def edited(cls, previous: "LineIndex | None", text: str, start: int, old_end: int, new_end: int) -> "LineIndex":
+        """The index of ``text``, which is ``previous.text`` with ``[start, old_end)`` replaced
+        by ``text[start:new_end]``: the line starts before the edit kept, those after it
+        moved, only the edit itself searched (an incremental parse of 500 KB would otherwise
+        spend milliseconds finding the same 10,000 line breaks again). Texts with a ``\r``
+        are indexed afresh: a ``\r\n`` can be split or joined at the edit's edges."""
+        if previous is None or "\r" in text or "\r" in previous.text:
+            return cls(text)
+        old = previous.starts
+        starts = old[: bisect.bisect_right(old, start)]
+        find = text.find
+        j = find("\n", start, new_end)
+        while j >= 0:
+            starts.append(j + 1)
+            j = find("\n", j + 1, new_end)
+        delta = new_end - old_end
+        tail = old[bisect.bisect_right(old, old_end) :]
+        starts.extend([x + delta for x in tail] if delta else tail)
+        index = cls.__new__(cls)
+        index.text = text
+        index.starts = starts
+        return index
+
     def line_col(self, offset: int) -> tuple[int, int]:
         """1-based line and 1-based column in code points."""
         offset = max(0, min(offset, len(self.text)))

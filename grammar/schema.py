@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import atexit
 import functools
-import hashlib
 import json
 from pathlib import Path
 from typing import Any, Iterable
 
 from . import cache
+from .digest import blake2b
 from .model import Diagnostic, Span
 from .source_map import SourceMap
 
@@ -34,6 +34,9 @@ _DIRECTIVES = ("$phase", "$repeat", "$episode", "$dataset", "$info")
 
 # (relative path, keyword, message) of each error of one instruction, by its source text.
 _instruction_cache: dict[str, tuple[tuple[tuple[str | int, ...], str, str], ...]] = {}
+# where those errors are, relative to the instruction's start (None: nowhere, ``_NOWHERE``)
+_span_cache: dict[str, tuple[tuple[int, int] | None, ...]] = {}
+_NOWHERE = Span(0, 0)
 
 
 @functools.cache
@@ -64,7 +67,7 @@ class _KnownValid:
     def digest(self, text: str) -> str | None:
         if not self.use_disk:
             return None
-        return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+        return blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
     def __contains__(self, digest: str | None) -> bool:
         return digest is not None and (digest in _known() or digest in _pending)
@@ -104,7 +107,7 @@ def _flush_at_exit() -> None:
 
 
 def _known_path() -> Path:
-    digest = hashlib.blake2b(SCHEMA_PATH.read_bytes(), digest_size=8).hexdigest()
+    digest = blake2b(SCHEMA_PATH.read_bytes(), digest_size=8).hexdigest()
     return cache.directory() / f"valid-{digest}.txt"
 
 
@@ -131,14 +134,49 @@ def validate(value: Any, form: str, source: SourceMap, text: str) -> list[Diagno
         if not (isinstance(value, dict) and isinstance(instructions, list)):
             instructions = None
         found.extend(_top_errors(value, valid))
+    out = _diagnostics(found, source)
     if isinstance(instructions, list):
         items = source.children(base) if base or form == "array" else None
         for i, instruction in enumerate(instructions):
             item = items[i] if isinstance(items, list) and i < len(items) else None
             key = text[item.start : item.end] if item is not None else None
-            for rel, keyword, message in _instruction_errors(instruction, key, valid):
-                found.append((base + (i,) + rel, keyword, message))
-    return _diagnostics(found, source)
+            errors = _instruction_errors(instruction, key, valid)
+            if errors:
+                out.extend(_placed(errors, base + (i,), key, item, source))
+    out.sort(key=_start)
+    return out
+
+
+def _start(d: Diagnostic) -> int:
+    return d.span.start
+
+
+def _placed(
+    errors: tuple[tuple[tuple[str | int, ...], str, str], ...], path: tuple[str | int, ...],
+    key: str | None, item: Any, source: SourceMap,
+) -> list[Diagnostic]:
+    """The diagnostics of one instruction's ``errors`` (at ``path``, source text ``key``).
+
+    Their spans are memoised by the text too, relative to the instruction's start: finding
+    one means parsing the instruction again for its inner positions, and a syllabus repeats
+    its few faulty instructions hundreds of times (a 500 KB one revalidated after a syntax
+    error is fixed would spend a tenth of a second on that alone)."""
+    relative = _span_cache.get(key) if key is not None else None
+    if relative is None:
+        placed = _diagnostics([(path + rel, keyword, message) for rel, keyword, message in errors], source, ordered=False)
+        if key is None or item is None:
+            return placed
+        at = item.start
+        relative = tuple((d.span.start - at, d.span.end - at) if d.span != _NOWHERE else None for d in placed)
+        if len(_span_cache) >= _CACHE_LIMIT:
+            _span_cache.clear()
+        _span_cache[key] = relative
+        return placed
+    at = item.start
+    return [
+        Diagnostic("schema", message, _NOWHERE if where is None else Span(at + where[0], at + where[1]), path=path + rel, keyword=keyword)
+        for (rel, keyword, message), where in zip(errors, relative)
+    ]
 
 
 def _top_errors(value: Any, valid: _KnownValid) -> list[tuple[tuple[str | int, ...], str, str]]:
@@ -194,14 +232,15 @@ def _instruction_errors(
     return cached
 
 
-def _diagnostics(found: list[tuple[tuple[str | int, ...], str, str]], source: SourceMap) -> list[Diagnostic]:
+def _diagnostics(found: list[tuple[tuple[str | int, ...], str, str]], source: SourceMap, *, ordered: bool = True) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for path, keyword, message in found:
-        span = source.span(path) or Span(0, 0)
+        span = source.span(path) or _NOWHERE
         if keyword in ("additionalProperties", "propertyNames"):
             span = source.key_span(path) or span
         out.append(Diagnostic("schema", message, span, path=path, keyword=keyword))
-    out.sort(key=lambda d: d.span.start)
+    if ordered:
+        out.sort(key=_start)
     return out
 
 

@@ -23,7 +23,7 @@ class SourceMap:
     def __init__(self, text: str, root: Item | None) -> None:
         self.text = text
         self.root = root
-        self._expanded: dict[int, Node | None] = {}
+        self._expanded: dict[int, Item | None] = {}
 
     def expand(self, item: Item) -> Item:
         """The item with inner positions: a whole-lexed container is parsed again exactly."""

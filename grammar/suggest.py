@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
 from typing import Iterable
 
 
 def closest(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | None:
     """The most similar candidate, compared case-insensitively, or None."""
+    import difflib  # noqa: PLC0415 - lazy: start-up, difflib loads only when a name is misspelt (issue 24)
+
     options = list(dict.fromkeys(candidates))
     lowered = {c.lower(): c for c in options}
     if word.lower() in lowered and lowered[word.lower()] != word:

@@ -33,9 +33,10 @@ def phase_pairs(
         chunk = [f'{{"$phase": "{phase}.train"}}']
         previous = None
         for _ in range(train_blocks):
-            block = previous
-            while block == previous:  # same task and params side by side is a finding (H505)
+            while True:  # same task and params side by side is a finding (H505)
                 block = (rng.choice(tasks), rng.choice((0.15, 0.2, 0.25)))
+                if block != previous:
+                    break
             count = rng.choice((100, 1000, 5000))
             chunk.append('{"$repeat": {"$episode": "%s", "bot/paddle/width": %s}, "count": %d}' % (*block, count))
             previous = block

@@ -10,13 +10,14 @@ as JSON in the user's cache directory, keyed by a hash of the grammar and Lark's
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import cache
+from .digest import blake2b
+from .regex_cache import compile_cached
 
 GRAMMAR_PATH = Path(__file__).with_name("syllabus.lark")
 _FORMAT = 2
@@ -74,7 +75,7 @@ class Tables:
     def _regex(self, skip: tuple[str, ...]) -> re.Pattern[str]:
         parts = [f"(?P<{name}>{rx})" for name, rx in self.terminals if name not in skip]
         parts += [f"(?P<{name}>{rx})" for name, rx in ERROR_PATTERNS]
-        return re.compile("|".join(parts))
+        return compile_cached("|".join(parts))  # its compile was a tenth of a small lint (issue 24)
 
 
 def _build() -> dict:
@@ -129,7 +130,7 @@ def _lark_fingerprint() -> bytes:
 
 
 def _cache_file() -> Path:
-    digest = hashlib.sha256(GRAMMAR_PATH.read_bytes() + _lark_fingerprint()).hexdigest()
+    digest = blake2b(GRAMMAR_PATH.read_bytes() + _lark_fingerprint()).hexdigest()
     return cache.directory() / f"tables-{_FORMAT}-{digest[:16]}.json"
 
 

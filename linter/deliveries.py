@@ -14,7 +14,7 @@ import os
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from sylla.grammar.listdsl import DslError
 from sylla.grammar.listdsl.prior import LOG_HIT, LOG_MISS
@@ -23,6 +23,7 @@ from sylla.grammar.trials.delivery import Delivery, Table, paragraphs, read_deli
 from sylla.grammar.trials.model import ORDERINGS, RUNS, SAMPLES, TRIALS
 from sylla.grammar.trials.scoring import Scorer, load_trials
 
+from .engine import LintResult
 from .finding import Finding
 from .registry import rule_for
 
@@ -47,18 +48,8 @@ class DeliveryParse:
         return self._file.index
 
 
-@dataclass
-class DeliveryResult:
-    """Findings of one delivery file, shaped like a ``LintResult`` for the reporters."""
-
-    findings: list[Finding]
-    parse: DeliveryParse
-    syllabus_type: None = None
-    path: str | None = None
-
-    @property
-    def text(self) -> str:
-        return self.parse.text
+#: the findings of one delivery file, in the shape every reporter reads
+DeliveryResult = LintResult[DeliveryParse]
 
 
 @dataclass
@@ -148,7 +139,7 @@ def check_delivery(folder: str, trials_folder: str | None) -> tuple[list[tuple[s
         file_for(where, "samples.csv").add("W922", f"{len(where):,} sample rows; the request asks for {SAMPLES:,} programs "
                                           "uniformly sampled from all programs considered")
     _description(delivery, file_for)
-    out = [(path, DeliveryResult(sorted(f.findings, key=lambda x: (x.span.start, x.code)), DeliveryParse(f), None, path))
+    out = [(path, DeliveryResult(sorted(f.findings, key=lambda x: (x.span.start, x.code)), DeliveryParse(f), None, path, "trials"))
            for path, f in sorted(files.items())]
     return out, trial_errors
 
@@ -338,7 +329,7 @@ def _bests_order(table: Table, f: _File) -> None:
               "(if the model ranks by another objective, say so in description.md)", bad_post[0], severity="warning")
 
 
-def _description(delivery: Delivery, file_for) -> None:
+def _description(delivery: Delivery, file_for: Callable[[Table | None, str], _File]) -> None:
     if delivery.description is None:
         file_for(None, "description.md").add("W923", "description.md is missing (the request's deliverable 4)")
         return

@@ -17,9 +17,10 @@ from .finding import Finding, Fix, RelatedSpan
 
 if TYPE_CHECKING:
     from .config import Config  # the rules import this module, and config checks selectors against the rules
+    from .language import Parsed  # the engine's module: its runtime imports reach the rules, which import this one
     from .rule import Rule
 
-ParseT = TypeVar("ParseT")
+ParseT = TypeVar("ParseT", bound="Parsed")
 ModelT = TypeVar("ModelT")
 
 
@@ -34,11 +35,11 @@ class DocumentContext(Generic[ParseT, ModelT]):
 
     @property
     def text(self) -> str:
-        return self.parse.text  # type: ignore[attr-defined]  # every language's parse has it
+        return self.parse.text
 
     @property
     def lines(self) -> LineIndex:
-        return self.parse.lines  # type: ignore[attr-defined]
+        return self.parse.lines
 
     def finding(
         self, rule: "Rule", message: str, span: Span, fix: Fix | None = None, related: tuple[RelatedSpan, ...] = ()

@@ -1,10 +1,15 @@
-"""``lint``: parse, turn the core's diagnostics into findings, run the rules, filter, sort.
+"""The one lint engine: parse, turn the core's diagnostics into findings, run the rules, filter, sort.
 
-Core syntax and schema diagnostics become findings with their own codes (S1xx, S2xx, or a
-more specific rule that claims them, such as the phase-label rule). Model rules run when the
-syntax is clean; they build on the lenient model, so schema errors do not silence them. The
-rules that read the phase structure (P3xx, T4xx, H5xx) also wait for a structure without
-typos: a misspelt directive or phase label is reported once, not with its consequences.
+Every language goes through ``run`` with its descriptor (``language.LanguageSpec``): syllabi,
+Science Birds configs and wave-3 trial files share every step, and what differs (the parse,
+the rule context, the rules a syllabus holds back while its structure has a typo, suppression
+comments) is the descriptor's. Core syntax and schema diagnostics become findings with their
+own codes (S1xx, S2xx, B80x, W90x, or a more specific rule that claims them, such as the
+phase-label rule). Model rules run when the syntax is clean; they build on the lenient model,
+so schema errors do not silence them.
+
+``lint`` is the syllabus entry point (``sylla.linter.lint``); ``languages.lint_text`` picks
+the language by content.
 """
 
 from __future__ import annotations
@@ -12,28 +17,39 @@ from __future__ import annotations
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Callable, Iterator
+from typing import Any, Callable, Generic, Iterator, Sequence, TypeVar
 
 from sylla.grammar.gc_pause import paused_gc
-from sylla.grammar.model import Diagnostic, Severity, Syllabus, Unknown
-from sylla.grammar.parse import ParseResult, parse
+from sylla.grammar.model import Diagnostic, Severity
+from sylla.grammar.parse import ParseResult
 
 from .config import Config
-from .context import Context
 from .finding import Finding, RelatedSpan
-from .registry import all_codes, language_rules, rule_for_kind
-from .suppress import suppressions
-from .syllabus_type import SyllabusType, resolve_type
+from .language import CoreParse, LanguageSpec, Parsed
+from .registry import language_rules, rule_for_kind
+from .rule import Rule
+from .rules import Language
+from .syllabus import SYLLABUS
+from .syllabus_type import SyllabusType
+
+__all__ = ["LintResult", "between_rules", "configured_severity", "lint", "run"]
+
+ParseT = TypeVar("ParseT", bound=Parsed)
+P = TypeVar("P", bound=CoreParse)
+C = TypeVar("C")
 
 
 @dataclass
-class LintResult:
-    """The findings of one file (sorted by offset), its parse, and the type it was linted as."""
+class LintResult(Generic[ParseT]):
+    """The findings of one file (sorted by offset), its parse in its language (a syllabus
+    ``ParseResult``, a ``BirdsParse``, a ``TrialParse``, a delivery file's), the syllabus type
+    it was linted as (syllabi only) and the language."""
 
     findings: list[Finding]
-    parse: ParseResult
+    parse: ParseT
     syllabus_type: SyllabusType | None
     path: str | None = None
+    language: Language = "syllabus"
 
     @property
     def text(self) -> str:
@@ -61,78 +77,64 @@ def between_rules(hook: Callable[[], object]) -> Iterator[None]:
 
 def lint(
     data: str | bytes, path: str | None = None, config: Config | None = None, *, parsed: ParseResult | None = None
-) -> LintResult:
+) -> LintResult[ParseResult]:
     """Lint one syllabus. ``config`` None means the defaults (callers that want discovery
     call ``load_config(path)`` first, as the CLI does). ``parsed`` is ``parse(data, path)``
     when the caller already has it (the language server shares one parse per version between
     the lint and its other features)."""
+    return run(SYLLABUS, data, path, config, parsed=parsed)
+
+
+def run(
+    spec: LanguageSpec[P, Any], data: str | bytes, path: str | None = None, config: Config | None = None,
+    *, parsed: P | None = None,
+) -> LintResult[P]:
+    """Lint one file of ``spec``'s language: every step every language shares."""
+    config = config or Config()
     with paused_gc():
-        return _lint(data, path, config or Config(), parsed)
+        result = parsed if parsed is not None else spec.parse(data, path)
+        ctx = spec.context(result, config, path) if result.model is not None else None
+        rules = [r for r in language_rules(spec.name) if config.enabled(r.code, path)]
+        claimers: list[Any] = [r for r in rules if hasattr(r, "claims")]
+        findings: list[Finding] = []
+        for diag in result.diagnostics:
+            finding = _from_diagnostic(spec, diag, ctx, claimers)
+            if finding is not None:
+                findings.append(finding)
+        if ctx is not None and result.syntax_ok:
+            held_back = spec.held_back(ctx)
+            pause = getattr(_between_rules, "hook", None)
+            for rule in rules:
+                if rule.kinds or (held_back is not None and held_back(rule)):
+                    continue
+                if pause is not None:
+                    pause()
+                findings.extend(rule.check(ctx))
+        findings = _filter(spec, spec.prune(findings), config, path, result)
+        return LintResult(findings, result, spec.syllabus_type(ctx), path, spec.name)
 
 
-def _lint(data: str | bytes, path: str | None, config: Config, parsed: ParseResult | None = None) -> LintResult:
-    result = parsed if parsed is not None else parse(data, path)
-    model = result.model
-    ctx: Context | None = None
-    stype: SyllabusType | None = None
-    if model is not None:
-        stype = resolve_type(model, config)
-        registry = None
-        if config.registry is not None:
-            from .task_registry import load_registry  # noqa: PLC0415 - lazy: the task registry file is read only when a config names one
-
-            registry = load_registry(config.registry)
-        ctx = Context(result, model, config, stype, registry, rule_codes=all_codes)
-    rules = [r for r in language_rules("syllabus") if config.enabled(r.code, path)]
-    findings: list[Finding] = []
-    claimers = [r for r in rules if hasattr(r, "claims")]
-    for diag in result.diagnostics:
-        finding = _from_diagnostic(diag, ctx, claimers)
-        if finding is not None:
-            findings.append(finding)
-    if ctx is not None and result.syntax_ok:
-        typo = model is not None and structure_typo(model)
-        pause = getattr(_between_rules, "hook", None)
-        for rule in rules:
-            if rule.kinds or (typo and rule.structural):
-                continue
-            if pause is not None:
-                pause()
-            findings.extend(rule.check(ctx))
-    findings = _filter(findings, config, path, result)
-    return LintResult(findings, result, stype, path)
-
-
-def structure_typo(model: Syllabus) -> bool:
-    """Whether the phase and block structure has a typo that other findings would follow from:
-    an instruction with no known directive (``"$repaet"``, ``"$phse"``), a phase label that
-    is not ``<n>.train``/``<n>.test``, or a misspelt ``disable_updates``. The typo itself is
-    reported (N603, P301, N606)."""
-    from .rules.unknown_info_key import has_misspelt_info  # noqa: PLC0415 - lazy: the rule modules load on the first lint (see registry)
-
-    return (
-        any(isinstance(i, Unknown) for i in model.instructions)
-        or any(p.kind is None for p in model.phases)
-        or has_misspelt_info(model)
-    )
-
-
-def _from_diagnostic(diag: Diagnostic, ctx: Context | None, claimers: list) -> Finding | None:
-    for rule in claimers:
-        if ctx is not None and rule.claims(diag, ctx):
-            return rule.from_diagnostic(diag, ctx)
-    rule = rule_for_kind(diag.keyword if diag.kind == "schema" and diag.keyword else diag.kind, "syllabus")
+def _from_diagnostic(spec: LanguageSpec[Any, Any], diag: Diagnostic, ctx: object, claimers: list[Any]) -> Finding | None:
+    for claimer in claimers:
+        if ctx is not None and claimer.claims(diag, ctx):
+            found: Finding = claimer.from_diagnostic(diag, ctx)
+            return found
+    rule: Rule | None = rule_for_kind(diag.keyword if diag.kind == "schema" and diag.keyword else diag.kind, spec.name)
+    if rule is None:  # the syllabus's catch-all rules (S299, S199); the other languages name every kind
+        rule = rule_for_kind("schema:*" if diag.kind == "schema" else "*", spec.name)
     if rule is None:
-        rule = rule_for_kind("schema:*" if diag.kind == "schema" else "*", "syllabus")
-    if rule is None:  # pragma: no cover - the fallback rules are always registered
         return None
     related = tuple(RelatedSpan(r.message, r.span) for r in diag.related)
-    return Finding(rule.code, rule.name, rule.severity, diag.message, diag.span, None, related)
+    return Finding(rule.code, rule.name, spec.core_severity(rule, diag), diag.message, diag.span, None, related)
 
 
-def _filter(findings: list[Finding], config: Config, path: str | None, result: ParseResult) -> list[Finding]:
-    lines = result.lines
-    quiet = suppressions(result.model, lines)
+def _filter(
+    spec: LanguageSpec[P, Any], findings: Sequence[Finding], config: Config, path: str | None, result: P
+) -> list[Finding]:
+    """The config's selection, one finding per (code, span, message), suppression comments,
+    the config's severities, and text order."""
+    quiet = spec.suppressions(result)
+    lines = result.lines if quiet is not None else None
     seen: set[tuple[str, int, int, str]] = set()
     out: list[Finding] = []
     for f in findings:
@@ -142,7 +144,7 @@ def _filter(findings: list[Finding], config: Config, path: str | None, result: P
         if key in seen:
             continue
         seen.add(key)
-        if quiet.suppressed(f.code, lines.line_col(f.span.start)[0]):
+        if quiet is not None and lines is not None and quiet.suppressed(f.code, lines.line_col(f.span.start)[0]):
             continue
         level = configured_severity(config, f.code)
         if level is not None and level != f.severity:

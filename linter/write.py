@@ -1,4 +1,4 @@
-"""``write_text``: the one way sylla rewrites a user's file (``lint --fix`` and ``fmt``).
+"""``write_bytes`` / ``write_text``: the one way sylla rewrites a user's file (``lint --fix`` and ``fmt``).
 
 A rewrite must not be a surprise to the file system: it lands on the file a symlink points
 to (and the link stays a link), it keeps the file's mode bits and owner, it does not split a
@@ -17,7 +17,6 @@ import os
 import stat
 
 from sylla.grammar.atomic import replace_file, write_synced
-from sylla.grammar.birds.detect import birds_kind
 
 BOM = b"\xef\xbb\xbf"
 
@@ -34,19 +33,11 @@ class WriteError(OSError):
         return self.reason
 
 
-def encode_like(original: bytes, text: str) -> bytes:
-    """``text`` encoded as ``original`` was.
-
-    A syllabus is UTF-8, with the byte-order mark ``original`` had (the parser drops it from
-    the text it returns, and a rewrite must not drop it from the file). A Science Birds config
-    keeps its detected encoding and BOM: the game writes UTF-16 declarations on ASCII files,
-    and a fix must leave the bytes the game reads in the shape it wrote them.
-    """
-    if birds_kind(original) is not None:  # languages.is_birds, one layer down: languages imports this module
-        from sylla.grammar.birds.decode import decode  # noqa: PLC0415 - lazy: start-up, the Science Birds decoder loads only for a config
-        from sylla.grammar.birds.decode import encode_like as birds_encode  # noqa: PLC0415 - lazy: start-up, the Science Birds decoder loads only for a config
-
-        return birds_encode(decode(original), text)
+def encode_utf8_like(original: bytes, text: str) -> bytes:
+    """``text`` as UTF-8, with the byte-order mark ``original`` had (the parser drops it from
+    the text it returns, and a rewrite must not drop it from the file). The bytes of a
+    syllabus or a trial file; a language with other encodings says so in its descriptor
+    (``LanguageSpec.encode``: a Science Birds config keeps the encoding the game wrote)."""
     data = text.encode("utf-8")
     if original.startswith(BOM) and not data.startswith(BOM):
         return BOM + data
@@ -62,12 +53,17 @@ def _writable(st: os.stat_result, path: str) -> bool:
 
 
 def write_text(path: str, original: bytes, text: str) -> None:
-    """Replace the contents of ``path`` (read as ``original``) with ``text``.
+    """Replace the contents of ``path`` (read as ``original``) with ``text`` in UTF-8 (``sylla fmt``).
 
     Raises ``WriteError`` (an ``OSError``) with a short reason such as ``Permission denied``;
     the file is then untouched.
     """
-    data = encode_like(original, text)
+    write_bytes(path, encode_utf8_like(original, text))
+
+
+def write_bytes(path: str, data: bytes) -> None:
+    """Replace the contents of ``path`` with ``data`` (``lint --fix``: the bytes its language's
+    descriptor encoded); raises ``WriteError`` as ``write_text`` does."""
     target = os.path.realpath(path)  # through every symlink: the link itself stays
     try:
         st = os.stat(target)

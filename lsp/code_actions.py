@@ -59,8 +59,8 @@ def fix_all_text(outcome: LintOutcome, parsed: Any = None) -> str:
     caller has it. A leading byte-order mark in the buffer (the linter's text has none) stays."""
     if outcome.fixed is not None:
         return outcome.fixed
-    first = lint_text(outcome.text, outcome.path, outcome.config, parsed=parsed)
-    fixed = fix_all(first, lambda t: lint_text(t, outcome.path, outcome.config)).text
+    first = lint_text(outcome.text, outcome.path, outcome.config, parsed=parsed, language=outcome.language)
+    fixed = fix_all(first, lambda t: lint_text(t, outcome.path, outcome.config, language=first.language)).text
     if fixed == first.text:
         fixed = outcome.text
     elif outcome.text.startswith("\ufeff") and not fixed.startswith("\ufeff"):

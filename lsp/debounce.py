@@ -11,6 +11,7 @@ so what the editor shows always belongs to the latest text.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -75,7 +76,7 @@ class LintScheduler:
             old.cancel()
         task = asyncio.ensure_future(self._run(uri, delay, generation))
         self._tasks[uri] = task
-        task.add_done_callback(lambda t, uri=uri: self._done(uri, t))
+        task.add_done_callback(functools.partial(self._done, uri))
 
     def _done(self, uri: str, task: "asyncio.Task[None]") -> None:
         if self._tasks.get(uri) is task:

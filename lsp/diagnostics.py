@@ -15,6 +15,7 @@ from lsprotocol import types
 
 import sylla.linter as linter
 from sylla.grammar.model import Severity
+from sylla.linter.languages import Language
 from sylla.linter.languages import lint_text as lint_any
 
 from .positions import PositionMap
@@ -47,6 +48,8 @@ class LintOutcome:
     path: str | None = None
     #: Fix All's text for this version, computed once when first asked (``code_actions.fix_all_text``)
     fixed: str | None = None
+    #: the language the document was linted in (None: not served)
+    language: Language | None = None
 
 
 def doc_url(code: str) -> str | None:
@@ -61,11 +64,13 @@ def doc_url(code: str) -> str | None:
         return None
 
 
-def lint_text(text: str, path: str | None, config: Any, parsed: Any = None) -> tuple[list[Any], PositionMap | None]:
-    """Run the linter in the text's language (on ``parsed``, the text's parse, when the caller
-    has it: a syllabus ``ParseResult`` or a ``BirdsParse``); returns its findings and the line
-    index of the text it parsed."""
-    result = lint_any(text, path, config, parsed=parsed)
+def lint_text(
+    text: str, path: str | None, config: Any, parsed: Any = None, language: Language | None = None
+) -> tuple[list[Any], PositionMap | None]:
+    """Run the linter in ``language`` (None: the text's, by content), on ``parsed``, the text's
+    parse in it, when the caller has it; returns its findings and the line index of the text
+    it parsed."""
+    result = lint_any(text, path, config, parsed=parsed, language=language)
     lines = result.parse.lines if result.parse is not None else None
     return list(result.findings), (PositionMap(lines) if lines is not None else None)
 
@@ -102,14 +107,17 @@ def to_lsp(findings: Sequence[Any], uri: str, positions: PositionMap) -> list[ty
 
 def outcome_for(
     uri: str, version: int | None, text: str, path: str | None, config: Any, encoding: str,
-    parsed: Any = None, positions: PositionMap | None = None,
+    parsed: Any = None, positions: PositionMap | None = None, language: Language | None = None,
 ) -> LintOutcome:
     """Lint one snapshot and convert it (runs in the worker thread); ``parsed`` and
-    ``positions`` are the version's shared parse and position map, when there is one."""
-    findings, linted = lint_text(text, path, config, parsed)
+    ``positions`` are the version's shared parse (in ``language``) and position map, when
+    there is one."""
+    findings, linted = lint_text(text, path, config, parsed, language)
     if positions is None or positions.encoding != encoding:
         positions = PositionMap(linted.lines if linted is not None else text, encoding)
-    return LintOutcome(uri, version, text, findings, to_lsp(findings, uri, positions), positions, config, path=path)
+    return LintOutcome(
+        uri, version, text, findings, to_lsp(findings, uri, positions), positions, config, path=path, language=language
+    )
 
 
 def empty_outcome(uri: str, version: int | None, text: str, encoding: str) -> LintOutcome:

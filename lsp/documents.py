@@ -22,15 +22,15 @@ from bisect import bisect_left
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Callable, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from sylla.grammar.birds.decode import MAX_BYTES, decode, encode_like
 from sylla.grammar.birds.parse import parse as parse_birds
 from sylla.grammar.incremental import reparse
 from sylla.grammar.model import Block, Instruction, PhaseMark, Syllabus
-from sylla.grammar.parse import ParseResult, parse
+from sylla.grammar.parse import ParseResult
 from sylla.grammar.schedule import PhaseRun, Schedule, ScheduledBlock, schedule
-from sylla.linter.languages import language_of
+from sylla.linter.languages import Language, language_of, spec_for
 
 from .positions import PositionMap
 
@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     from sylla.grammar.birds.parse import BirdsParse
 
 V = TypeVar("V")
-Language = Literal["syllabus", "birds"]
 
 JSON_LANGUAGES = frozenset({"json", "jsonc", "json5"})
 JSON_SUFFIXES = (".json", ".jsonc", ".json5")
@@ -100,12 +99,12 @@ class Analysis:
 
     @property
     def model(self) -> Syllabus | None:
-        return self.result.model if self.language == "syllabus" else None  # type: ignore[return-value]
+        return self.result.model if self.language == "syllabus" else None  # type: ignore[return-value]  # a syllabus analysis holds a ParseResult, whose model is a Syllabus
 
     @property
     def birds(self) -> "BirdsParse | None":
         """The Science Birds parse, for a Science Birds config."""
-        return self.result if self.language == "birds" else None  # type: ignore[return-value]
+        return self.result if self.language == "birds" else None  # type: ignore[return-value]  # a Science Birds analysis holds a BirdsParse
 
     @cached_property
     def positions(self) -> PositionMap:
@@ -290,7 +289,7 @@ def _parse(language: Language, text: str, path: str | None, previous: Analysis |
             if result.text == text.lstrip("\ufeff"):
                 return result
         return parse_birds(text, path)
-    return parse(text, path)
+    return spec_for(language).parse(text, path)
 
 
 def _as_saved(text: str, path: str | None) -> bytes | None:

@@ -214,8 +214,8 @@ def stale_hover(stale: "Stale", offset: int) -> "types.Hover | None | object":
         return WAIT
     found = _directive_key(analysis, instruction, old)
     if found is not None:
-        key, span = found
-        return answer(f"**`{key}`**\n\n{docs.get(key, '')}".rstrip(), span)
+        name, span = found
+        return answer(f"**`{name}`**\n\n{docs.get(name, '')}".rstrip(), span)
     if isinstance(instruction, PhaseMark):
         from .outline import phase_extent  # noqa: PLC0415 - lazy: start-up, lsprotocol loads only when used
 
@@ -244,8 +244,8 @@ def hover(analysis: Analysis, offset: int) -> types.Hover | None:
         return None
     found = _directive_key(analysis, instruction, offset)
     if found is not None:
-        key, span = found
-        return _hover(f"**`{key}`**\n\n{docs.get(key, '')}".rstrip(), positions.range(span))
+        name, span = found
+        return _hover(f"**`{name}`**\n\n{docs.get(name, '')}".rstrip(), positions.range(span))
     if isinstance(instruction, PhaseMark):
         return _hover(phase_markdown(analysis, instruction), positions.range(instruction.span))
     if isinstance(instruction, Block):

@@ -41,7 +41,7 @@ def folding_ranges(analysis: Analysis) -> list[dict[str, Any]]:
     if model is None:
         return []
     positions = analysis.positions
-    spans: list[tuple[Span, str | None]] = []
+    spans: list[tuple[Span, types.FoldingRangeKind | None]] = []
     if model.instructions_span is not None:
         spans.append((model.instructions_span, None))
     for key in model.top_level_keys:

@@ -3,8 +3,8 @@
 This module owns the pygls ``LanguageServer`` and the per-session state (open syllabi and
 Science Birds configs, client settings, the lint scheduler); every feature's logic lives in its
 own module and is handed plain values (text, offsets, analysis) so it can be read without
-knowing pygls. Each request goes to the module of the document's language: the syllabus
-modules, or ``birds_features`` for configMeta.xml / config.xml.
+knowing pygls. No handler names a language: each asks the ``Editor`` of the document's
+language (``languages.editor_for``) for the feature, and a language without it gets no answer.
 """
 
 from __future__ import annotations
@@ -19,22 +19,21 @@ from typing import Any, BinaryIO, Callable, Mapping, Sequence, TypeVar
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
+from pygls.workspace import TextDocument
 
 from sylla.linter.engine import between_rules
 from sylla.linter.task_registry import load_registry
 from sylla.version import __version__
 
-from . import birds_features, guard, stale, transport
+from . import guard, stale, transport
 from .code_actions import FIX_ALL, code_actions, fix_all_text, wants_fix_all
-from .completion import Context as CompletionContext
-from .completion import complete
 from .debounce import LintScheduler, Snapshot
 from .diagnostics import LintOutcome, empty_outcome, outcome_for
 from .documents import Analysis, Documents, Language, looks_like_xml, served
-from .formatting import format_document
-from .hover import WAIT, hover, stale_hover
+from .hover import WAIT, stale_hover
 from .idle_gc import IdleCollector
-from .outline import Pieces, document_symbols, folding_ranges, inlay_hints
+from .languages import CompletionRequest, editor_for
+from .outline import Pieces, document_symbols
 from .positions import PositionMap
 from .priority import RequestsFirst
 from .pygls_compat import RawJson, SyllaProtocol, Wire, use_lsp_line_rules
@@ -122,7 +121,7 @@ class SyllaServer(LanguageServer):
     def encoding(self) -> str:
         return encoding_name(self.workspace.position_encoding)
 
-    def open_document(self, uri: str):  # TextDocument | None
+    def open_document(self, uri: str) -> TextDocument | None:
         """The open document at ``uri`` if it is JSON or XML (``get_text_document`` would invent one)."""
         doc = self.workspace.text_documents.get(uri)
         if doc is None or not served(uri, doc.language_id):
@@ -151,10 +150,6 @@ class SyllaServer(LanguageServer):
         language = self.language(snap)
         return None if language is None else (snap, language)
 
-    def syllabus_snapshot(self, uri: str) -> Snapshot | None:
-        found = self.served_snapshot(uri)
-        return found[0] if found is not None and found[1] == "syllabus" else None
-
     def config_for(self, path: str | None) -> tuple[Any, str | None]:
         """The linter config for a file, and the problem that made us fall back, if any."""
         try:
@@ -175,18 +170,19 @@ class SyllaServer(LanguageServer):
             return empty_outcome(snap.uri, snap.version, snap.text, self.encoding)
         self.documents.linted_as(snap.uri, language)
         analysis = self.documents.analyse(snap.uri, snap.version, snap.text, self.encoding, language)
-        if language == "syllabus" and snap.uri in self.outlines:
+        if editor_for(language).symbols and snap.uri in self.outlines:
             # the editor shows this document's outline and asks for it after every change:
             # write it now, with the parse and before the rules, rather than beside them; the
             # schedule hover reads first (the outline does not need it), so that the hover an
             # editor sends once the outline is in answers at once on the event loop
-            analysis.schedule  # noqa: B018
+            analysis.schedule  # noqa: B018 - read for its effect: the cached schedule is built now
             self.outline(analysis)
 
         self.requests_first.wait()
         with between_rules(self.requests_first.pauses()):  # and again before each rule
             outcome = outcome_for(
-                snap.uri, snap.version, snap.text, path, config, self.encoding, analysis.result, analysis.positions
+                snap.uri, snap.version, snap.text, path, config, self.encoding, analysis.result, analysis.positions,
+                language,
             )
         outcome.config_problem = problem
         return outcome
@@ -238,10 +234,10 @@ class SyllaServer(LanguageServer):
         if found is None:
             return None
         snap, language = found
-        if language == "syllabus" and not self.documents.ready(uri, snap.version, snap.text, language):
+        if editor_for(language).stale and not self.documents.ready(uri, snap.version, snap.text, language):
             last = self.documents.latest(uri)
             if (
-                last is not None and last.language == "syllabus" and last.encoding == self.encoding
+                last is not None and last.language == language and last.encoding == self.encoding
                 and last.model is not None and last.result.text == last.text
                 and (feature is None or feature in self.stale_features)
             ):
@@ -465,17 +461,18 @@ def create_server() -> SyllaServer:
             if isinstance(current, Stale):
                 answer = stale_hover(current, current.positions.offset(params.position))
                 if answer is not WAIT:
-                    return answer  # type: ignore[return-value]
+                    return answer if isinstance(answer, types.Hover) else None
             analysis = await server.analysis(uri)
             if analysis is None:
                 return None
+            editor = editor_for(analysis.language)
+            if editor.hover is None:
+                return None
             offset = analysis.positions.offset(params.position)
-            if analysis.language == "birds":
-                return await server.off_loop(birds_features.hover, analysis, offset)
-            if analysis.has_schedule:  # a bisection and a few lines of text: answer here
-                return hover(analysis, offset)
+            if editor.hover_ready(analysis):  # e.g. the schedule is built: a bisection and a few lines of text
+                return editor.hover(analysis, offset)
             # off the loop: the first hover of a version may build its schedule (0.1 s at 500 KB)
-            return await server.off_loop(hover, analysis, offset)
+            return await server.off_loop(editor.hover, analysis, offset)
 
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=['"', "$", "<"]))
     @guard.request
@@ -489,30 +486,25 @@ def create_server() -> SyllaServer:
         if found is None:
             return None
         snap, language = found
-        if language == "birds":
-            return await server.off_loop(
-                birds_features.complete, snap.text, params.position, server.encoding, snippets(server), markdown(server)
-            )
-        await server.settings_loaded()
-        snap = server.syllabus_snapshot(uri) or snap
-        registry = await server.off_loop(server.registry_params, to_fs_path(uri))
-        positions = PositionMap(snap.text, server.encoding)
-        ctx = CompletionContext(
-            text=snap.text,
-            offset=positions.offset(params.position),
-            positions=positions,
-            snippets=snippets(server),
-            markdown=markdown(server),
-            registry=registry,
-        )
-        return complete(ctx)
+        editor = editor_for(language)
+        if editor.complete is None:
+            return None
+        registry: Mapping[str, Sequence[str]] = {}
+        if editor.registry:
+            await server.settings_loaded()
+            snap = server.snapshot(uri) or snap
+            registry = await server.off_loop(server.registry_params, to_fs_path(uri))
+        request = CompletionRequest(snap.text, params.position, server.encoding, snippets(server), markdown(server), registry)
+        if editor.complete_on_loop:
+            return editor.complete(request)
+        return await server.off_loop(editor.complete, request)
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @guard.request
     async def on_symbols(params: types.DocumentSymbolParams) -> list[types.DocumentSymbol] | None:
         with server.requests_first.answering():
             analysis = await server.analysis(params.text_document.uri)
-            if analysis is None or analysis.language != "syllabus":
+            if analysis is None or not editor_for(analysis.language).symbols:
                 return None
             if analysis.has_view("symbols"):  # written by the lint with its parse: send it
                 return RawJson(server.outline(analysis))  # type: ignore[return-value]  # pygls_compat.SyllaProtocol sends Wire/RawJson as they are; the client gets the declared LSP type
@@ -525,11 +517,10 @@ def create_server() -> SyllaServer:
             analysis = await server.current_or_stale(params.text_document.uri, "foldingRange")
             if isinstance(analysis, Stale):
                 return Wire(stale.folding_ranges(analysis))  # type: ignore[return-value]  # pygls_compat.SyllaProtocol sends Wire/RawJson as they are; the client gets the declared LSP type
-            if analysis is None:
+            folding = editor_for(analysis.language).folding if analysis is not None else None
+            if analysis is None or folding is None:
                 return None
-            if analysis.language == "birds":
-                return await server.off_loop(analysis.view, "folding", birds_features.folding_ranges)
-            return Wire(await server.off_loop(analysis.view, "folding", folding_ranges))  # type: ignore[return-value]  # pygls_compat.SyllaProtocol sends Wire/RawJson as they are; the client gets the declared LSP type
+            return await server.off_loop(folding, analysis)  # FoldingRanges, or a Wire of them (sent as it is)
 
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT)
     @guard.request
@@ -538,17 +529,20 @@ def create_server() -> SyllaServer:
             analysis = await server.current_or_stale(params.text_document.uri, "inlayHint")
             if isinstance(analysis, Stale):
                 return stale.inlay_hints(analysis, params.range)
-            if analysis is None or analysis.language != "syllabus":
+            hints = editor_for(analysis.language).inlay_hints if analysis is not None else None
+            if analysis is None or hints is None:
                 return None
-            return await server.off_loop(inlay_hints, analysis, analysis.positions.span(params.range))
+            return await server.off_loop(hints, analysis, analysis.positions.span(params.range))
 
     @server.feature(types.TEXT_DOCUMENT_FORMATTING)
     @guard.request
     async def on_formatting(params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
-        snap = server.syllabus_snapshot(params.text_document.uri)
-        if snap is None:
+        found = server.served_snapshot(params.text_document.uri)
+        fmt = editor_for(found[1]).format if found is not None else None
+        if found is None or fmt is None:
             return None
-        return await server.off_loop(format_document, snap.text, PositionMap(snap.text, server.encoding))
+        snap = found[0]
+        return await server.off_loop(fmt, snap.text, PositionMap(snap.text, server.encoding))
 
     @server.feature(types.SHUTDOWN)
     @guard.notification

@@ -195,8 +195,8 @@ def rows_view(run: RunData, row_perf: np.ndarray, row_start: np.ndarray,
         offsets = np.repeat(row_start.astype(np.int64) - ends[:-1], nrows)
         rows = row_perf[offsets + np.arange(int(ends[-1]))]
     blocks = run.blocks.copy()
-    blocks["start"] = ends[blocks["start"].to_numpy(dtype=np.int64)]
-    blocks["stop"] = ends[blocks["stop"].to_numpy(dtype=np.int64)]
+    blocks["start"] = ends[column(blocks, "start").astype(np.int64)]
+    blocks["stop"] = ends[column(blocks, "stop").astype(np.int64)]
     blocks["count"] = blocks["stop"] - blocks["start"]
     return RunData(run=run.run, perf=rows, exp=np.repeat(run.exp, nrows),
                    blocks=blocks, partial=run.partial)

@@ -20,7 +20,7 @@ from sylla.grammar.model import Block, PhaseMark, Span, Syllabus
 from sylla.grammar.schedule import ScheduledBlock, schedule
 
 from .needs import SCHEDULE_NEEDS, Need, needs_of
-from .registry import load_plugins
+from .registry import Metric, load_plugins
 
 STE_FIX = ("record a single-task-expert run of {tasks} (sylla new --type STE --task NAME writes its "
            "syllabus) and pass its log with --ste")
@@ -83,7 +83,7 @@ def kind_of(block: ScheduledBlock) -> str:
 
 def slots(model: Syllabus, without: frozenset[int] = frozenset()) -> list[Slot]:
     """The scheduled blocks, less those whose instruction index is in ``without``."""
-    out = []
+    out: list[Slot] = []
     for b in schedule(model).blocks:
         if b.end > b.start and b.block.index not in without:  # zero episodes leave nothing in the log
             out.append(Slot(len(out), b.task, kind_of(b), b.block, b.phase))
@@ -112,10 +112,14 @@ class _Schedule:
         mine = self.of(task, "train")
         return mine[0] if mine else None
 
+    def trained_first(self, task: str) -> Slot:
+        """The first train block of a task in ``trained``, which has one."""
+        return self.of(task, "train")[0]
+
     def test_phase_after(self, slot: Slot) -> str:
         """The label of the first test phase after ``slot``, for messages."""
-        later = [s for s in self.test if s.pos > slot.pos and s.phase is not None]
-        return f'"{later[0].phase.label}"' if later else "a test phase after it"
+        label = next((s.phase.label for s in self.test if s.pos > slot.pos and s.phase is not None), None)
+        return f'"{label}"' if label is not None else "a test phase after it"
 
 
 def _span(slot: Slot | None) -> Span | None:
@@ -143,17 +147,17 @@ def _decide(need: Need, s: _Schedule) -> Verdict:
                 _span(s.train[0]))
     if kind == "test_after_train":
         for t in s.trained:
-            ft = s.first_train(t)
-            if any(x.pos > ft.pos for x in s.of(t, "test")):  # type: ignore[union-attr]
+            ft = s.trained_first(t)
+            if any(x.pos > ft.pos for x in s.of(t, "test")):
                 return True, "", "", None
         t = s.trained[0]
-        ft = s.first_train(t)
+        ft = s.trained_first(t)
         return (False, "no task is tested after its first training",
-                f"test {t} in {s.test_phase_after(ft)} after its training", _span(ft))  # type: ignore[arg-type]
+                f"test {t} in {s.test_phase_after(ft)} after its training", _span(ft))
     if kind == "test_before_train":
         for t in s.tasks:
-            ft = s.first_train(t)
-            if any(ft is None or x.pos < ft.pos for x in s.of(t, "test")):
+            first = s.first_train(t)
+            if any(first is None or x.pos < first.pos for x in s.of(t, "test")):
                 return True, "", "", None
         return (False, "no task is tested before its first training (no baseline)",
                 f"test {s.trained[0]} in a 0.test phase before 1.train (lint with profile pretest)",
@@ -205,17 +209,17 @@ def _reevaluation(s: _Schedule) -> Verdict:
         if refs and any(p > min(refs) and p not in refs for p in test):
             return True, "", "", None
     for t in s.trained:
-        ft = s.first_train(t)
-        tested = [x for x in s.of(t, "test") if x.pos > ft.pos]  # type: ignore[union-attr]
+        ft = s.trained_first(t)
+        tested = [x for x in s.of(t, "test") if x.pos > ft.pos]
         if tested:
             later = [x for x in s.test if x.pos > tested[0].pos and x.phase is not None
                      and x.phase is not tested[0].phase]
-            where = f'"{later[0].phase.label}"' if later else "a later test phase"  # type: ignore[union-attr]
+            where = _label(later[0]) if later else "a later test phase"
             return (False, f"no task is evaluated again after its first post-training evaluation "
                     f"({t} is tested once after training)", f"test {t} again in {where}",
                     _span(later[0] if later else s.slots[-1]))
     t = s.trained[0]
-    ft = s.first_train(t)
+    ft = s.trained_first(t)
     return (False, "no task is tested after its training", f"test {t} in two test phases after its training",
             _span(ft))
 
@@ -289,7 +293,7 @@ def _gem_matrix(s: _Schedule) -> tuple[list[str], list[list[bool]], list[bool]]:
     last: dict[str, int] = {}
     for x in s.train:
         last[x.task] = x.pos
-    order = sorted(last, key=last.get)  # type: ignore[arg-type]
+    order = sorted(last, key=last.__getitem__)
     T = len(order)
     R = [[False] * T for _ in range(T)]
     base = [False] * T
@@ -368,7 +372,7 @@ def _names(tasks: Sequence[str]) -> str:
 
 def feasibility(
     model: Syllabus, *, params: Mapping[str, Any] | None = None, ste_tasks: Iterable[str] | None = None,
-    plugins: Sequence[object] | None = None, any_params: bool = False, without: frozenset[int] = frozenset(),
+    plugins: Sequence[Metric] | None = None, any_params: bool = False, without: frozenset[int] = frozenset(),
 ) -> list[MetricFeasibility]:
     """Every metric of every plugin (in plugin and emit order) with its verdict for this syllabus.
 
@@ -388,9 +392,9 @@ def feasibility(
             continue  # score-log metrics (iSCIL) are not about a syllabus run
         defaults = {p.name: p.default for p in getattr(plugin, "parameters", ())}
         values = {**defaults, **(params or {})}
-        for name in plugin.emits:  # type: ignore[attr-defined]
+        for name in plugin.emits:
             need = needs.get(name)
-            pname = str(plugin.name)  # type: ignore[attr-defined]
+            pname = str(plugin.name)
             if need is None:
                 out.append(MetricFeasibility(name, pname, True, f"plugin {pname} declares no needs; assumed feasible",
                                              declared=False))
@@ -432,16 +436,16 @@ def render_text(results: Sequence[MetricFeasibility], path: str) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
-def enabled_by(model: Syllabus, blocks: Iterable[Block], plugins: Sequence[object] | None = None) -> list[str]:
+def enabled_by(model: Syllabus, blocks: Iterable[Block], plugins: Sequence[Metric] | None = None) -> list[str]:
     """The metrics (and transfer pairs, as ``metric A->B``) that these blocks make possible:
     feasible with them and not without them. STE runs and metric parameters are assumed given,
     so the answer is about the structure (the editor's hover on a phase or block)."""
     tasks = [b.task for b in model.blocks]
     if plugins is None:
         plugins = load_plugins()
-    common = {"ste_tasks": tasks, "any_params": True, "plugins": plugins}
-    with_them = feasibility(model, **common)
-    without = {m.name: m for m in feasibility(model, without=frozenset(b.index for b in blocks), **common)}
+    with_them = feasibility(model, ste_tasks=tasks, any_params=True, plugins=plugins)
+    without = {m.name: m for m in feasibility(model, without=frozenset(b.index for b in blocks),
+                                              ste_tasks=tasks, any_params=True, plugins=plugins)}
     out = []
     for m in with_them:
         other = without[m.name]

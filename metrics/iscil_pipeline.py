@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .data import EpisodeLog
 from .errors import MetricsError
 from .readers.iscil import IscilLog
 
@@ -21,11 +22,14 @@ if TYPE_CHECKING:
 SCORE_INPUTS = {"tests", "scores"}
 
 
-def prepare(log: IscilLog, model: "Syllabus | None", plugins: list["Metric"],
+def prepare(log: EpisodeLog, model: "Syllabus | None", plugins: list["Metric"],
             only_given: bool) -> tuple[None, list["Metric"]]:
     """Check the log against ``model`` (raises at the first divergence) and return no model for
     alignment (the check is done) and the plugins to run."""
     if model is not None:
+        if not isinstance(log, IscilLog):  # an `EpisodeLog` built by hand with format "iscil"
+            raise MetricsError(f"{log.path}: the continual-imitation log has no experiments to "
+                               "check against the syllabus; pass the log's path instead")
         check_syllabus(log, model)
     if not only_given:
         plugins = [p for p in plugins if SCORE_INPUTS & set(p.inputs)]

@@ -12,11 +12,18 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
+from sylla.grammar.trials.model import TRIALS
+
 from .readers.deliveries import TrialsData
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 Z95 = 1.959963984540054  # the 97.5 % quantile of the standard normal
 
@@ -158,7 +165,7 @@ def render_text(data: TrialsData, tables: dict[str, pd.DataFrame]) -> str:
     return "\n".join(lines)
 
 
-def write_plots(tables: dict[str, pd.DataFrame], folder) -> list:
+def write_plots(tables: dict[str, pd.DataFrame], folder: str | Path) -> list[Path]:
     import matplotlib  # noqa: PLC0415 - lazy: start-up, matplotlib loads only when used
 
     matplotlib.use("Agg")
@@ -172,14 +179,14 @@ def write_plots(tables: dict[str, pd.DataFrame], folder) -> list:
     for g, f in a.groupby("group", sort=False):
         ax.plot(f["trial"], f["accuracy"], marker="o", label=g, linewidth=2.5 if g == "all" else 1.2)
         ax.fill_between(f["trial"], f["ci_low"], f["ci_high"], alpha=0.15)
-    ax.set(xlabel="trial", ylabel="accuracy", title="Accuracy by trial (95% Wilson interval)", ylim=(0, 1), xticks=range(1, 12))
+    ax.set(xlabel="trial", ylabel="accuracy", title="Accuracy by trial (95% Wilson interval)", ylim=(0, 1), xticks=range(1, TRIALS + 1))
     ax.legend()
     written.append(_save(fig, folder / "accuracy_by_trial.png", plt))
     v = tables["variance"]
     fig, ax = plt.subplots(figsize=(7, 4.5))
     ax.plot(v["trial"], v["var_runs"], marker="o", label="across runs")
     ax.plot(v["trial"], v["var_orders"], marker="s", label="across orderings")
-    ax.set(xlabel="trial", ylabel="variance of accuracy", title="Variance across runs and orderings", xticks=range(1, 12))
+    ax.set(xlabel="trial", ylabel="variance of accuracy", title="Variance across runs and orderings", xticks=range(1, TRIALS + 1))
     ax.legend()
     written.append(_save(fig, folder / "variance_by_trial.png", plt))
     s = tables["search"]
@@ -194,7 +201,7 @@ def write_plots(tables: dict[str, pd.DataFrame], folder) -> list:
     return written
 
 
-def _save(fig, path, plt):
+def _save(fig: Figure, path: Path, plt: ModuleType) -> Path:
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

@@ -13,15 +13,21 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .data import with_frames
+from .data import as_frame, with_frames
 from .errors import EXIT_USAGE, MetricsError
 from .plugins.gem import performance_matrix
 from .plugins.reference import saturation
 from .preprocess import rolling, window_of
 from .result import MetricsResult
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.axes import Axes
 
 MAX_POINTS = 4000
 
@@ -48,7 +54,7 @@ def write_plots(result: MetricsResult, out: Path) -> list[Path]:
     s = float(result.params.get("s", 0.1))
     written: list[Path] = []
     for run in result.runs:
-        b = run.blocks
+        b = as_frame(run.blocks)  # already one (with_frames above)
         for task in run.tasks:
             fig, ax = plt.subplots(figsize=(10, 4.4))
             _phases(ax, b)
@@ -86,7 +92,7 @@ def write_plots(result: MetricsResult, out: Path) -> list[Path]:
     return written
 
 
-def _phases(ax, b) -> None:
+def _phases(ax: Axes, b: pd.DataFrame) -> None:
     """Shade and label each phase (a run of blocks with one ``$phase`` label) and hatch the
     blocks where learning is off."""
     from matplotlib.transforms import blended_transform_factory  # noqa: PLC0415 - lazy: start-up, matplotlib loads only when used
@@ -128,7 +134,7 @@ def text_color(rgba: tuple[float, ...]) -> str:
     return "black" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "white"
 
 
-def _matrix(plt, out: Path, run: str, order: list[str], R: np.ndarray, base: np.ndarray,
+def _matrix(plt: ModuleType, out: Path, run: str, order: list[str], R: np.ndarray, base: np.ndarray,
             labels: list[str]) -> Path:
     from matplotlib.colors import TwoSlopeNorm  # noqa: PLC0415 - lazy: start-up, matplotlib loads only when used
 

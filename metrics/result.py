@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
-from .data import EpisodeLog, RunData, column, variant_base, with_frames
+from .data import Columns, EpisodeLog, RunData, column, variant_base, with_frames
 from .errors import EXIT_USAGE, MetricsError
 from .memory import trim
 from .progress import Progress
@@ -214,6 +214,7 @@ def compute_metrics(
     if agnostic:
         episode_log.runs = None if episode_log.format == "iscil" else episode_log.runs
         _strip_variants(episode_log)
+    warnings: list[str]
     if episode_log.runs is not None and model is None:
         runs, warnings = episode_log.runs, []  # what `align` returns for them
     else:
@@ -269,7 +270,7 @@ def _record(produced: dict[str, Any], run: str | None = None) -> dict[str, Any]:
             value = None
         else:
             value = None if math.isnan(value) else value
-    block = produced.get("block")
+    block: Any = produced.get("block")  # what the plugin put: a number, NaN, None
     return {"run": produced.get("run") if run is None else run, "task": produced.get("task"),
             "block": None if _missing(block) else int(block), "phase": produced.get("phase"),
             "metric": produced.get("metric"), "value": value, "partial": False}
@@ -337,19 +338,20 @@ def _strip_variants(log: EpisodeLog) -> None:
     keep the spelling first seen."""
     import pandas as pd  # noqa: PLC0415 - lazy: start-up, pandas loads only when used
 
-    if "task" not in log.frame.columns:
+    frame = log.frame
+    if isinstance(frame, Columns) or "task" not in frame.columns:  # Columns: a streamed log's empty table
         return
-    column = log.frame["task"]
+    tasks = frame["task"]
     spelling: dict[str, str] = {}
 
     def base(task: object) -> str:
         name = variant_base(str(task))
         return spelling.setdefault(name.lower(), name)
 
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        bases = [base(c) for c in column.cat.categories]
+    if isinstance(tasks.dtype, pd.CategoricalDtype):
+        bases = [base(c) for c in tasks.cat.categories]
         codes = pd.Categorical(bases)
-        log.frame["task"] = pd.Categorical.from_codes(
-            codes.codes[column.cat.codes.to_numpy()], codes.categories)
+        frame["task"] = pd.Categorical.from_codes(
+            codes.codes[tasks.cat.codes.to_numpy()], codes.categories)
     else:
-        log.frame["task"] = column.astype(str).map(base)
+        frame["task"] = tasks.astype(str).map(base)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
-import textwrap
 from typing import NoReturn, Sequence
 
 from sylla.suggest import NATIVE_SUGGESTIONS, unrecognized_message, with_choice_hint
@@ -42,6 +42,14 @@ class HelpFormatter(argparse.HelpFormatter):
     default exists and the help does not already say it; flags and unset options have none.
     Paragraphs with indented lines (the exit-code tables) keep their layout."""
 
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        # argparse imports shutil (and with it zlib, bz2, lzma) for the width, in every
+        # formatter, and it makes one per add_argument: a tenth of `sylla lint`'s start-up
+        # on one small file went to building parsers (issue 24)
+        super().__init__(prog, indent_increment, max_help_position,
+                         terminal_columns() - 2 if width is None else width)
+
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""
         default = action.default
@@ -60,12 +68,30 @@ class HelpFormatter(argparse.HelpFormatter):
         return "\n\n".join(out)
 
 
+def terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns`` (``$COLUMNS``, else the terminal's, else 80)
+    without importing shutil."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    stdout = sys.__stdout__
+    if columns <= 0 and stdout is not None:
+        try:
+            columns = os.get_terminal_size(stdout.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 def command_exit_codes(name: str, module: object) -> tuple[tuple[int, str], ...] | None:
     """A subcommand's exit codes: its module's ``EXIT_CODES``, else the table above."""
     return getattr(module, "EXIT_CODES", None) or EXIT_CODES.get(name)
 
 
 def exit_codes_epilog(codes: tuple[tuple[int, str], ...]) -> str:
+    import textwrap  # noqa: PLC0415 - lazy: start-up, textwrap loads only when help is shown (issue 24)
+
     return "exit codes:\n" + "\n".join(
         textwrap.fill(meaning, width=78, initial_indent=f"  {code}  ", subsequent_indent="     ")
         for code, meaning in codes
@@ -74,12 +100,23 @@ def exit_codes_epilog(codes: tuple[tuple[int, str], ...]) -> str:
 
 class _Parser(argparse.ArgumentParser):
     """argparse exits with 2 on usage errors, which is our usage exit code too. A misspelt
-    command, option or choice gets "did you mean" (see `sylla.suggest`)."""
+    command, option or choice gets "did you mean" (see `sylla.suggest`). The exit-code table
+    joins the epilog when help is formatted, not when the parser is built (issue 24)."""
+
+    #: the exit codes ``format_help`` appends to the epilog
+    exit_codes: tuple[tuple[int, str], ...] = ()
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         if NATIVE_SUGGESTIONS:
             kwargs.setdefault("suggest_on_error", True)
+        kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    def format_help(self) -> str:
+        if self.exit_codes:
+            self.epilog = (self.epilog + "\n\n" if self.epilog else "") + exit_codes_epilog(self.exit_codes)
+            self.exit_codes = ()
+        return super().format_help()
 
     def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
                    namespace: argparse.Namespace | None = None) -> argparse.Namespace:
@@ -109,9 +146,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="sylla", description="Author, lint and measure lifelong-learning syllabi.",
         formatter_class=HelpFormatter,
-        epilog="Run 'sylla COMMAND --help' for a command's options and exit codes.\n\n"
-        + exit_codes_epilog(((0, "success"), (1, "findings or bad input (see each command)"), (2, "usage or I/O error"))),
+        epilog="Run 'sylla COMMAND --help' for a command's options and exit codes.",
     )
+    parser.exit_codes = ((0, "success"), (1, "findings or bad input (see each command)"), (2, "usage or I/O error"))
     parser.add_argument("--version", action="version", version=f"sylla {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS if only is None else (only,):
@@ -127,7 +164,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             command.formatter_class = HelpFormatter
             codes = command_exit_codes(name, module)
             if codes:
-                command.epilog = (command.epilog + "\n\n" if command.epilog else "") + exit_codes_epilog(codes)
+                if isinstance(command, _Parser):
+                    command.exit_codes = codes
+                else:
+                    command.epilog = (command.epilog + "\n\n" if command.epilog else "") + exit_codes_epilog(codes)
     return parser
 
 

@@ -10,7 +10,6 @@ command line keeps its fast start.
 from __future__ import annotations
 
 import argparse
-import difflib
 import re
 import sys
 from typing import Iterable
@@ -23,6 +22,8 @@ _INVALID_CHOICE = re.compile(r"invalid choice: (?P<value>'[^']*'|\S+) \(choose f
 
 def closest(word: str, candidates: Iterable[str]) -> str | None:
     """The candidate most like ``word``, or None when none is close enough to be a typo."""
+    import difflib  # noqa: PLC0415 - lazy: start-up, difflib loads only for a misspelt argument (issue 24)
+
     found = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
     return found[0] if found else None
 

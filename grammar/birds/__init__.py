@@ -8,7 +8,9 @@
 - ``describe.describe(result, offset)`` / ``describe.vocabulary(kind)``: hover text with the
   computed counts, and the elements/attributes/values each element allows (for completion)
 
-The linter's entry point for both languages is ``sylla.linter.languages.lint_text``.
+The linter reads this language through its descriptor, ``sylla.linter.birds.BIRDS`` (parse,
+rule context, explain), which ``sylla.linter.languages`` lists; every language's entry point
+is ``sylla.linter.languages.lint_text``.
 
 The package imports nothing at import time (module ``__getattr__``, as ``sylla.metrics``
 does): every lint asks ``detect`` whether a file is a Science Birds config, and that answer

@@ -70,14 +70,21 @@ class Vocabulary:
 
 @functools.cache
 def vocabulary(kind: Kind) -> dict[str, Vocabulary]:
-    from xmlschema.validators import XsdElement  # noqa: PLC0415 - lazy: start-up, xmlschema loads only when used
+    from xmlschema.validators import (  # noqa: PLC0415 - lazy: start-up, xmlschema loads only when used
+        XsdComplexType,
+        XsdElement,
+        XsdGroup,
+    )
 
     out: dict[str, Vocabulary] = {}
     for c in compiled_schema(kind).iter_components():
         if not isinstance(c, XsdElement):
             continue
         t = c.type
-        kids = tuple(e.local_name for e in t.content.iter_elements()) if t.has_complex_content() else ()
+        kids: tuple[str, ...] = ()
+        if isinstance(t, XsdComplexType) and isinstance(t.content, XsdGroup) and t.has_complex_content():
+            # only a wildcard (xs:any) has no name, and the Science Birds schemas have none
+            kids = tuple(e.local_name for e in t.content.iter_elements() if e.local_name is not None)
         attrs = {n: tuple(getattr(a.type, "enumeration", None) or ()) for n, a in getattr(t, "attributes", {}).items() if n}
         prev = out.get(c.local_name)
         if prev is not None:  # same name in two places (game_level_sets): the union
@@ -130,11 +137,11 @@ def _counts(model: MetaConfig | GeneratedConfig, element: XmlElement) -> str:
             if t.element is element:
                 return f"{len(t.training_sets[0].levels) if t.training_sets else 0} training levels, {len(t.test_sets)} test sets"
         return ""
-    for t in model.trials:
-        if not t.element.span.start <= element.span.start < t.element.span.end:
+    for template in model.trials:
+        if not template.element.span.start <= element.span.start < template.element.span.end:
             continue
-        p = plan(t)
-        if element is t.element:
+        p = plan(template)
+        if element is template.element:
             repeats = p.repeats if p.repeats is not None else "?"
             return (
                 f"Generates {p.generated} trial(s), each executed {repeats} time(s); training time {r(p.training_time, ' s')}; "

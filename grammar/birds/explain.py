@@ -88,8 +88,11 @@ def _terms(p: TrialPlan, at: int) -> list[dict[str, Any]]:
     train_time = p.training_time[at] if p.training_time else None
     out = []
     for what, train, ckpt in (("time", train_time, p.checkpoint_time), ("interaction", p.interaction, p.checkpoint_interaction)):
-        on = train is not None and train > 0 and ckpt is not None and ckpt > 0
-        out.append({"limit": what, "training": train, "checkpoint": ckpt, "test_sets": ceil_div(train, ckpt) if on else 0, "enabled": on})
+        if train is not None and train > 0 and ckpt is not None and ckpt > 0:
+            on, sets = True, ceil_div(train, ckpt)
+        else:
+            on, sets = False, 0
+        out.append({"limit": what, "training": train, "checkpoint": ckpt, "test_sets": sets, "enabled": on})
     return out
 
 
@@ -249,7 +252,7 @@ GENERATED_KIND = "science-birds-config"
 def explain_generated(model: "GeneratedConfig") -> dict[str, Any]:
     """config.xml: the trials the game will run, in order, with their level counts."""
     lines = LineIndex(model.text)
-    trials = []
+    trials: list[dict[str, Any]] = []
     for t in model.trials:
         training = t.training_sets
         trials.append({

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Literal, Union
+from typing import Literal, Union, overload
 
 from sylla.grammar.model import Span
 
@@ -60,6 +60,10 @@ def attr_field(element: XmlElement | None, name: str) -> Field | None:
     return None if a is None else Field(name, a.value, a.value_span, a.span)
 
 
+@overload
+def text_field(element: XmlElement) -> Field: ...
+@overload
+def text_field(element: XmlElement | None) -> Field | None: ...
 def text_field(element: XmlElement | None) -> Field | None:
     if element is None:
         return None
@@ -261,7 +265,7 @@ def _measurement(root: XmlElement) -> Measurement | None:
 def _limits(element: XmlElement | None) -> Limits:
     if element is None:
         return Limits(None, ())
-    items = tuple(Limit(el, attr_field(el, "type"), text_field(el)) for el in element.all("limit"))  # type: ignore[arg-type]
+    items = tuple(Limit(el, attr_field(el, "type"), text_field(el)) for el in element.all("limit"))
     return Limits(element, items)
 
 

@@ -2,7 +2,8 @@
 ``{"id": "cPPP", "program": "...", "data": [{"i": [...], "o": [...]}, ...]}``.
 
 ``detect`` says whether a text is one (by content, never by name), ``parse`` gives the typed
-``model`` with spans, ``schedule`` the protocol a folder of them implies.
+``model`` with spans, ``schedule`` the protocol a folder of them implies. The linter reads the
+language through its descriptor, ``sylla.linter.trials.TRIALS``.
 
 The package imports nothing at import time (module ``__getattr__``): every lint asks
 ``detect`` whether a JSON file is a trial file, and that answer must not load the parser, its

@@ -18,6 +18,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from .model import ORDERINGS, TRIALS
+
 #: the request's columns, in its order (wave3-online-trials-request.md, *Deliverables*)
 COLUMNS = ("problem", "run", "order", "trial", "input", "correct", "predicted", "accuracy",
            "program", "cpu", "count", "nlp", "nll")
@@ -58,6 +60,7 @@ class Table:
     header: bool = True
     offsets: tuple[int, int, int] = (0, 0, 0)  # run, order, trial shifts applied
     texts: dict[str, str] = field(default_factory=dict)  # path -> text of each part (split samples)
+    work: str | None = None  # the text as read: typographic quotes made ASCII (None until parse_table)
 
     def __len__(self) -> int:
         return len(self.lines)
@@ -89,7 +92,7 @@ def parse_table(text: str, path: str, names: tuple[str, ...] | None = None) -> T
         table.notes.append(Note("quoting", f"{base} quotes with typographic quotes ({text[typo]!r}); the request's CSV "
                                 f"quotes with ASCII '\"'. Read as '\"'.", line, col))
         work = re.sub(f"[{TYPOGRAPHIC}]", '"', text)
-    table.work = work  # type: ignore[attr-defined]
+    table.work = work
     physical = work.splitlines()
     if not physical:
         table.notes.append(Note("columns", f"{base} is empty; expected a header {','.join(COLUMNS)} and rows", 0, 1, "error"))
@@ -150,7 +153,7 @@ def _read_rows(table: Table, physical: list[str], start: int) -> None:
     cols = table.columns
     n = len(cols)
     body = physical[start:]
-    if _fast_rows(table, body, start, getattr(table, "work", None)):
+    if _fast_rows(table, body, start, table.work):
         _check_quoting(table, physical, body)
         return
     rows = list(csv.reader(body))
@@ -284,8 +287,8 @@ def _rows(lines: list[int], limit: int = 8) -> str:
 
 
 def _normalise_numbering(table: Table, base: str) -> None:
-    shifts = []
-    for col, top in (("run", None), ("order", 5), ("trial", 11)):
+    shifts: list[int] = []
+    for col, top in (("run", None), ("order", ORDERINGS), ("trial", TRIALS)):
         values = table.data.get(col)
         if not values:
             shifts.append(0)
@@ -298,7 +301,8 @@ def _normalise_numbering(table: Table, base: str) -> None:
             shifts.append(1)
         else:
             shifts.append(0)
-    table.offsets = tuple(shifts)  # type: ignore[assignment]
+    run, order, trial = shifts
+    table.offsets = (run, order, trial)
 
 
 @dataclass

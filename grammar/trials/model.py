@@ -31,7 +31,8 @@ class IntList:
 
     @property
     def ints(self) -> tuple[int, ...] | None:
-        return None if any(v is None for v in self.values) else self.values  # type: ignore[return-value]
+        ints = tuple(v for v in self.values if v is not None)
+        return ints if len(ints) == len(self.values) else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -73,7 +73,7 @@ def schedule(orderings: list[Ordering], runs: int = RUNS) -> dict:
 def render_text(doc: dict) -> str:
     lines = [
         f"wave-3 online trials: {doc['problems']} problems × their orderings ({doc['orderings']} files) × "
-        f"{doc['runs']} runs × 11 trials = {doc['trials']:,} trials",
+        f"{doc['runs']} runs × {TRIALS} trials = {doc['trials']:,} trials",
         "groups: " + ", ".join(f"{g} {n}" for g, n in doc["groups"].items() if n),
         f"search budget: {doc['minutes_per_trial']} min per trial, {doc['minutes_per_problem_ordering_run']} min per "
         f"(problem, ordering, run); {doc['trials'] * doc['minutes_per_trial']:,} min ≈ {doc['cpu_hours']:,} CPU-hours in all",

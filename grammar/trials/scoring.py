@@ -77,11 +77,11 @@ class Scorer:
         hits = [0]
         memo = self._runs.setdefault(ckey, {})  # the orderings of a problem share their inputs
         for i, o in examples:
-            got = memo.get(i)
-            if got is None:
+            ran = memo.get(i)
+            if ran is None:
                 out = run_code(code, i)
-                got = memo[i] = (None, out, None) if isinstance(out, EvalError) else (out, None, show_value(out))
-            out_value, err, text_value = got
+                ran = memo[i] = (None, out, None) if isinstance(out, EvalError) else (out, None, show_value(out))
+            out_value, err, text_value = ran
             if err is not None:
                 shown.append(None)
                 errors.append(err)
@@ -90,9 +90,9 @@ class Scorer:
                 shown.append(text_value)
                 errors.append(None)
                 hits.append(hits[-1] + (out_value == o))
-        got = Outputs(tuple(shown), tuple(errors), tuple(hits))
-        self._outputs[key] = got
-        return got
+        outputs = Outputs(tuple(shown), tuple(errors), tuple(hits))
+        self._outputs[key] = outputs
+        return outputs
 
     def nlp(self, text: str, problem: int) -> float | DslError:
         top = value_max(problem)

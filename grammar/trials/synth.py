@@ -13,7 +13,7 @@ import os
 import random
 from typing import Any, Callable
 
-from .model import value_max
+from .model import ORDERINGS, RUNS, SAMPLES, TRIALS, value_max
 
 Fn = Callable[[list[int]], list[int]]
 
@@ -41,13 +41,13 @@ def truth(problem: int) -> tuple[str, Fn, int]:
 
 
 def examples(problem: int, seed: int = 0) -> list[tuple[list[int], list[int]]]:
-    """11 distinct examples of a problem: inputs of 0..10 values in the problem's range."""
+    """``TRIALS`` distinct examples of a problem (one per trial): inputs of 0..10 values in the problem's range."""
     rng = random.Random(problem * 7919 + seed)
     _, fn, min_len = truth(problem)
     top = value_max(problem)
     seen: set[tuple[int, ...]] = set()
     out: list[tuple[list[int], list[int]]] = []
-    while len(out) < 11:
+    while len(out) < TRIALS:
         xs = [rng.randint(0, top) for _ in range(rng.randint(min_len, 10))]
         if tuple(xs) in seen:
             continue
@@ -56,7 +56,7 @@ def examples(problem: int, seed: int = 0) -> list[tuple[list[int], list[int]]]:
     return out
 
 
-def orderings(problem: int, n: int = 5) -> list[list[tuple[list[int], list[int]]]]:
+def orderings(problem: int, n: int = ORDERINGS) -> list[list[tuple[list[int], list[int]]]]:
     base = examples(problem)
     rng = random.Random(problem)
     out = []
@@ -73,7 +73,7 @@ def trial_text(problem: int, data: list[tuple[list[int], list[int]]]) -> str:
     return json.dumps(doc)
 
 
-def write_trials(folder: str, problems: list[int] | range = range(1, 101), n: int = 5) -> None:
+def write_trials(folder: str, problems: list[int] | range = range(1, 101), n: int = ORDERINGS) -> None:
     os.makedirs(folder, exist_ok=True)
     for p in problems:
         for k, data in enumerate(orderings(p, n), 1):
@@ -131,8 +131,8 @@ class _Scorer:
         return self.prior[key]
 
 
-def write_delivery(folder: str, problems: list[int] | range = range(1, 101), runs: int = 5, orders: int = 5,
-                   bests_per_trial: int = 7, deviant: bool = False, seed: int = 0, samples: int = 10_000) -> dict[str, int]:
+def write_delivery(folder: str, problems: list[int] | range = range(1, 101), runs: int = RUNS, orders: int = ORDERINGS,
+                   bests_per_trial: int = 7, deviant: bool = False, seed: int = 0, samples: int = SAMPLES) -> dict[str, int]:
     """A delivery folder: predictions.csv, bests.csv, samples.csv, description.md in the
     request's shape; ``deviant`` writes the known real deviations instead (header-less 7-column
     bests.csv with trials from 0, one run, no predictions.csv, header-less samples0/1.csv,
@@ -152,7 +152,7 @@ def write_delivery(folder: str, problems: list[int] | range = range(1, 101), run
         pool = program_pool(p)
         for order, data in enumerate(orderings(p, orders), 1):
             for run in run_range:
-                for trial in range(1, 12):
+                for trial in range(1, TRIALS + 1):
                     train, (tin, tout) = data[: trial - 1], data[trial - 1]
                     chosen = rng.sample(pool, min(bests_per_trial, len(pool)))
                     scored = []

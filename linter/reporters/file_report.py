@@ -6,6 +6,7 @@ package imports the reporters without a cycle."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..engine import LintResult
 from ..finding import Finding
@@ -14,7 +15,7 @@ from ..finding import Finding
 @dataclass
 class FileReport:
     path: str
-    result: LintResult
+    result: LintResult[Any]  # any language's parse: reporters read only its text and line index
 
     def position(self, offset: int) -> tuple[int, int]:
         return self.result.parse.lines.line_col(offset)

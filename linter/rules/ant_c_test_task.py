@@ -45,5 +45,5 @@ class AntCTestSameTask(Rule):
                         self,
                         f'test phase "{phase.label}" tests only "{b.task}", the task its train phase trained; ANT-C tests a different task',
                         b.task_span,
-                        related=(RelatedSpan("trained here", trained[b.task].task_span),),  # type: ignore[attr-defined]
+                        related=(RelatedSpan("trained here", trained[b.task].task_span),),  # type: ignore[attr-defined]  # ``trained`` holds the train phase's blocks, typed object
                     )

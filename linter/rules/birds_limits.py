@@ -76,12 +76,12 @@ class DuplicateLimit(BirdsRule):
                 kind = item.kind.text
                 if kind in first:
                     prev = first[kind]
-                    line = ctx.lines.line_col(prev.element.span.start)[0]  # type: ignore[attr-defined]
+                    line = ctx.lines.line_col(prev.element.span.start)[0]  # type: ignore[attr-defined]  # ``first`` holds this loop's limit items, typed object
                     yield ctx.finding(
                         self,
                         f'{where}: a second "{kind}" limit (the first is on line {line}); the game uses this one, {item.value.text}',
                         item.kind.span,
-                        related=(RelatedSpan("first written here", prev.kind.span),),  # type: ignore[attr-defined]
+                        related=(RelatedSpan("first written here", prev.kind.span),),  # type: ignore[attr-defined]  # as above; prev.kind is set: an item without a kind is skipped
                     )
                 first[kind] = item
 

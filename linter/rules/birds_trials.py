@@ -38,7 +38,7 @@ class DuplicateTrialId(BirdsRule):
                 line = ctx.lines.line_col(prev.element.span.start)[0]
                 yield ctx.finding(
                     self, f'trial id "{t.id.text}" is already used on line {line}', t.id.span,
-                    related=(RelatedSpan("first used here", prev.id.span),),  # type: ignore[union-attr]
+                    related=(RelatedSpan("first used here", prev.id.span),),  # type: ignore[union-attr]  # prev.id is set: a trial without an id is skipped above
                 )
             else:
                 first[key] = t

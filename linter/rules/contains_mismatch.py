@@ -36,7 +36,7 @@ class ContainsMismatch(Rule):
         first = bad[0]
         span = (sm.key_span(first.leaf_path + (f"${first.leaf}",)) if sm else None) or first.span
         more = f" ({len(bad)} blocks)" if len(bad) > 1 else ""
-        related = ()
+        related: tuple[RelatedSpan, ...] = ()
         where = sm.span(("contains",)) if sm else None
         if where is not None:
             related = (RelatedSpan(f'"contains": "{ctx.model.contains}"', where),)

@@ -39,7 +39,8 @@ class RequiredMetricInfeasible(Rule):
         required = ctx.config.metrics
         if not required:
             return
-        top = ctx.model.source_map.key_span(("instructions",)) or (
+        sm = ctx.model.source_map
+        top = (sm.key_span(("instructions",)) if sm is not None else None) or (
             ctx.model.instructions[0].span if ctx.model.instructions else Span(0, 0))
         try:
             from sylla.metrics.feasibility import feasibility  # noqa: PLC0415 - optional dependency: absent without the extra

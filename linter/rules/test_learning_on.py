@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from sylla.grammar.model import Info, PhaseMark, Severity, Span
+from sylla.grammar.model import Info, Instruction, PhaseMark, Severity, Span
+from sylla.grammar.schedule import PhaseRun
 
 from ..context import Context
 from ..edits import insert_after, insert_before
@@ -43,7 +44,7 @@ class TestPhaseLearningOn(Rule):
             message = f'learning is {how} in test phase "{phase.label}": evaluation episodes would train the agent'
             yield ctx.finding(self, message, phase.span, self._fix(ctx, run, states, uses_flag))
 
-    def _fix(self, ctx: Context, run, states: set, uses_flag: bool) -> Fix | None:
+    def _fix(self, ctx: Context, run: PhaseRun, states: set, uses_flag: bool) -> Fix | None:
         phase = run.phase
         text = ctx.text
         written = text[phase.span.start : phase.span.end].count('"enable_updates"')
@@ -57,7 +58,7 @@ class TestPhaseLearningOn(Rule):
             return Fix('Add "enable_updates": false', (Edit(Span(at, at), ', "enable_updates": false'),))
         return self._info_pair(ctx, run)
 
-    def _info_pair(self, ctx: Context, run) -> Fix | None:
+    def _info_pair(self, ctx: Context, run: PhaseRun) -> Fix | None:
         """``disable_updates`` right before the phase's first block and ``{}`` after its last,
         unless an ``$info`` that sets learning sits between them (a pair around the blocks
         would not turn learning off for all of them, and fixing again would add another pair).
@@ -80,5 +81,5 @@ class TestPhaseLearningOn(Rule):
         return Fix("Turn learning off for the phase with an $info pair", tuple(edits))
 
 
-def _sets_learning(ins) -> bool:
+def _sets_learning(ins: Instruction) -> bool:
     return isinstance(ins, Info) and (ins.resets or ins.disable_updates is not None)

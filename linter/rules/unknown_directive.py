@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from sylla.grammar.model import Diagnostic, Severity
+from sylla.grammar.model import Diagnostic, Severity, Syllabus
 
 from ..context import Context
 from ..finding import Finding
@@ -26,7 +26,7 @@ def _unknown_keys(value: Any, path: tuple) -> Iterator[tuple[tuple, str]]:
         yield from _unknown_keys(leaf, path + ("$repeat",))
 
 
-def _instruction_path(model, diag_path: tuple) -> tuple | None:
+def _instruction_path(model: Syllabus, diag_path: tuple) -> tuple | None:
     n = 1 if model.form == "array" else 2
     if len(diag_path) >= n and (n == 1 or diag_path[0] == "instructions"):
         return tuple(diag_path[:n])

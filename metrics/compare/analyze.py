@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import permutations
+from typing import Callable
 
 import numpy as np
 
@@ -53,7 +54,7 @@ class Comparison:
     dropped_tasks: list[str] = field(default_factory=list)
 
 
-def _bca_statistic(stat: str, counts: np.ndarray, gamma: float):  # type: ignore[no-untyped-def]
+def _bca_statistic(stat: str, counts: np.ndarray, gamma: float) -> Callable[[np.ndarray], np.ndarray]:
     def f(x: np.ndarray) -> np.ndarray:
         return est.aggregates(x, counts, gamma)[stat]
     return f

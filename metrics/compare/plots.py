@@ -7,6 +7,7 @@ without ``-o`` never pays for it.
 from __future__ import annotations
 
 from pathlib import Path
+from types import ModuleType
 
 from .analyze import Comparison
 from .estimators import AGGREGATES
@@ -19,7 +20,7 @@ def _safe(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)
 
 
-def _pyplot():  # type: ignore[no-untyped-def]
+def _pyplot() -> ModuleType:
     import matplotlib  # noqa: PLC0415 - lazy: start-up, matplotlib loads only when plots are written
 
     matplotlib.use("Agg")

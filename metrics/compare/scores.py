@@ -83,8 +83,8 @@ def group_keys(rows: pd.DataFrame, replicate: str) -> list[str]:
 
 
 def _task_label(task: object, phase: object) -> str:
-    name = LIFETIME if task is None or pd.isna(task) else str(task)  # type: ignore[arg-type]
-    if phase is not None and not pd.isna(phase):  # type: ignore[arg-type]
+    name = LIFETIME if task is None or pd.isna(task) else str(task)
+    if phase is not None and not pd.isna(phase):
         name = f"{name} [{phase}]"
     return name
 

@@ -5,11 +5,18 @@
 file or directory holding a continual-imitation ``training_log.log`` is iscil; any other file is
 plain, its suffix naming CSV/TSV/JSONL/Parquet) unless ``fmt`` overrides it. ``options`` are the
 resolved metric parameters (the iscil reader takes ``iscil_filter`` and ``iscil_compat``).
+
+Every format is read by a ``Reader``: a function from the path and one ``ReadRequest`` (what
+the caller asked for) to the episode table. ``READERS`` lists them by format; each entry loads
+its reader module (and pandas, pyarrow or numpy) only when its format is read. A new format is
+a module with its reader function, an entry here, and ``sniff.py`` taught to recognise it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Mapping, Protocol
 
 from ..data import EpisodeLog
 from ..errors import EXIT_USAGE, MetricsError
@@ -54,6 +61,61 @@ def detect(path: Path, search: bool = True) -> str:
 DEFAULT_PERF = "reward"
 
 
+@dataclass(frozen=True)
+class ReadRequest:
+    """What a caller asks of a reader (see ``read_log``); each reader uses what its format needs."""
+
+    perf: str | None = None
+    progress: bool | None = None
+    allow_partial: bool = False
+    duplicates: str = "warn"
+    options: Mapping[str, Any] = field(default_factory=dict)
+    stream: bool = False
+    #: the format being read (the plain reader reads four)
+    fmt: str = "auto"
+
+
+class Reader(Protocol):
+    """One log format's reader: the path and the request to the episode table."""
+
+    def __call__(self, path: Path, request: ReadRequest) -> EpisodeLog: ...
+
+
+def _l2logger(path: Path, request: ReadRequest) -> EpisodeLog:
+    from .l2logger import read_l2logger  # noqa: PLC0415 - lazy: start-up, each reader loads pandas/pyarrow only when its format is read
+
+    return read_l2logger(path, request.perf, request.progress, allow_partial=request.allow_partial, stream=request.stream)
+
+
+def _learnkit(path: Path, request: ReadRequest) -> EpisodeLog:
+    from .learnkit import read_learnkit  # noqa: PLC0415 - lazy: start-up, each reader loads pandas/pyarrow only when its format is read
+
+    return read_learnkit(path, request.perf or DEFAULT_PERF, allow_partial=request.allow_partial)
+
+
+def _iscil(path: Path, request: ReadRequest) -> EpisodeLog:
+    from .iscil import read_iscil  # noqa: PLC0415 - lazy: start-up, numpy loads only when used
+
+    return read_iscil(path, str(request.options.get("iscil_filter") or ""), bool(request.options.get("iscil_compat", False)))
+
+
+def _plain(path: Path, request: ReadRequest) -> EpisodeLog:
+    if path.is_dir():
+        raise MetricsError(f"--log-format {request.fmt} needs a file, not a directory", str(path),
+                           exit_code=EXIT_USAGE)
+    from .plain import read_plain  # noqa: PLC0415 - lazy: start-up, each reader loads pandas/pyarrow only when its format is read
+
+    return read_plain(path, request.perf or DEFAULT_PERF, request.fmt, request.progress,
+                      allow_partial=request.allow_partial, duplicates=request.duplicates)
+
+
+#: every format's reader (``FORMATS`` but "auto", which ``detect`` resolves)
+READERS: dict[str, Reader] = {
+    "l2logger": _l2logger, "learnkit": _learnkit, "iscil": _iscil,
+    "csv": _plain, "tsv": _plain, "jsonl": _plain, "parquet": _plain,
+}
+
+
 def read_log(path: str | Path, perf: str | None = None, fmt: str | None = None,
              progress: bool | None = None, *, allow_partial: bool = False,
              duplicates: str = "warn", options: dict | None = None,
@@ -70,27 +132,9 @@ def read_log(path: str | Path, perf: str | None = None, fmt: str | None = None,
         fmt = detect(path)
     elif not path.exists():
         raise MetricsError("no such file or directory", str(path), exit_code=EXIT_USAGE)
-    if fmt == "l2logger":
-        from .l2logger import read_l2logger  # noqa: PLC0415 - lazy: start-up, each reader loads pandas/pyarrow only when its format is read
-
-        return read_l2logger(path, perf, progress, allow_partial=allow_partial, stream=stream)
-    if fmt == "learnkit":
-        from .learnkit import read_learnkit  # noqa: PLC0415 - lazy: start-up, each reader loads pandas/pyarrow only when its format is read
-
-        return read_learnkit(path, perf or DEFAULT_PERF, allow_partial=allow_partial)
-    if fmt == "iscil":
-        from .iscil import read_iscil  # noqa: PLC0415 - lazy: start-up, numpy loads only when used
-
-        options = options or {}
-        return read_iscil(path, str(options.get("iscil_filter") or ""),
-                          bool(options.get("iscil_compat", False)))
-    if fmt in ("csv", "tsv", "jsonl", "parquet"):
-        if path.is_dir():
-            raise MetricsError(f"--log-format {fmt} needs a file, not a directory", str(path),
-                               exit_code=EXIT_USAGE)
-        from .plain import read_plain  # noqa: PLC0415 - lazy: start-up, each reader loads pandas/pyarrow only when its format is read
-
-        return read_plain(path, perf or DEFAULT_PERF, fmt, progress,
-                          allow_partial=allow_partial, duplicates=duplicates)
-    raise MetricsError(f"unknown log format {fmt!r} (one of {', '.join(FORMATS)})",
-                       exit_code=EXIT_USAGE)
+    reader = READERS.get(fmt)
+    if reader is None:
+        raise MetricsError(f"unknown log format {fmt!r} (one of {', '.join(FORMATS)})",
+                           exit_code=EXIT_USAGE)
+    request = ReadRequest(perf, progress, allow_partial, duplicates, options or {}, stream, fmt)
+    return reader(path, request)

@@ -99,14 +99,20 @@ class Experiment:
         return [p for p in self.all_phases if p.evals]
 
 
-@dataclass
 class IscilLog(EpisodeLog):
-    """The pipeline's `EpisodeLog` plus the parsed experiments it came from."""
+    """The pipeline's `EpisodeLog` plus the parsed experiments it came from.
 
-    experiments: list[Experiment] = field(default_factory=list)
+    The per-row table is built on first use: the pipeline reads `runs` (built without pandas,
+    see `_runs`), only other callers (a sweep, tests, variant-agnostic mode) read ``frame``.
+    Not a dataclass of its own: a dataclass field (``EpisodeLog.frame``) cannot be overridden
+    by a property in one, so the fields are passed on to `EpisodeLog`'s ``__init__``."""
 
-    # The per-row table is built on first use: the pipeline reads `runs` (built without pandas,
-    # see `_runs`), only other callers (a sweep, tests, variant-agnostic mode) read ``frame``.
+    def __init__(self, *, experiments: list[Experiment], path: str, files: list[str],
+                 runs: list[RunData] | None) -> None:
+        self._table: pd.DataFrame | None = None
+        self.experiments = experiments
+        super().__init__(frame=None, path=path, format="iscil", files=files, runs=runs)
+
     @property
     def frame(self) -> "pd.DataFrame":
         if self._table is None:
@@ -182,8 +188,7 @@ def read_iscil(path: str | Path, name_filter: str = "", compat: bool = False) ->
             if compat:
                 experiment.compat = parse_compat(bytes(data), str(file))
         experiments.append(experiment)
-    return IscilLog(frame=None, path=str(path), format="iscil",
-                    files=[e.file for e in experiments], experiments=experiments,
+    return IscilLog(path=str(path), files=[e.file for e in experiments], experiments=experiments,
                     runs=_runs(experiments))
 
 

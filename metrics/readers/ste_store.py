@@ -74,7 +74,7 @@ def read_ste_store(path: Path) -> RunData:
     counts = np.diff(np.r_[starts, values.size])
     means = np.add.reduceat(values, starts) / counts
     block_rows = np.flatnonzero(new_block)
-    row_edges = np.r_[block_rows, values.size]
+    row_edges: np.ndarray = np.r_[block_rows, values.size]  # np.r_ is untyped: without this, searchsorted reads as a scalar
     episode_edges = np.searchsorted(starts, row_edges)
 
     def at(column: str) -> np.ndarray:

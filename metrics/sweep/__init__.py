@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 import pandas as pd
 
 from ..errors import EXIT_USAGE, MetricsError
+from ..progress import Progress
 from ..registry import load_plugins, resolve_params
 from ..result import TIDY
 from .cache import (
@@ -37,6 +37,11 @@ from .cache import (
 )
 from .discover import Discovery, RunSpec, discover
 from .task import Options, Outcome
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+    from .execute import Tracker
 
 __all__ = ["SweepResult", "sweep", "Options", "RunSpec", "discover"]
 
@@ -92,7 +97,7 @@ def sweep(
     *,
     group_by: str | None = None,
     jobs: int | None = None,
-    dask: Any = None,
+    dask: "str | Client | None" = None,
     out: str | Path | None = "sylla-sweep",
     compare: str | None = None,
     replicate: str = "seed",
@@ -147,11 +152,11 @@ def sweep(
         known = index.known(files)
         if known is not None:
             run_keys[spec.id] = run_key(spec, options, known, files)
-    if cache_dir is not None and len(run_keys) == len(found.runs) and found.runs and all(
+    if out_dir is not None and cache_dir is not None and len(run_keys) == len(found.runs) and found.runs and all(
             entry_path(cache_dir, k).is_file() for k in run_keys.values()):
         skey = summary_key([(s.id, run_keys[s.id], s.groups) for s in found.runs],
                            summary_keys, compare, replicate)
-        quick = _from_bundle(out_dir, cache_dir, skey, found)  # type: ignore[arg-type]
+        quick = _from_bundle(out_dir, cache_dir, skey, found)
         if quick is not None:
             rows, summary, compared, notes, warnings = quick
             summary, compared = _text_columns(summary), _text_columns(compared)
@@ -180,8 +185,9 @@ def sweep(
 
     tracker = Tracker()
     with Executor(len(todo), jobs=jobs, dask=dask) as workers:
-        bar = _Bar(len(found.runs), tracker, progress)
-        bar.advance(len(results))
+        bar = Progress(len(found.runs), "runs", progress, count=True, delay=0,
+                       note=lambda: _slow_note(tracker))
+        bar.step(len(results))
         try:
             for outcome in workers.runs(todo, options, cache_dir, tracker):
                 spec = by_id[outcome.run_id]
@@ -209,7 +215,7 @@ def sweep(
                     counts["computed"] += 1
                 if on_outcome is not None:
                     on_outcome(outcome)
-                bar.advance(1)
+                bar.step()
                 if fail_fast and outcome.error is not None:
                     break
         finally:
@@ -236,8 +242,8 @@ def sweep(
             summary, compared, notes = summaries(
                 rows, summary_keys, found.keys, compare,
                 replicate if replicate in found.keys else None, mapper=workers.map)
-            if skey is not None:
-                write_summary(cache_dir, skey, summary, compared, notes)  # type: ignore[arg-type]
+            if skey is not None and cache_dir is not None:
+                write_summary(cache_dir, skey, summary, compared, notes)
     warnings = {k: v[1] for k, v in sorted(results.items()) if v[1]}
     summary_seconds = time.perf_counter() - t_summary
     fail_frame = pd.DataFrame(sorted(failures.items()), columns=["path", "error"])
@@ -380,41 +386,7 @@ def write_dataset(rows: pd.DataFrame, directory: Path, key: str | None = None,
     return written
 
 
-class _Bar:
-    """A rich progress bar on stderr counting runs; names the oldest run in flight once it has
-    taken long. Drawn only on a terminal unless ``enabled`` says otherwise."""
-
-    def __init__(self, total: int, tracker: Any, enabled: bool | None) -> None:
-        self._bar: Any = None
-        if not (sys.stderr.isatty() if enabled is None else enabled) or total == 0:
-            return
-        from rich.console import Console  # noqa: PLC0415 - lazy: start-up, rich loads only when used
-        from rich.progress import (  # noqa: PLC0415 - lazy: start-up, rich loads only when used
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            ProgressColumn,
-            TextColumn,
-            TimeElapsedColumn,
-        )
-        from rich.text import Text  # noqa: PLC0415 - lazy: start-up, rich loads only when used
-
-        class Slow(ProgressColumn):
-            def render(self, task: Any) -> Text:
-                slow = tracker.slowest()
-                return Text(f"slow: {slow}" if slow else "")
-
-        self._bar = Progress(TextColumn("runs"), BarColumn(), MofNCompleteColumn(),
-                             TimeElapsedColumn(), Slow(), console=Console(stderr=True),
-                             transient=True)
-        self._bar.start()
-        self._task = self._bar.add_task("runs", total=total)
-
-    def advance(self, n: int) -> None:
-        if self._bar is not None and n:
-            self._bar.advance(self._task, n)
-
-    def close(self) -> None:
-        if self._bar is not None:
-            self._bar.stop()
-            self._bar = None
+def _slow_note(tracker: Tracker) -> str:
+    """The bar's note: the oldest run in flight once it has taken long."""
+    slow = tracker.slowest()
+    return f"slow: {slow}" if slow else ""

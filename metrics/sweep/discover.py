@@ -21,6 +21,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterable
 
 from sylla.grammar.detect import is_syllabus_file
 
@@ -169,7 +170,7 @@ def _directory_format(path: Path) -> str | None:
 
 
 def discover(root: str | Path, group_by: str | None = None,
-             exclude: list[str | Path] = ()) -> Discovery:  # type: ignore[assignment]
+             exclude: Iterable[str | Path] = ()) -> Discovery:
     """Walk ``root`` in sorted order and return the runs, problems and the group key names."""
     base = Path(root).resolve()
     if not base.is_dir():

@@ -14,12 +14,15 @@ from __future__ import annotations
 import os
 import pickle
 import time
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ..errors import EXIT_USAGE, MetricsError
 from . import isolate
 from .discover import RunSpec
 from .task import Options, Outcome, describe, run_task
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 Todo = list[tuple[RunSpec, "str | None"]]
 #: a run in flight longer than this is named on the progress bar
@@ -93,9 +96,9 @@ class Executor:
     the first run to the last chunk, so the summaries are computed in parallel by workers that
     already have SciPy loaded; `map` falls back to this process if the workers are gone."""
 
-    def __init__(self, todo: int, *, jobs: int | None, dask: "str | object | None") -> None:
+    def __init__(self, todo: int, *, jobs: int | None, dask: "str | Client | None") -> None:
         self.dask = dask
-        self.client: Any = None
+        self.client: Client | None = None
         self.pool: Any = None
         self.jobs = 1
         if todo == 0:
@@ -219,7 +222,7 @@ def _keys(prefix: str, n: int) -> list[str]:
     return [f"sylla-{prefix}-{i}-{stamp}" for i in range(n)]
 
 
-def connect(address: str) -> "object":
+def connect(address: str) -> "Client":
     """A `distributed.Client` on an existing cluster, or a clear error. How long it tries is
     Dask's own setting, ``distributed.comm.timeouts.connect`` (30 s unless configured, e.g.
     ``DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=5s``)."""
@@ -236,7 +239,7 @@ def connect(address: str) -> "object":
                            exit_code=EXIT_USAGE) from None
 
 
-def run_dask(todo: Todo, options: Options, cache_dir: str | None, client: "object",
+def run_dask(todo: Todo, options: Options, cache_dir: str | None, client: "Client",
              tracker: Tracker) -> Iterator[Outcome]:
     from distributed import as_completed  # noqa: PLC0415 - lazy: start-up, distributed loads only when used
 
@@ -247,7 +250,7 @@ def run_dask(todo: Todo, options: Options, cache_dir: str | None, client: "objec
     # only moves bytes. All tasks go in one message (client.map).
     blobs = [_blob(isolate.run_pickled, isolate.payload(run_task, spec, options, cache_dir, key))
              for spec, key in todo]
-    submitted = client.map(pickle.loads, blobs, pure=False,  # type: ignore[attr-defined]
+    submitted = client.map(pickle.loads, blobs, pure=False,
                            key=_keys("run", len(blobs)))
     futures: dict[Any, RunSpec] = {}
     for future, (spec, _) in zip(submitted, todo):
@@ -257,7 +260,7 @@ def run_dask(todo: Todo, options: Options, cache_dir: str | None, client: "objec
     try:
         # with_results: the client's event loop fetches each result as its run ends, so this
         # thread does not make one round trip to it per run
-        for future, reply in as_completed(list(futures), loop=client.loop,  # type: ignore[attr-defined]
+        for future, reply in as_completed(list(futures), loop=client.loop,
                                           with_results=True, raise_errors=False):
             spec = futures.pop(future)
             tracker.done(spec.id)
@@ -271,10 +274,10 @@ def run_dask(todo: Todo, options: Options, cache_dir: str | None, client: "objec
             yield outcome
     finally:
         if futures:
-            client.cancel(list(futures))  # type: ignore[attr-defined]
+            client.cancel(list(futures))
 
 
-def _dask_map(client: Any, fn: Callable[[Any], Any], items: list[Any]) -> list[Any]:
+def _dask_map(client: "Client", fn: Callable[[Any], Any], items: list[Any]) -> list[Any]:
     futures = client.map(pickle.loads,
                          [_blob(isolate.run_pickled, isolate.payload(fn, x)) for x in items],
                          pure=False, key=_keys("chunk", len(items)))
@@ -285,7 +288,7 @@ def _dask_map(client: Any, fn: Callable[[Any], Any], items: list[Any]) -> list[A
 
 
 def execute(todo: Todo, options: Options, cache_dir: str | None, *, jobs: int | None,
-            dask: "str | object | None", tracker: Tracker) -> Iterator[Outcome]:
+            dask: "str | Client | None", tracker: Tracker) -> Iterator[Outcome]:
     """Outcomes in completion order. ``dask`` is a scheduler address or a `distributed.Client`."""
     with Executor(len(todo), jobs=jobs, dask=dask) as ex:
         yield from ex.runs(todo, options, cache_dir, tracker)

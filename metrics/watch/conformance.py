@@ -9,6 +9,7 @@ block, its phase label), so the two never disagree on what a divergence is.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,7 @@ from sylla.metrics.errors import MetricsError
 from sylla.metrics.readers.l2logger import data_files
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from pathlib import Path
 
     from sylla.grammar.model import Syllabus
@@ -79,6 +81,49 @@ def _describe(block: "ScheduledBlock", kind: str) -> str:
     return f"task {block.task} ({learning}{phase}, block {block.ordinal})"
 
 
+def _show_params(params: "Mapping[str, Any]") -> str:
+    return json.dumps(dict(params), sort_keys=True, default=str)
+
+
+def _params_divergence(got: np.ndarray, ordinals: np.ndarray,
+                       blocks: "tuple[ScheduledBlock, ...]") -> tuple[int, str] | None:
+    """The first episode whose logged task parameters (an l2logger ``task_params`` JSON
+    object) contradict its block's: a parameter the syllabus sets (``default_params`` merged
+    with the block's own) that the log has with another value, or lacks. Keys the log has
+    beyond the syllabus's are the environment's own defaults and no divergence. An episode
+    logged with no parameters at all (empty, ``{}``) is not checked: such a logger records
+    none for any episode, and every episode would otherwise diverge.
+
+    Vectorised over the distinct parameter strings of each block (a handful), not per episode.
+    """
+    bad = np.zeros(len(got), dtype=bool)
+    for o in np.unique(ordinals):
+        wanted = dict(blocks[int(o)].params)
+        if not wanted:
+            continue
+        where = np.flatnonzero(ordinals == o)
+        for text in pd.unique(got[where]):
+            if not _params_agree(str(text), wanted):
+                bad[where[got[where] == text]] = True
+    if not bad.any():
+        return None
+    i = int(np.argmax(bad))
+    return i, str(got[i])
+
+
+def _params_agree(text: str, wanted: dict[str, Any]) -> bool:
+    if text.strip() in ("", "{}", "nan", "None"):
+        return True
+    try:
+        logged = json.loads(text)
+    except ValueError:
+        return False
+    if not isinstance(logged, dict):
+        return False
+    missing = object()
+    return all(logged.get(k, missing) == v for k, v in wanted.items())
+
+
 def _check_worker(mine: "pd.DataFrame", sched: "Schedule", model: "Syllabus",
                   worker: str) -> Divergence | None:
     """One worker: the episode counter, then task, kind and phase, vectorised as align does
@@ -123,10 +168,18 @@ def _check_worker(mine: "pd.DataFrame", sched: "Schedule", model: "Syllabus",
         if bad.any():
             i = int(np.argmax(bad))
             candidates.append((i, "phase", f"phase {got[i]}", blocks[int(ordinals[i])]))
+    if "params" in mine.columns and limit:
+        found_params = _params_divergence(mine["params"].astype(str).to_numpy()[:limit],
+                                          ordinals, blocks)
+        if found_params is not None:
+            i, text = found_params
+            candidates.append((i, "params", f"parameters {text}", blocks[int(ordinals[i])]))
     if candidates:
-        i, _what, found, block = min(candidates, key=lambda c: c[0])
-        return Divergence(i, _describe(block, block_kind(block)), found, path, _line(model, block),
-                          worker)
+        i, what, found, block = min(candidates, key=lambda c: c[0])
+        expected = _describe(block, block_kind(block))
+        if what == "params":
+            expected += f" with parameters {_show_params(block.params)}"
+        return Divergence(i, expected, found, path, _line(model, block), worker)
     if first_gap < n and first_gap < sched.episodes:
         block = sched.block_at(first_gap) or blocks[-1]
         return Divergence(first_gap, f"episode {first_gap}", f"episode {int(episodes[first_gap])}",
@@ -173,23 +226,33 @@ def progress_without_syllabus(frame: "pd.DataFrame") -> Progress:
     return Progress(int(per.min()), None, phase, block)
 
 
+#: the l2logger columns the raw conformance frame reads
+RAW_COLUMNS = ("exp_num", "worker_id", "block_type", "task_name", "task_params")
+
+
 def raw_l2logger_frame(path: "Path") -> "pd.DataFrame | None":
     """The episodes of an l2logger log as its rows say, for conformance only.
 
     Why: the l2logger reader rightly refuses a log whose task changes inside a block, which is
     exactly the divergence a watchdog must name with its episode. This reads only the columns
-    the schedule is checked against (worker, experience, block type, task), one episode per
-    experience number in order, so the check can point at the row where the run strayed.
+    the schedule is checked against (worker, experience, block type, task, task parameters),
+    one episode per experience number in order, so the check can point at the row where the
+    run strayed.
     """
 
 
     try:
         files = sorted(data_files(path), key=lambda f: _natural(str(f.relative_to(path))))
-        parts = [pd.read_csv(f, sep="\t", usecols=["exp_num", "worker_id", "block_type",
-                                                   "task_name"], dtype=str) for f in files]
+        parts = [pd.read_csv(f, sep="\t", usecols=lambda c: c in RAW_COLUMNS, dtype=str,
+                             keep_default_na=False) for f in files]
     except (MetricsError, ValueError, OSError):
+        return None
+    if not parts or any(c not in p.columns for p in parts for c in RAW_COLUMNS[:4]):
         return None
     rows = pd.concat(parts, ignore_index=True).drop_duplicates(["worker_id", "exp_num"])
     rows["episode"] = rows.groupby("worker_id", sort=False).cumcount()
-    return pd.DataFrame({"run": "", "worker": rows["worker_id"], "episode": rows["episode"],
-                         "task": rows["task_name"], "kind": rows["block_type"]})
+    out = pd.DataFrame({"run": "", "worker": rows["worker_id"], "episode": rows["episode"],
+                        "task": rows["task_name"], "kind": rows["block_type"]})
+    if "task_params" in rows.columns:
+        out["params"] = rows["task_params"].fillna("")
+    return out

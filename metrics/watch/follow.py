@@ -17,8 +17,10 @@ from typing import Callable, Iterator
 
 from watchfiles import watch
 
+from .curve import Curve
+from .incremental import Incremental
 from .mirror import Mirror
-from .state import Options, State, compute_state, feasibility_notes, load_model, warm
+from .state import Options, State, feasibility_notes, full_state, incremental_state, load_model, warm
 
 
 class Follower:
@@ -32,19 +34,36 @@ class Follower:
         warm()
         self.mirror = Mirror(self.run)
         self.version = 0  # bumped on every new state; the server's SSE compares it
+        self.incremental: Incremental | None = None
+        self.curve = Curve()  # the page's points, fed only the rows it has not seen
+        self._generation = 0  # the mirror's generation the curve was fed from
+        #: how the last state was made: "incremental" (appended rows only) or "full"
+        self.last_update = "full"
         self.state = self.refresh(force=True)
 
     def close(self) -> None:
         self.mirror.close()
+        if self.incremental is not None:
+            self.incremental.close()
 
     def refresh(self, force: bool = False) -> State:
-        """Sync the mirror; recompute only when a complete line (or a whole file) changed."""
+        """Sync the mirror; update only when a complete line (or a whole file) changed: from
+        the appended rows alone when `Incremental` can, else recomputed from the mirror."""
         if self.mirror.sync() or force:
-            state = compute_state(self.mirror, self.options, self.model,
-                                  self.state.points if self.version else None)
-            if state.error and not state.points and self.version:
-                # a log the reader refuses (often the divergence itself) keeps its curves
-                state.points = self.state.points
+            state = None
+            if self.incremental is not None and not force and self.model is not None:
+                state = incremental_state(self.incremental, self.mirror, self.model,
+                                          self.curve)
+                self.last_update = "incremental"
+            if state is None:
+                if self.incremental is not None:
+                    self.incremental.close()
+                if self.mirror.generation != self._generation:  # a file read anew: so is
+                    self.curve.reset()                          # the curve
+                    self._generation = self.mirror.generation
+                state, self.incremental = full_state(self.mirror, self.options, self.model,
+                                                     self.curve)
+                self.last_update = "full"
             state.feasibility = self.feasibility
             self.state = state
             self.version += 1

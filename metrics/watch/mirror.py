@@ -44,6 +44,10 @@ class Mirror:
         self.path = self._root / self.source.name
         self._files: dict[Path, _Tracked] = {}
         self._json: dict[Path, bytes] = {}
+        #: bumped whenever a mirrored file is copied again from the start or removed: what was
+        #: read of the mirror before is then no prefix of it (an inode number alone may be
+        #: reused by the file written in its place)
+        self.generation = 0
 
     def close(self) -> None:
         """Remove the mirror (the source is never touched)."""
@@ -95,6 +99,7 @@ class Mirror:
             self._files.pop(gone, None)
             self._json.pop(gone, None)
             self._target(gone).unlink(missing_ok=True)
+            self.generation += 1
             changed = True
         return changed
 
@@ -125,6 +130,7 @@ class Mirror:
         end = data.rfind(b"\n") + 1  # complete lines only; a cut last line waits
         target = self._target(source)
         if restart:
+            self.generation += 1
             had = target.exists()
             target.unlink(missing_ok=True)
             head = data[:min(end, HEAD)]

@@ -19,12 +19,14 @@ ASSETS = {
     "vega-embed.min.js": "text/javascript",
     "VEGA-LICENSES.txt": "text/plain",
 }
+#: page templates that are not served as assets (`asset` reads them too)
+_TEMPLATES = ("index.html", "sweep.html")
 _LIBRARIES = ("vega.min.js", "vega-lite.min.js", "vega-embed.min.js")
 
 
 def asset(name: str) -> bytes:
     """One of `ASSETS`, from the installed package (the wheel ships them as package data)."""
-    if name not in ASSETS and name != "index.html":
+    if name not in ASSETS and name not in _TEMPLATES:
         raise KeyError(name)
     return resources.files("sylla.metrics.watch").joinpath("assets", name).read_bytes()
 
@@ -41,11 +43,16 @@ def _inline(name: str) -> str:
     return f"<script>\n{text}\n</script>"
 
 
+def inline_libraries() -> str:
+    """Vega, Vega-Lite and vega-embed as inline scripts (a file that fetches nothing)."""
+    return "\n".join(_inline(n) for n in _LIBRARIES)
+
+
 def frozen_page(state: dict[str, Any], points: list[dict[str, Any]], title: str) -> str:
     """One self-contained HTML file: libraries, data and the app inline; no URL is fetched."""
     data = json.dumps({"state": state, "points": points, "title": title}, allow_nan=False,
                       default=str).replace("</", "<\\/")
-    head = "\n".join(_inline(n) for n in _LIBRARIES)
+    head = inline_libraries()
     page = asset("index.html").decode("utf-8").replace("<!--SYLLA-ASSETS-->", head)
     return page.replace('<script src="assets/app.js"></script>',
                         f'<script type="application/json" id="sylla-data">{data}</script>\n'

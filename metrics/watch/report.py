@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .curve import Curve
 from .mirror import Mirror
 from .page import frozen_page
 from .state import Options, compute_state, feasibility_notes, load_model
@@ -19,10 +20,11 @@ def run_report(run: str | Path, options: Options) -> tuple[str, bool]:
     """The HTML of one run's report, and whether it is clean (False: it shows an error or a
     divergence)."""
     model = load_model(options)
+    curve = Curve()
     with Mirror(run) as mirror:
         mirror.sync()
-        state = compute_state(mirror, options, model)
+        state = compute_state(mirror, options, model, curve)
     state.feasibility = feasibility_notes(model, options)
     title = f"sylla report: {Path(run).name}"
-    return (frozen_page(state.to_json(), state.points, title),
+    return (frozen_page(state.to_json(), state.points + curve.tail(), title),
             state.error is None and state.divergence is None)

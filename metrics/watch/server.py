@@ -80,7 +80,7 @@ class Hub:
         self.queues.add(queue)
         try:
             state = self.follower.state
-            sent = len(state.points)
+            sent, epoch = len(state.points), state.epoch
             yield {"event": "reset", "data": dumps(state.points)}
             yield {"event": "state", "data": dumps(state.to_json())}
             while True:
@@ -89,11 +89,11 @@ class Hub:
                     queue.get_nowait()
                 state = self.follower.state
                 points = state.points
-                if len(points) < sent:  # the log was truncated or replaced
-                    yield {"event": "reset", "data": dumps(points)}
+                if state.epoch != epoch or len(points) < sent:  # rebuilt: truncated, replaced
+                    yield {"event": "reset", "data": dumps(points)}  # or down-sampled anew
                 elif len(points) > sent:
                     yield {"event": "rows", "data": dumps(points[sent:])}
-                sent = len(points)
+                sent, epoch = len(points), state.epoch
                 yield {"event": "state", "data": dumps(state.to_json())}
         finally:
             self.queues.discard(queue)

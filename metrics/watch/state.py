@@ -27,6 +27,8 @@ from sylla.metrics.result import compute_metrics
 from sylla.metrics.syllabus import load_syllabus
 
 from .conformance import Divergence, Progress, check, progress_without_syllabus, raw_l2logger_frame
+from .curve import Curve
+from .incremental import Incremental
 
 if TYPE_CHECKING:
     from sylla.grammar.model import Syllabus
@@ -57,7 +59,10 @@ class State:
     error: str | None
     progress: Progress
     divergence: Divergence | None
+    #: the curve points (`Curve.points`: down-sampled, finished bins only), and the curve's
+    #: epoch: a new epoch means the points were rebuilt, not only appended to
     points: list[dict[str, Any]]
+    epoch: int = 0
     #: metrics the syllabus cannot yield, with the smallest fix (`feasibility_notes`)
     feasibility: list[str] = field(default_factory=list)
 
@@ -88,7 +93,7 @@ def feasibility_notes(model: "Syllabus | None", options: Options) -> list[str]:
     plugins = load_plugins()
     if options.only:
         plugins = [p for p in plugins if p.name in options.only]
-    ste = [] if not options.ste else None  # with --ste, the STE tasks are judged by the data
+    ste: list[str] | None = [] if not options.ste else None  # with --ste, the STE tasks are judged by the data
     notes = []
     for m in feasibility(model, params=dict(options.params), plugins=plugins,
                          ste_tasks=ste if ste is not None else model.tasks):
@@ -102,32 +107,33 @@ def load_model(options: Options) -> "Syllabus | None":
     return load_syllabus(options.syllabus) if options.syllabus else None
 
 
-def _points(frame: Any, model: "Syllabus | None",
-            previous: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
-    """Per-episode points (episode, perf, task, kind, phase, block) for the curves: what the
-    PNG plots draw, as rows the page can append to. With a syllabus, phase and block come
-    from the schedule (an l2logger log has no phase labels of its own).
+def _feed(curve: Curve, frame: Any, model: "Syllabus | None", appended: bool = False) -> None:
+    """Feed the curve the rows of ``frame`` it has not seen (all of them, after a reset, when
+    the table no longer starts with the rows it was fed); ``appended``: ``frame`` holds only
+    rows that follow those fed already. Per row: episode, perf, task, kind,
+    phase, block, as the PNG plots draw them; with a syllabus, phase and block come from the
+    schedule (an l2logger log has no phase labels of its own).
 
-    ``previous`` (the last state's points, when the mirror only grew) is kept and only the
-    rows after it are converted: building a million dicts on every update would cost more
-    than the metrics themselves."""
-
+    Why columns and no DataFrame.to_dict: that costs ~30 us a row, more than the metrics of an
+    update; the curve bins whole columns with numpy."""
     if frame is None or frame.empty or "perf" not in frame.columns:
-        return []
+        return
     start = 0
-    if previous and len(previous) <= len(frame):
-        last = frame.iloc[len(previous) - 1]
-        if (int(last["episode"]) == previous[-1]["episode"]
-                and float(last["perf"]) == previous[-1]["perf"]):
-            start = len(previous)
+    if not appended:
+        if not curve.continues(frame["episode"].to_numpy(), frame["perf"].to_numpy()):
+            curve.reset()
+        start = curve.consumed
     cols = [c for c in ("run", "worker", "episode", "perf", "task", "kind", "phase", "block_num")
             if c in frame.columns]
-    part = frame[cols].iloc[start:].rename(columns={"block_num": "block"})
-    for c in ("run", "worker", "task", "kind", "phase"):
-        if c in part.columns:
-            part[c] = part[c].astype(str)
-    part["perf"] = part["perf"].astype(float)
-    if model is not None and len(part):
+    part = frame[cols].iloc[start:]
+    if not len(part):
+        return
+    values: dict[str, Any] = {}
+    for c in cols:  # columns as they are (categorical, Arrow): the curve factorizes them
+        values["block" if c == "block_num" else c] = part[c]
+    values["perf"] = part["perf"].to_numpy(dtype=np.float64)
+    values["episode"] = part["episode"].to_numpy(dtype=np.int64)
+    if model is not None:
 
         blocks = schedule(model).blocks
         counts = np.array([b.count for b in blocks], dtype=np.int64)
@@ -137,22 +143,45 @@ def _points(frame: Any, model: "Syllabus | None",
         inside = (episode >= 0) & (episode < len(ordinal_of))
         ordinal = np.where(inside, ordinal_of[np.clip(episode, 0, max(len(ordinal_of) - 1, 0))],
                            -1)
-        part["block"] = ordinal
-        part["phase"] = np.where(inside, labels[np.maximum(ordinal, 0)], "")
-    rows = part.to_dict("records")
-    return (previous[:start] + rows) if previous and start else rows
+        values["block"] = ordinal
+        values["phase"] = np.where(inside, labels[np.maximum(ordinal, 0)], "")
+    curve.feed(values)
 
 
 def compute_state(mirror: "Mirror", options: Options, model: "Syllabus | None",
-                  previous: list[dict[str, Any]] | None = None) -> State:
+                  curve: Curve | None = None) -> State:
     """Read the mirror once, check it against the schedule, then compute the document."""
+    return full_state(mirror, options, model, curve or Curve())[0]
+
+
+def incremental_state(inc: Incremental, mirror: "Mirror", model: "Syllabus",
+                      curve: Curve) -> State | None:
+    """The next state from the rows appended since the last one (`Incremental`), or None when
+    only a recompute from the mirror gives ``sylla metrics``' answer."""
+    try:
+        update = inc.update()
+    except MetricsError:  # e.g. a plugin's refusal: the recompute reports it as the batch does
+        return None
+    if update is None:
+        return None
+    document = update.result.to_json()
+    document["warnings"] = [mirror.real(w) for w in document["warnings"]]
+    _feed(curve, update.rows, model, appended=True)
+    return State(document, None, update.progress, None, curve.points, curve.epoch)
+
+
+def full_state(mirror: "Mirror", options: Options, model: "Syllabus | None", curve: Curve,
+               ) -> tuple[State, Incremental | None]:
+    """`compute_state`, plus what the next update can start from when the log is one that
+    `Incremental` follows (else None)."""
 
     empty = Progress(0, None, None, None)
     if model is not None:
 
         empty = Progress(0, schedule(model).episodes, None, None)
     if not mirror.path.exists():
-        return State(None, "nothing written yet", empty, None, [])
+        curve.reset()
+        return State(None, "nothing written yet", empty, None, curve.points, curve.epoch), None
     frame = None
     try:
         plugins = load_plugins()
@@ -167,14 +196,16 @@ def compute_state(mirror: "Mirror", options: Options, model: "Syllabus | None",
                 divergence, progress = check(frame, model)
             else:
                 progress = progress_without_syllabus(frame)
-        points = _points(frame, model, previous)
+        _feed(curve, frame, model)
         result = compute_metrics(
             log, model, ste=options.ste, perf=options.perf, log_format=options.log_format,
             params=dict(options.params), allow_partial=options.allow_partial or model is not None,
             plugins=plugins, only=options.only, progress=False, duplicates=options.duplicates)
         document = result.to_json()
         document["warnings"] = [mirror.real(w) for w in document["warnings"]]
-        return State(document, None, progress, divergence, points)
+        inc = (Incremental.seed(mirror, log, result, model, options)
+               if divergence is None else None)
+        return State(document, None, progress, divergence, curve.points, curve.epoch), inc
     except MetricsError as exc:
         progress = empty
         divergence = None
@@ -187,5 +218,8 @@ def compute_state(mirror: "Mirror", options: Options, model: "Syllabus | None",
                 divergence, progress = check(frame, model)
             else:
                 progress = progress_without_syllabus(frame)
-        return State(None, mirror.real(str(exc)), progress, divergence,
-                     _points(frame, model, previous))
+        if frame is not None and "perf" in frame.columns:
+            _feed(curve, frame, model)
+        # a log the reader refuses (often the divergence itself) keeps the curves it had
+        return State(None, mirror.real(str(exc)), progress, divergence, curve.points,
+                     curve.epoch), None

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sylla.commands.common import print_core_diagnostics, read_source
 
 if TYPE_CHECKING:
     from sylla.grammar.model import Syllabus
     from sylla.linter import Config
+    from sylla.linter.language import LanguageSpec
 
 
 EXIT_CODES = (
@@ -51,9 +53,7 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.worker < args.workers:
         print(f"sylla: --worker must be between 0 and {args.workers - 1} (--workers {args.workers})", file=sys.stderr)
         return 2
-    from sylla.commands.birds_cli import explain_birds, explain_folder, is_folder  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-
-    if is_folder(args.file):
+    if args.file != "-" and os.path.isdir(args.file):
         from sylla.commands.trials_cli import explain_trials_folder  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
         handled = explain_trials_folder(args.file, args.format)  # None: no wave-3 trial files
@@ -62,14 +62,11 @@ def run(args: argparse.Namespace) -> int:
     if source is None:
         return 2
     name, data = source
-    handled = explain_birds(name, data, args.format)  # None: not a Science Birds config
-    if handled is not None:
-        return handled
-    from sylla.commands.trials_cli import explain_trial_file  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.linter.languages import FALLBACK, content_language, spec_for  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
-    handled = explain_trial_file(name, data, args.format)  # None: not a wave-3 trial file
-    if handled is not None:
-        return handled
+    language = content_language(data)
+    if language != FALLBACK:  # every other language explains itself through its descriptor
+        return explain_document(spec_for(language), name, data, args.format)
     config = _config_for(args.file)
     if not config.is_syllabus(None if args.file == "-" else args.file, data):
         print(f"sylla: {name}: not a syllabus (no \"instructions\" list and no $phase, $repeat, "
@@ -96,6 +93,63 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(out + "\n")
     return 0 if result.ok else 1
+
+
+def document(spec: "LanguageSpec[Any, Any]", name: str, data: bytes) -> tuple[Any, str, int]:
+    """A file's explain document and text through its language's descriptor, and the exit
+    status (1 when the file has errors; no document when its syntax is broken). The core's
+    diagnostics go to stderr."""
+    result = spec.parse(data, name)
+    print_core_diagnostics(result, name)
+    if result.model is None or not result.syntax_ok:
+        return None, "", 1
+    doc, text = spec.explain(result, name)
+    return doc, text, 0 if result.ok else 1
+
+
+def explain_document(spec: "LanguageSpec[Any, Any]", name: str, data: bytes, fmt: str) -> int:
+    """``sylla explain FILE`` for a language whose descriptor says it all."""
+    doc, text, status = document(spec, name, data)
+    if doc is not None:
+        _emit(doc, text, fmt)
+    return status
+
+
+def _emit(doc: Any, text: str, fmt: str) -> None:
+    if fmt == "json":
+        json.dump(doc, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        print(text)
+
+
+def explain_folder(folder: str, fmt: str) -> int:
+    """Explain every file under ``folder`` that sylla reads, each in its language (JSON: a list of documents)."""
+    from sylla.linter.languages import content_language, spec_for  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+
+    from .lint import discover  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+
+    docs: list[Any] = []
+    texts: list[str] = []
+    status = 0
+    for path in discover([folder]):
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError as exc:
+            print(f"sylla: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+            status = 2
+            continue
+        doc, text, code = document(spec_for(content_language(data)), path, data)
+        status = max(status, code)
+        if doc is not None:
+            docs.append(doc)
+            texts.append(text)
+    if not docs and status == 0:
+        print(f"sylla: {folder}: no syllabus or Science Birds config found", file=sys.stderr)
+        return 2
+    _emit(docs, "\n\n".join(texts), fmt)
+    return status
 
 
 def _config_for(path: str) -> "Config":

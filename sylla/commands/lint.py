@@ -7,7 +7,6 @@ error. Only the standard library is imported at registration; the linter loads o
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import sys
 from pathlib import Path
@@ -118,8 +117,6 @@ def discover(paths: list[str], config_for: Callable[[str], "Config"] | None = No
     from sylla.linter import ConfigError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.linter.languages import language_of, wants_file  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
-    from .hints import lint_hint  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-
     config_for = config_for or _default_config
     found = False
 
@@ -150,7 +147,11 @@ def discover(paths: list[str], config_for: Callable[[str], "Config"] | None = No
                         if wanted(full):
                             here = True
                             yield full
-        hint = None if here else lint_hint(path)
+        hint = None
+        if not here:
+            from .hints import lint_hint  # noqa: PLC0415 - lazy: start-up, the log detector loads only for a path that holds no syllabus (issue 24)
+
+            hint = lint_hint(path)
         if hint:
             print(f"sylla: {hint}", file=sys.stderr)
             if logs is not None:
@@ -175,10 +176,9 @@ def _overrides(args: argparse.Namespace) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     from sylla.linter import ConfigError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from sylla.linter.fixes import fix_all  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from sylla.linter.languages import lint_text as lint  # syllabi and Science Birds configs  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.linter.languages import encode_fixed  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.linter.languages import lint_text as lint  # every language, by content  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.linter.reporters import FileReport, get  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from sylla.linter.write import encode_like, write_text  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     from .common import read_source  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
@@ -210,19 +210,22 @@ def run(args: argparse.Namespace) -> int:
                 continue
             result = lint(data, name, config)
             if args.fix or args.diff:
+                from sylla.linter.fixes import fix_all  # noqa: PLC0415 - lazy: start-up, the fix loop loads only with --fix/--diff (issue 24)
+                from sylla.linter.write import write_bytes  # noqa: PLC0415 - lazy: start-up, the writer loads only with --fix/--diff (issue 24)
+
                 text = result.text
-                relint = lambda t, name=name, config=config: lint(t, name, config)
+                relint = lambda t, name=name, config=config, language=result.language: lint(t, name, config, language=language)
                 safe_only = not args.unsafe_fixes
                 loop = fix_all(result, relint, unsafe=args.unsafe_fixes)
                 fixed = loop.text
                 if path == "-" and args.fix and not args.diff:
-                    sys.stdout.buffer.write(data if fixed == text else encode_like(data, fixed))  # always, as ruff
+                    sys.stdout.buffer.write(data if fixed == text else encode_fixed(data, fixed, result.language))  # always, as ruff
                     sys.stdout.flush()
                 if fixed != text:
                     if args.diff:
                         print_diff(name, text, fixed)
                     elif path != "-":
-                        write_text(path, data, fixed)
+                        write_bytes(path, encode_fixed(data, fixed, result.language))
                     result = loop.result  # the lint of the fixed text
                 if safe_only:  # the findings of the fixed text: no second lint for this count
                     unsafe = sum(1 for f in result.findings if f.fix is not None and not f.fix.safe)
@@ -260,6 +263,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def print_diff(name: str, before: str, after: str) -> None:
+    import difflib  # noqa: PLC0415 - lazy: start-up, difflib loads only for --diff (issue 24)
+
     sys.stdout.writelines(
         difflib.unified_diff(before.splitlines(True), after.splitlines(True), f"a/{name}", f"b/{name}")
     )

@@ -1,5 +1,6 @@
 """``sylla report``: one self-contained HTML file with the dashboard of ``sylla watch``
-(learning curves with phase bands, test matrix, metric table, conformance), frozen.
+(learning curves with phase bands, test matrix, metric table, conformance), frozen; or, for a
+sweep's ``--out`` folder, per-group block curves with confidence bands and the summary table.
 
 Only the standard library is imported here; the rest loads inside `run`.
 """
@@ -12,7 +13,8 @@ import sys
 EXIT_CODES = (
     (0, "the report was written"),
     (1, "the report was written but shows an error instead of metrics (bad input: the "
-        "message names file and row), or the run diverges from its syllabus"),
+        "message names file and row), or the run diverges from its syllabus, or (a sweep) "
+        "some of the sweep's runs failed"),
     (2, "usage: a bad option, a log that does not exist, an output that cannot be written"),
 )
 
@@ -24,7 +26,8 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "report", help="write one self-contained HTML report of a run",
         description="Write the dashboard of sylla watch, frozen, as one HTML file that opens "
                     "from disk with no network (docs/watch.md).")
-    p.add_argument("path", metavar="RUN", help="a log (file or run folder)")
+    p.add_argument("path", metavar="RUN", help="a log (file or run folder), or a sweep's --out "
+                   "folder (per-group block curves with confidence bands and the summary table)")
     add_metric_options(p)
     p.add_argument("--output-file", "-o", required=True, metavar="FILE",
                    help="the HTML file to write")
@@ -40,14 +43,25 @@ def run(args: argparse.Namespace) -> int:
     if not Path(args.path).exists():
         print(f"sylla: {args.path}: no such file or directory", file=sys.stderr)
         return EXIT_USAGE
-    if (Path(args.path) / "rows" / "_sweep.json").is_file():
-        print(f"sylla: {args.path} is a sweep's --out; sylla report reads one run for now "
-              "(give one of the sweep's runs)", file=sys.stderr)
-        return EXIT_USAGE
+    sweep = (Path(args.path) / "rows" / "_sweep.json").is_file()
+    if sweep:
+        given = [o for o, v in (("--syllabus", args.syllabus), ("--ste", args.ste),
+                                ("--perf", args.perf), ("-P", args.param), ("-m", args.metric),
+                                ("--allow-partial", args.allow_partial)) if v]
+        if given:
+            print(f"sylla: {args.path} is a sweep's --out: its report shows what the sweep "
+                  f"computed, so {', '.join(given)} cannot apply (give them to sylla sweep)",
+                  file=sys.stderr)
+            return EXIT_USAGE
     try:
-        from sylla.metrics.watch.report import run_report  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+        if sweep:
+            from sylla.metrics.watch.sweep_report import sweep_report  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
-        html, ok = run_report(args.path, options_from(args))  # type: ignore[arg-type]
+            html, ok = sweep_report(args.path)
+        else:
+            from sylla.metrics.watch.report import run_report  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+
+            html, ok = run_report(args.path, options_from(args))  # type: ignore[arg-type]
     except MetricsError as exc:
         print(f"sylla: {exc}", file=sys.stderr)
         return exc.exit_code

@@ -46,7 +46,7 @@ def lint_deliveries(args: argparse.Namespace) -> int:
         results, trial_errors = check_delivery(folder, args.trials)
         for e in trial_errors:
             print(f"sylla: trial file: {e}", file=sys.stderr)
-        reports.extend(FileReport(path, result) for path, result in results)  # type: ignore[arg-type]  # LintResult.parse is typed for syllabi but carries this language's parse (issue 28 item 1)
+        reports.extend(FileReport(path, result) for path, result in results)
     out = get(args.format)(reports)
     if args.output_file:
         Path(args.output_file).write_text(out, encoding="utf-8")
@@ -93,28 +93,3 @@ def metrics_trials(args: argparse.Namespace) -> int:
         written = write_plots(tables, (out or Path("metrics-plots")) / "plots")
         print(f"sylla: wrote {len(written)} plot(s) to {written[0].parent}", file=sys.stderr)
     return 0
-
-
-def explain_trial_file(name: str, data: bytes, fmt: str) -> int | None:
-    """``sylla explain json/cPPP_K.json``: the schedule of one ordering (None: not a trial file)."""
-    from sylla.grammar.trials.detect import is_trial_file  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from sylla.grammar.trials.model import name_parts  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from sylla.grammar.trials.parse import parse  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from sylla.grammar.trials.schedule import Ordering, render_text, schedule  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-
-    if not is_trial_file(data):
-        return None
-    result = parse(data, name)
-    for d in result.diagnostics:
-        line, col = result.lines.line_col(d.span.start)
-        print(f"{name}:{line}:{col}: {d.severity.value}: {d.message}", file=sys.stderr)
-    if result.model is None:
-        return 1
-    parts = name_parts(os.path.basename(name)) or (result.model.problem or 0, 1)
-    doc = schedule([Ordering(parts[0], parts[1], name, result.model)])
-    if fmt == "json":
-        json.dump(doc, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
-    else:
-        print(render_text(doc))
-    return 0 if result.ok else 1

@@ -124,3 +124,32 @@ def test_the_probe_sees_the_birds_model_and_trial_parser_where_they_are_used():
     assert BIRDS_MODEL in modules("lint", str(FIX / "birds" / "worked-example.xml"))
     trial = next((FIX / "trials" / "json").glob("*.json"))
     assert TRIAL_PARSER in modules("lint", str(trial))
+
+
+#: what `sylla lint` on one small syllabus never needs (issue 24 item 2): argparse's shutil
+#: (and zlib, bz2, lzma), the help's textwrap, the suggestions' difflib, the writer's tempfile
+#: (and random), the fix loop, the formatter, the incremental parser, the schema validator
+#: (its cache of valid instructions answers), lark (the cached LALR tables answer), entry points
+NOT_FOR_A_SMALL_LINT = ("shutil", "textwrap", "difflib", "tempfile", "random", "sylla.linter.fixes",
+                        "sylla.linter.fmt", "sylla.grammar.incremental", "jsonschema", "lark",
+                        "importlib.metadata", "configparser", "sylla.linter.reporters.sarif")
+#: sylla's own modules a small lint loads (91 when this was set; 38 of them are rule modules;
+#: 93 since the language descriptors, linter/language.py and linter/syllabus.py, issue 28):
+#: a new one on this path is a start-up cost, so raising the budget is a decision, not an accident
+SYLLA_MODULES_FOR_A_SMALL_LINT = 93
+
+
+def test_a_small_lint_loads_only_what_it_needs():
+    """Start-up of `sylla lint` on one small file (issue 24 item 2): no module from the list
+    above, and no more of sylla's own modules than the budget."""
+    mods = modules("lint", str(ROOT / "examples" / "cl-pong.json"))
+    assert "sylla.linter.engine" in mods
+    assert not mods & set(NOT_FOR_A_SMALL_LINT)
+    own = sorted(m for m in mods if m == "sylla" or m.startswith("sylla."))
+    assert len(own) <= SYLLA_MODULES_FOR_A_SMALL_LINT, own
+
+
+def test_the_probe_sees_the_fix_path_modules_where_they_are_used():
+    """The check above can fail: --diff loads the fix loop and difflib."""
+    mods = modules("lint", "--diff", str(ROOT / "examples" / "with-findings.jsonc"))
+    assert {"sylla.linter.fixes", "difflib"} <= mods

@@ -14,6 +14,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,7 +25,6 @@ from sylla.grammar.model import Block, PhaseMark
 from sylla.grammar.parse import ParseResult, parse
 from sylla.grammar.synth import phase_pairs
 from sylla.linter.fuzz import mutate
-import pytest
 
 pytestmark = pytest.mark.slow
 

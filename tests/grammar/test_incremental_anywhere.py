@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from .test_incremental import TEXTS, assert_same
 
 from sylla.grammar import incremental
 from sylla.grammar.incremental import reparse
@@ -22,7 +22,8 @@ from sylla.grammar.parse import parse
 from sylla.grammar.synth import phase_pairs
 from sylla.linter import Config, lint
 from sylla.linter.fuzz import mutate
-import pytest
+
+from .test_incremental import TEXTS, assert_same
 
 pytestmark = pytest.mark.slow
 
@@ -45,7 +46,7 @@ def keystroke(draw: st.DrawFn, text: str) -> str:
     return text[:at] + draw(KEY) + text[at:]
 
 
-def _findings(result, text: str):  # noqa: ANN001, ANN202
+def _findings(result, text: str):
     return [(f.code, f.message, f.span, f.severity) for f in lint(text, None, Config(), parsed=result).findings]
 
 

@@ -73,7 +73,7 @@ def test_fix_that_never_ends_stops_at_the_budget() -> None:
     (47, "(lambda (cons 9 (cons 6 (cons 3 (cons 8 (cons 5 $0))))))", lambda xs: [9, 6, 3, 8, 5, *xs]),
     (92, "(lambda (cons 92 (cons 63 (cons 34 (cons 18 (cons 55 $0))))))", lambda xs: [92, 63, 34, 18, 55, *xs]),
 ])
-def test_problems_in_the_small_dsl(problem: int, text: str, f) -> None:  # noqa: ANN001
+def test_problems_in_the_small_dsl(problem: int, text: str, f) -> None:
     max_int = 9 if problem <= 80 else 99
     expr = parse_program(text, max_int)
     check_program(expr)

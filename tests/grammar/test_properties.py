@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sylla
-from sylla.grammar.lalr import Node, Tok, parse_range
-import pytest
+from sylla.grammar.lalr import parse_range
 
 pytestmark = pytest.mark.slow
 

@@ -46,7 +46,7 @@ def codes(folder: Path) -> list[tuple[str, str, int]]:
     return [(n, c, line) for n, c, line, sev, _ in findings(folder) if sev != "info"]
 
 
-def edit(path: Path, line: int, fn) -> None:  # noqa: ANN001
+def edit(path: Path, line: int, fn) -> None:
     lines = path.read_text().splitlines(keepends=True)
     lines[line - 1] = fn(lines[line - 1])
     path.write_text("".join(lines))
@@ -121,7 +121,7 @@ def test_hand_computed_row(tmp_path: Path) -> None:
     # c046 ordering 1, trial 3: trains on examples 1-2, tests on example 3; (lambda (cons 7 $0))
     # is right on both: nll = 2 × 0.07043928; nlp = ln 25 + ln 11.5 + ln 2.5 (docs/trials.md)
     ex = json.loads((JSON / "c046_1.json").read_text())["data"][2]
-    show = lambda xs: "[" + ",".join(map(str, xs)) + "]"  # noqa: E731
+    show = lambda xs: "[" + ",".join(map(str, xs)) + "]"
     nlp = math.log(25) + math.log(11.5) + math.log(2.5)
     line = f'"c046",1,1,3,"{show(ex["i"])}","{show(ex["o"])}","{show(ex["o"])}",1,"(lambda (cons 7 $0))",1.5,10,{nlp:.4f},0.1409'
     (tmp_path / "predictions.csv").write_text(HEADER + "\n" + line + "\n")

@@ -17,10 +17,9 @@ trigger goes in ``NO_CASE`` below, with the reason.
 from __future__ import annotations
 
 import pytest
+from rule_tester import Case, check, find_cases
 
 from sylla.linter import all_rules
-
-from rule_tester import Case, check, find_cases
 
 CODES = [r.code for r in all_rules()]
 

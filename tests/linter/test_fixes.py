@@ -191,7 +191,7 @@ def test_fix_all_never_applies_a_round_that_breaks_the_syntax() -> None:
     from dataclasses import replace
 
     from sylla.grammar.model import Span
-    from sylla.linter.finding import Edit, Finding, Fix
+    from sylla.linter.finding import Edit, Fix
     from sylla.linter.fixes import fix_all
 
     name = "N602_bad.json"

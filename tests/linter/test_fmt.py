@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import re
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sylla import parse
 from sylla.linter import format_text
@@ -23,7 +24,7 @@ def test_syntax_error_gives_none() -> None:
     assert format_text('{"instructions": [{"$phase": "1.train"} {"$info": {}}]}') is None
 
 
-phase = st.integers(1, 9).flatmap(lambda n: st.sampled_from([f"{n}.train", f"{n}.test"])).map(lambda l: {"$phase": l})
+phase = st.integers(1, 9).flatmap(lambda n: st.sampled_from([f"{n}.train", f"{n}.test"])).map(lambda label: {"$phase": label})
 block = st.builds(
     lambda t, c, w: {"$repeat": {"$episode": t, **({"w": w} if w is not None else {})}, "count": c},
     st.sampled_from(["Pong", "Breakout"]), st.integers(1, 5000), st.none() | st.floats(0, 1, allow_nan=False),

@@ -9,9 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from sylla.grammar.trials.synth import orderings, trial_text
 from sylla.linter.languages import language_of, lint_text
-import pytest
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 

@@ -73,7 +73,7 @@ def test_cli_flag(tmp_path: Path) -> None:
     f = tmp_path / "s.json"
     original = (FIX / "T410_bad.json").read_text()
     f.write_text(original)
-    run = lambda *a: subprocess.run([sys.executable, "-m", "sylla", "lint", str(f), *a],  # noqa: E731
+    run = lambda *a: subprocess.run([sys.executable, "-m", "sylla", "lint", str(f), *a],
                                     capture_output=True, text=True, timeout=60)
     proc = run("--fix")
     assert f.read_text() == original and "1 unsafe fix not applied" in proc.stderr and "--unsafe-fixes" in proc.stderr

@@ -10,16 +10,14 @@ what the installed ``sylla lint`` prints for it.
 
 from __future__ import annotations
 
-from typing import Callable
-
 import json
 import subprocess
 import sys
+from typing import Callable
 
 import pytest
-from lsprotocol import types
-
 from lsp_support import FIXTURES, RecordingClient, pos, start
+from lsprotocol import types
 
 # one server for most of the module's tests (lsp_support.shared), each on its own documents
 pytestmark = [pytest.mark.editor, pytest.mark.asyncio(loop_scope="module")]

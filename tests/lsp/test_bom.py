@@ -5,9 +5,8 @@ drops the mark, so its offsets must be moved back onto the buffer at the edge)."
 from __future__ import annotations
 
 import pytest
-from lsprotocol import types
-
 from lsp_support import RecordingClient, fixture_text, uri_of
+from lsprotocol import types
 
 pytestmark = [pytest.mark.editor, pytest.mark.asyncio]
 

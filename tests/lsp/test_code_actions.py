@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Callable
 
 import pytest
+from lsp_support import RecordingClient, fixture_text
 from lsprotocol import types
 
-from lsp_support import RecordingClient, fixture_text
 from sylla.linter import apply_fixes, lint
 from sylla.linter.fixes import fix_all as fix_loop
 

@@ -1,13 +1,14 @@
 """Completion of directives (snippets), task names and parameter names, over stdio."""
 
+# ruff: noqa: W293 - the indented blank lines inside the syllabus texts are where completion is asked
+
 from __future__ import annotations
 
 from typing import Callable
 
 import pytest
-from lsprotocol import types
-
 from lsp_support import RecordingClient, start, uri_of
+from lsprotocol import types
 
 # one server for the module's tests (lsp_support.shared), each on its own documents
 pytestmark = [pytest.mark.editor, pytest.mark.asyncio(loop_scope="module")]

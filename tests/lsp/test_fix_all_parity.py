@@ -24,9 +24,9 @@ import re
 from pathlib import Path
 
 import pytest
+from lsp_support import RecordingClient
 from lsprotocol import types
 
-from lsp_support import RecordingClient
 from sylla.cli import main as sylla_main
 from sylla.linter.fuzz import mutate
 from sylla.linter.languages import language_of

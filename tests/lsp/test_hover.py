@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Callable
 
 import pytest
-from lsprotocol import types
-
 from lsp_support import RecordingClient, fixture_text, pos
+from lsprotocol import types
 
 # one server for the module's tests (lsp_support.shared), each on its own documents
 pytestmark = [pytest.mark.editor, pytest.mark.asyncio(loop_scope="module")]

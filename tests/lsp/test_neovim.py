@@ -17,7 +17,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from lsp_support import FIXTURES, SERVER_COMMAND
 
 NVIM = shutil.which("nvim")

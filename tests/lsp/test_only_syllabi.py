@@ -5,9 +5,8 @@ document once linted as a syllabus keeps its findings while an edit breaks it fo
 from __future__ import annotations
 
 import pytest
-from lsprotocol import types
-
 from lsp_support import RecordingClient, fixture_text, uri_of
+from lsprotocol import types
 
 pytestmark = [pytest.mark.editor, pytest.mark.asyncio]
 
@@ -103,7 +102,7 @@ async def test_stickiness_ends_when_the_document_is_closed(client: RecordingClie
     assert await client.diagnostics_for(uri, 5) == []
 
 
-async def test_config_syllabi_globs_force_a_file(client: RecordingClient, tmp_path) -> None:  # noqa: ANN001
+async def test_config_syllabi_globs_force_a_file(client: RecordingClient, tmp_path) -> None:
     (tmp_path / "sylla.toml").write_text('syllabi = ["plans/*.json"]\n', encoding="utf-8")
     (tmp_path / "plans").mkdir()
     forced = (tmp_path / "plans" / "empty.json").as_uri()

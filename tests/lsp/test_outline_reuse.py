@@ -10,15 +10,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sylla.grammar.incremental import reparse
 from sylla.grammar.parse import parse
 from sylla.grammar.synth import phase_pairs
+from sylla.lsp import outline_pieces
 from sylla.lsp.documents import Analysis
 from sylla.lsp.outline import document_symbols
-import pytest
 
 pytestmark = pytest.mark.slow
 
@@ -36,7 +37,7 @@ ENCODINGS = st.sampled_from(["utf-16", "utf-8", "utf-32"])
 URI = "file:///outline.json"
 
 
-def outline(text: str, encoding: str, result, previous=None):  # noqa: ANN001, ANN201
+def outline(text: str, encoding: str, result, previous=None):
     return document_symbols(Analysis(URI, None, text, encoding, result), previous)
 
 
@@ -57,6 +58,24 @@ def edit(draw: st.DrawFn, text: str) -> str:
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.sampled_from(TEXTS), ENCODINGS, st.data())
 def test_a_reused_outline_equals_a_fresh_one(text: str, encoding: str, data: st.DataObject) -> None:
+    _session(text, encoding, data)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.sampled_from(TEXTS), ENCODINGS, st.data())
+def test_a_reused_outline_equals_a_fresh_one_across_chunks(text: str, encoding: str, data: st.DataObject) -> None:
+    """The same with two phases per chunk, so that these small texts have many chunks and an
+    edit that adds or removes a phase moves the chunks' bounds."""
+    saved = outline_pieces.CHUNK
+    outline_pieces.CHUNK = 2
+    try:
+        _session(text, encoding, data)
+    finally:
+        outline_pieces.CHUNK = saved
+
+
+def _session(text: str, encoding: str, data: st.DataObject) -> None:
+    """Two edits one after the other, each outline from the last one's pieces."""
     result = parse(text)
     _, rendered = outline(text, encoding, result)
     for _ in range(2):

@@ -4,9 +4,8 @@ prefers them; non-ASCII task names and emoji in comments move the columns."""
 from __future__ import annotations
 
 import pytest
-from lsprotocol import types
-
 from lsp_support import RecordingClient, fixture_text, pos, start, uri_of
+from lsprotocol import types
 
 pytestmark = [pytest.mark.editor, pytest.mark.asyncio]
 

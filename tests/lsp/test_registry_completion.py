@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lsprotocol import types
-
 from lsp_support import RecordingClient, start
+from lsprotocol import types
 
 pytestmark = [pytest.mark.editor, pytest.mark.asyncio]
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from lsp_support import RecordingClient, fixture_text, uri_of
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
-
-from lsp_support import RecordingClient, fixture_text, uri_of
 
 from sylla.grammar.synth import phase_pairs
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from lsp_support import RecordingClient, fixture_text, start, uri_of
 from lsprotocol import types
 
-from lsp_support import RecordingClient, fixture_text, start, uri_of
 from sylla.linter import format_text
 
 pytestmark = [pytest.mark.editor, pytest.mark.asyncio]

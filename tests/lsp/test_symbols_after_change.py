@@ -35,7 +35,7 @@ async def fresh(lsp_client: RecordingClient):
     await lsp_client.shutdown_session()
 
 
-def _symbols(client: RecordingClient, uri: str):  # noqa: ANN202 - the awaitable of DocumentSymbol[]
+def _symbols(client: RecordingClient, uri: str):
     return client.text_document_document_symbol_async(
         types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=uri))
     )

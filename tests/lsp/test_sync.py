@@ -12,9 +12,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from lsprotocol import types
-
 from lsp_support import RecordingClient, fixture_text, start, uri_of
+from lsprotocol import types
 
 pytestmark = [pytest.mark.editor, pytest.mark.asyncio]
 

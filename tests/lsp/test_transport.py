@@ -14,7 +14,6 @@ import os
 import sys
 
 import pytest
-
 from lsp_support import FIXTURES, fixture_text
 
 pytestmark = [pytest.mark.editor, pytest.mark.asyncio]

@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from lsp_support import RecordingClient
 
 pytestmark = [pytest.mark.editor, pytest.mark.asyncio]

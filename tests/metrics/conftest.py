@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
 from sylla.metrics.data import BLOCK_COLUMNS, RunData
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "metrics"

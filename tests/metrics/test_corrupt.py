@@ -97,7 +97,7 @@ def _edit(file: Path, line: int, column: str, value: str) -> None:
 
 def _delete_lines(file: Path, numbers: list[int]) -> None:
     lines = file.read_text().splitlines()
-    file.write_text("\n".join(l for i, l in enumerate(lines, 1) if i not in numbers) + "\n")
+    file.write_text("\n".join(line for i, line in enumerate(lines, 1) if i not in numbers) + "\n")
 
 
 @pytest.mark.parametrize("case, folder, row, words", [

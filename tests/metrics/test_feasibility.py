@@ -41,7 +41,7 @@ def test_undeclared_plugin_is_assumed_not_refused() -> None:
     class Third:
         name, description, emits, inputs, parameters = "third", "", ("x",), ("log",), ()
 
-        def compute(self, ctx):  # noqa: ANN001, ANN201
+        def compute(self, ctx):
             return []
 
     m = verdicts(build(Spec("STE", ("Pong",))), plugins=[Third()])["x"]
@@ -148,7 +148,7 @@ def test_bad_metrics_config_is_a_config_error(tmp_path: Path) -> None:
 def test_cli_require_metric_exit_code(tmp_path: Path) -> None:
     f = tmp_path / "s.json"
     f.write_text(build(Spec("ANT-B", ("Pong", "Breakout"))))
-    run = lambda *a: subprocess.run([sys.executable, "-m", "sylla", "lint", str(f), *a],  # noqa: E731
+    run = lambda *a: subprocess.run([sys.executable, "-m", "sylla", "lint", str(f), *a],
                                     capture_output=True, text=True, timeout=60)
     assert run("--require-metric", "test_perf").returncode == 0
     proc = run("--require-metric", "recovery_time")

@@ -12,7 +12,7 @@ from .conftest import make_run
 
 def run3():
     # baseline test, then train A / test, train B / test, train C / test
-    t = lambda a, b, c: [("A", "test", [a]), ("B", "test", [b]), ("C", "test", [c])]  # noqa: E731
+    t = lambda a, b, c: [("A", "test", [a]), ("B", "test", [b]), ("C", "test", [c])]
     return make_run(t(0, 1, 2) + [("A", "train", [5])] + t(10, 3, 2) + [("B", "train", [5])]
                     + t(8, 12, 4) + [("C", "train", [5])] + t(6, 11, 14))
 
@@ -54,7 +54,7 @@ def test_gem_on_fixture_without_baseline():
 def test_revisits_use_each_tasks_last_training():
     """A, B, then A again: relearning A must not count as backward transfer. Tasks are ordered
     by their last training (B, A); R[B] is the test after B, R[A] the final test."""
-    t = lambda a, b: [("A", "test", [a]), ("B", "test", [b])]  # noqa: E731
+    t = lambda a, b: [("A", "test", [a]), ("B", "test", [b])]
     run = make_run([("A", "train", [5])] + t(10, 1) + [("B", "train", [5])] + t(4, 9)
                    + [("A", "train", [5])] + t(11, 8))
     order, R, _base, _labels = performance_matrix(run)
@@ -70,7 +70,7 @@ def test_revisits_use_each_tasks_last_training():
 def test_a_training_with_no_test_after_it_is_named_as_the_cause():
     """The last task is trained but never tested afterwards: its row of R is missing. The
     warning names that cause, not "tasks not tested in every phase" (they all are)."""
-    t = lambda a, b: [("A", "test", [a]), ("B", "test", [b])]  # noqa: E731
+    t = lambda a, b: [("A", "test", [a]), ("B", "test", [b])]
     run = make_run(t(0, 1) + [("A", "train", [5])] + t(10, 3) + [("B", "train", [5])])
     ctx = Context(run, {}, {})
     Gem().compute(ctx)

@@ -5,6 +5,7 @@ renames a repeated task to ``<task>_<phase index>``, overwriting an existing key
 from __future__ import annotations
 
 import pytest
+
 from sylla.metrics.report import render_text
 from sylla.metrics.result import compute_metrics
 

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.plots import write_plots
 from sylla.metrics.result import compute_metrics

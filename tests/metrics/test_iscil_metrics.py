@@ -10,6 +10,7 @@ import sys
 
 import pandas as pd
 import pytest
+
 from sylla.metrics.report import render_text, write_outputs
 from sylla.metrics.result import compute_metrics
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.readers import detect, read_log
 from sylla.metrics.readers.iscil import find_logs, parse_phases, read_iscil

@@ -161,7 +161,7 @@ def test_metrics_are_identical_streamed_or_not(tmp_path, spilled, monkeypatch):
     assert streamed.warnings == whole.warnings
 
 
-def _rewrite(log: Path, edit) -> None:  # noqa: ANN001
+def _rewrite(log: Path, edit) -> None:
     """Edit the rows of a log's first train block file (pandas, tab-separated, as written)."""
     file = sorted(log.rglob("1-train/data-log.tsv"))[0]
     frame = pd.read_csv(file, sep="\t", dtype=str, keep_default_na=False)

@@ -110,7 +110,6 @@ def test_perf_recovery_hand_made():
     from sylla.metrics.plugins.l2m import PerfRecovery
     from sylla.metrics.registry import Context
 
-    from .conftest import make_run
 
     blocks = [("A", "train", [0, 0, 0, 0, 0, 0, 0, 0, 0, 5])]
     # later A blocks reach 5 after 3, then 2, then 0 episodes -> slope -1.5 -> recovery 1.5

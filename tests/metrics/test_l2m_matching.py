@@ -44,7 +44,7 @@ def _metrics(log: Path, stes: list[Path], capsys: pytest.CaptureFixture[str],
     return json.loads(out.out), out.err
 
 
-def _edit(log: Path, change) -> None:  # noqa: ANN001 - a function of (header, row) -> row
+def _edit(log: Path, change) -> None:
     """Rewrite every data-log.tsv of an l2logger run in place, row by row."""
     for tsv in sorted(log.glob("*/*/data-log.tsv")):
         lines = tsv.read_text().splitlines()
@@ -53,7 +53,7 @@ def _edit(log: Path, change) -> None:  # noqa: ANN001 - a function of (header, r
         tsv.write_text("\n".join(["\t".join(header)] + ["\t".join(r) for r in rows]) + "\n")
 
 
-def _set(column: str, value):  # noqa: ANN001, ANN202
+def _set(column: str, value):
     def change(header: list[str], row: list[str]) -> list[str]:
         row[header.index(column)] = value(row[header.index(column)], row, header)
         return row

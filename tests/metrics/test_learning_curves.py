@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from sylla.grammar.trials.synth import write_delivery
-from sylla.metrics.learning_curves import accuracy_by_trial, compute, search_sensitivity, variance_by_trial, wilson
+from sylla.metrics.learning_curves import accuracy_by_trial, search_sensitivity, variance_by_trial, wilson
 from sylla.metrics.readers.deliveries import read_trials
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "trials"

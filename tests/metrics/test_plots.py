@@ -7,12 +7,12 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-import pytest  # noqa: E402
+import matplotlib.pyplot as plt
+import pytest
 
-from sylla.metrics.plots import _phases, luminance, text_color, write_plots  # noqa: E402
+from sylla.metrics.plots import _phases, luminance, text_color, write_plots
 
-from .conftest import make_run  # noqa: E402
+from .conftest import make_run
 
 
 @pytest.mark.parametrize("rgba, expected", [

@@ -4,6 +4,7 @@ jumping from 0 to 100 %. Run end to end through a pseudo-terminal."""
 
 from __future__ import annotations
 
+import io
 import os
 import pty
 import select
@@ -12,7 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
+from sylla.metrics import progress
+from sylla.metrics.progress import Progress
 from sylla.metrics.synth import alternating_plan, write_l2logger
 
 pytestmark = pytest.mark.slow
@@ -101,3 +105,29 @@ def test_big_plain_csv_on_a_terminal_shows_the_bar(tmp_path: Path) -> None:
     # the whole file was read before the reader asked for the syllabus this log needs
     assert code == 1
     assert "give the syllabus with --syllabus" in err
+
+
+def _counting_bar(monkeypatch: pytest.MonkeyPatch, total: int) -> tuple[Progress, io.StringIO]:
+    """A sweep's bar (``count=True``, ``delay=0``, a note) drawn into a terminal-like buffer."""
+    out = io.StringIO()
+    monkeypatch.setattr(progress, "_stderr_console",
+                        lambda: Console(file=out, force_terminal=True, width=100, color_system=None))
+    return Progress(total, "runs", True, count=True, delay=0, note=lambda: "slow: a/run (12 s)"), out
+
+
+def test_a_counting_bar_shows_done_of_total_and_its_note_from_the_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    bar, out = _counting_bar(monkeypatch, 3)
+    assert bar._bar is not None  # drawn before the first run is done: no delay for a sweep
+    bar.step(2)
+    bar._bar.refresh()
+    bar.close()  # stopped early (--fail-fast): the last frame says how far it got
+    text = out.getvalue()
+    assert "runs" in text and "2/3" in text and "slow: a/run (12 s)" in text
+    assert "3/3" not in text
+
+
+def test_a_counting_bar_of_nothing_draws_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    bar, out = _counting_bar(monkeypatch, 0)
+    with bar:
+        bar.step(0)
+    assert out.getvalue() == ""

@@ -6,10 +6,11 @@ from __future__ import annotations
 import math
 
 import pandas as pd
-from hypothesis import given, settings, strategies as st
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sylla.metrics.result import TIDY, _mean_by, _record
-import pytest
 
 values = st.one_of(st.none(), st.just(math.nan),
                    st.floats(allow_nan=False, allow_infinity=False, min_value=-1e12,

@@ -64,7 +64,7 @@ def test_a_full_disk_is_a_metrics_error_not_a_traceback(monkeypatch):
 
     spill = SpillArray(np.float64)
 
-    def full(*args, **kwargs):  # noqa: ANN002, ANN003
+    def full(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "pwrite", full)

@@ -13,8 +13,6 @@ from sylla.metrics import compute_metrics
 from sylla.metrics.ste import load_ste
 from sylla.metrics.synth import write_l2logger
 
-from .conftest import FIXTURES
-
 
 def _ste_dir(tmp_path, runs=3):
     root = tmp_path / "ste"

@@ -4,8 +4,8 @@ on real run directories (tests/fixtures/metrics/sweep, see make_sweep.py there).
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import shutil
 from pathlib import Path
 

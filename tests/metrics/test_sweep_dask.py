@@ -6,8 +6,8 @@ an interpreter that cannot import sylla)."""
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import shutil
 import subprocess
 import sys

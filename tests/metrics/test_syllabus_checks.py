@@ -10,7 +10,7 @@ import pytest
 from sylla.cli import main
 from sylla.metrics import MetricsError, compute_metrics
 
-from .conftest import FIXTURES, REWARDS, SYLLABUS
+from .conftest import FIXTURES, SYLLABUS
 
 
 def test_no_phase_is_refused_like_explain_says(tmp_path, capsys):

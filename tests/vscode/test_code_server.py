@@ -23,7 +23,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from vscode_support import ROOT
 
 TOOLS = ROOT / ".tools" / "code-server"

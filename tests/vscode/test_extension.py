@@ -12,7 +12,6 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from vscode_support import EXTENSION, ROOT
 from vscode_support import explain as _explain
 from vscode_support import run_npm as _run

@@ -18,7 +18,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from vscode_support import ROOT
 
 pytestmark = [pytest.mark.editor, pytest.mark.packaging]

@@ -11,9 +11,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from vscode_support import EXTENSION, ROOT
 
 from sylla.grammar.detect import is_syllabus, sniff_text
-from vscode_support import EXTENSION, ROOT
 
 pytestmark = pytest.mark.editor
 

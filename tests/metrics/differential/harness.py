@@ -14,7 +14,6 @@ import json
 import math
 import os
 import subprocess
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -396,7 +395,7 @@ def departs(option: OptionSet, tasks: list[str], stored: list[str],
     against l2metrics on the same logs."""
     if option.compat or ("variant_mode", "agnostic") not in option.params:
         return None
-    base = lambda name: name.lower().split("_")[0]  # noqa: E731
+    base = lambda name: name.lower().split("_")[0]
     stored_bases = {base(s) for s in stored}
     for task in sorted({base(t) for t in tasks}):
         exact = {s for s in stored if base(s) == task}

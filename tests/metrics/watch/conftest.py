@@ -23,7 +23,7 @@ def batch(log: Path, *extra: str) -> tuple[dict | None, str | None]:
         code = main(["metrics", str(log), "--format", "json", "--no-progress", *extra])
     if code == 0:
         return json.loads(out.getvalue()), None
-    lines = [l for l in err.getvalue().splitlines() if l.startswith("sylla: ")]
+    lines = [line for line in err.getvalue().splitlines() if line.startswith("sylla: ")]
     return None, lines[-1][len("sylla: "):] if lines else err.getvalue()
 
 

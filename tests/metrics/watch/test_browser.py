@@ -159,3 +159,33 @@ def test_report_renders_from_file_without_network(tmp_path: Path, browser) -> No
     assert "episode 80 of 80" in page.inner_text("#progress-text")
     assert [u for u in requests if not u.startswith("file:")] == []
     context.close()
+
+
+def test_sweep_report_renders_from_file_without_network(tmp_path: Path, browser) -> None:
+    """``sylla report SWEEP_OUT``: one chart per task with a band per group, and the summary
+    table, from file:// with every non-file request aborted."""
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-m", "sylla", "sweep",
+                           str(WATCH.parent / "sweep" / "agents"), "--group-by",
+                           "{agent}/seed{seed}/{name}", "--jobs", "1", "--out", str(out),
+                           "-m", "avg_perf", "--no-progress"], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    report = tmp_path / "report.html"
+    done = subprocess.run([sys.executable, "-m", "sylla", "report", str(out), "-o", str(report)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    context = browser.new_context(offline=True)
+    requests: list[str] = []
+    context.route("**/*", lambda route: (requests.append(route.request.url),
+                                        route.continue_() if route.request.url.startswith("file:")
+                                        else route.abort()))
+    page = context.new_page()
+    page.goto(report.as_uri())
+    page.wait_for_selector("body[data-ready='1']", timeout=20000)
+    assert page.locator("#curves svg").count() == 2  # pong, breakout
+    assert page.locator("#curves svg path.mark-area, #curves svg g.mark-area path").count() >= 2
+    assert page.locator("#summary tbody tr").count() > 0
+    assert "agentA" in page.inner_text("#curves") and "agentB" in page.inner_text("#curves")
+    assert [u for u in requests if not u.startswith("file:")] == []
+    context.close()

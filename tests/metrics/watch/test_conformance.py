@@ -3,8 +3,10 @@ and the syllabus line of the block; ``sylla watch --check`` exits on it."""
 
 from __future__ import annotations
 
+import json
 import os
 import select
+import shutil
 import subprocess
 import sys
 import time
@@ -27,8 +29,8 @@ def _planted(tmp_path: Path, name: str, line: int, old: bytes, new: bytes) -> Pa
     return run
 
 
-def _state(run: Path):
-    follower = Follower(run, Options(syllabus=str(SYLLABUS)))
+def _state(run: Path, syllabus: Path = SYLLABUS):
+    follower = Follower(run, Options(syllabus=str(syllabus)))
     try:
         return follower.state
     finally:
@@ -127,3 +129,43 @@ def test_check_exits_1_at_the_first_divergence(tmp_path: Path) -> None:
     assert code == 1, err
     assert f"{SYLLABUS}:15: episode 45: the syllabus expects task Breakout" in err
     assert "the log has task pong" in err
+
+
+PARAMS_SYLLABUS = WATCH / "pong_breakout_params.json"
+
+
+def _l2logger_with_params(tmp_path: Path, wrong_at: int | None) -> Path:
+    """The l2logger fixture run with each episode's ``task_params`` as the parameter syllabus
+    sets them (``mode`` everywhere, ``difficulty`` 2 in 2.train), one episode's difficulty
+    wrong if asked."""
+    run = tmp_path / "run"
+    shutil.copytree(WATCH / "l2logger_run", run)
+    for log in sorted(run.rglob("data-log.tsv")):
+        lines = log.read_text().splitlines(True)
+        out = [lines[0]]
+        for line in lines[1:]:
+            cells = line.split("\t")
+            exp = int(cells[1])
+            params = {"mode": 0, "seed": 7}  # seed: the environment's own, not checked
+            if 40 <= exp < 70:  # the 2.train block (exp_num counts from 0, one per episode)
+                params["difficulty"] = 3 if exp == wrong_at else 2
+            cells[6] = json.dumps(params)
+            out.append("\t".join(cells))
+        log.write_text("".join(out))
+    return run
+
+
+def test_task_parameters_are_checked_against_the_block(tmp_path: Path) -> None:
+    state = _state(_l2logger_with_params(tmp_path / "ok", None), PARAMS_SYLLABUS)
+    assert state.divergence is None, state.divergence
+    d = _state(_l2logger_with_params(tmp_path / "bad", 52), PARAMS_SYLLABUS).divergence
+    assert d is not None
+    assert (d.episode, d.path, d.line) == (52, str(PARAMS_SYLLABUS), 15)
+    assert d.expected == ('task Breakout (learning on, phase 2.train, block 3) with parameters '
+                          '{"difficulty": 2, "mode": 0}')
+    assert d.found == 'parameters {"mode": 0, "seed": 7, "difficulty": 3}'
+
+
+def test_episodes_logged_without_parameters_are_not_checked(tmp_path: Path) -> None:
+    """The fixture's logger writes ``{}`` for every episode: nothing to compare."""
+    assert _state(WATCH / "l2logger_run", PARAMS_SYLLABUS).divergence is None

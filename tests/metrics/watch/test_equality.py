@@ -15,7 +15,7 @@ from sylla.metrics.watch.follow import Follower
 from sylla.metrics.watch.state import Options
 
 from .conftest import FIXTURES, SYLLABUS, WATCH, batch
-from .replay import Appender, events, materialise
+from .replay import Appender, materialise
 
 
 def _cuts(n: int) -> list[int]:
@@ -102,5 +102,80 @@ def test_half_written_line_is_neither_error_nor_number(tmp_path: Path) -> None:
             handle.write(b"7\n")
         assert follower.refresh().progress.episodes_read == 11
         assert follower.state.points[-1]["perf"] == 3.57
+    finally:
+        follower.close()
+
+
+@pytest.mark.parametrize("name", ["rewards.csv", "rewards.tsv", "rewards.jsonl"])
+def test_appended_rows_update_incrementally_and_equal_batch(tmp_path: Path, name: str) -> None:
+    """After the first rows, a plain log is updated from its appended rows alone (not
+    recomputed), at cut points inside blocks and on a block edge, and still equals the batch
+    command's document."""
+    fixture = WATCH / name
+    run, clean = tmp_path / "live" / name, tmp_path / "clean" / name
+    run.parent.mkdir()
+    clean.parent.mkdir()
+    appender = Appender(fixture, run)
+    extra = ["--syllabus", str(SYLLABUS), "--allow-partial"]
+    follower = Follower(run, Options(syllabus=str(SYLLABUS), allow_partial=True))
+    try:
+        appender.advance(3, half=True)
+        follower.refresh()
+        for cut in (7, 19, 31, 32, 33, 57, 81):  # 31/32: the first block edge
+            appender.advance(cut, half=True)
+            state = follower.refresh()
+            assert follower.last_update == "incremental", cut
+            materialise(fixture, clean, cut)
+            expected, error = batch(clean, *extra)
+            _same(state, expected, error, clean, run)
+    finally:
+        follower.close()
+
+
+def test_a_divergent_append_falls_back_to_the_batch_answer(tmp_path: Path) -> None:
+    """Rows the fast path cannot vouch for (a wrong task) are recomputed from the mirror, so
+    the state carries the batch command's own error."""
+    fixture = WATCH / "rewards.csv"
+    run, clean = tmp_path / "live" / "rewards.csv", tmp_path / "clean" / "rewards.csv"
+    run.parent.mkdir()
+    clean.parent.mkdir()
+    materialise(fixture, run, 12)
+    follower = Follower(run, Options(syllabus=str(SYLLABUS)))
+    try:
+        with open(run, "ab") as handle:
+            handle.write(b"11,Breakout,2.0\n")
+        state = follower.refresh()
+        assert follower.last_update == "full"
+        materialise(fixture, clean, 12)
+        with open(clean, "ab") as handle:
+            handle.write(b"11,Breakout,2.0\n")
+        expected, error = batch(clean, "--syllabus", str(SYLLABUS), "--allow-partial")
+        assert error is not None
+        _same(state, expected, error, clean, run)
+        assert state.divergence is not None and state.divergence.episode == 11
+    finally:
+        follower.close()
+
+
+def test_a_rewritten_log_is_recomputed_not_appended_to(tmp_path: Path) -> None:
+    """A log rewritten from its first byte (same name, longer) is no continuation of what was
+    read, even where the file system hands the new copy the old inode number."""
+    fixture = WATCH / "rewards.csv"
+    run, clean = tmp_path / "live" / "rewards.csv", tmp_path / "clean" / "rewards.csv"
+    run.parent.mkdir()
+    clean.parent.mkdir()
+    materialise(fixture, run, 20)
+    follower = Follower(run, Options(syllabus=str(SYLLABUS)))
+    try:
+        lines = fixture.read_bytes().splitlines(True)
+        lines[1] = b"0,Pong,9.9999\n"  # the first episode differs: the mirror starts over
+        with open(run, "r+b") as handle:
+            handle.write(b"".join(lines[:40]))
+        state = follower.refresh()
+        assert follower.last_update == "full"
+        clean.write_bytes(b"".join(lines[:40]))
+        expected, error = batch(clean, "--syllabus", str(SYLLABUS), "--allow-partial")
+        _same(state, expected, error, clean, run)
+        assert state.points[0]["perf"] == 9.9999
     finally:
         follower.close()

@@ -148,3 +148,43 @@ def test_events_carry_only_the_new_rows(tmp_path: Path) -> None:
     assert [p["episode"] for p in events[0][1]] == list(range(20))
     assert [p["episode"] for p in events[2][1]] == list(range(20, 30))
     assert events[3][1]["progress"]["episodes_read"] == 30
+
+
+def test_wider_curve_bins_resend_every_point(tmp_path: Path) -> None:
+    """When the run outgrows the point budget the bins widen and the page gets a ``reset``
+    with the fewer, wider points (not ``rows`` appended to points it no longer matches)."""
+    import asyncio
+    import json as _json
+
+    from sylla.metrics.watch.curve import Curve
+
+    from .replay import Appender
+
+    run = tmp_path / "rewards.csv"
+    writer = Appender(WATCH / "rewards.csv", run)
+    writer.advance(6)  # header + episodes 0-4
+    follower = Follower(run, Options(syllabus=str(SYLLABUS)))
+    follower.curve = Curve(budget=10)  # 20 points at most: 40 episodes widen the bins
+    follower.refresh(force=True)
+
+    async def scenario() -> list[tuple[str, object]]:
+        hub = Hub(follower)
+        hub.loop = asyncio.get_running_loop()
+        stream = hub.events()
+        seen = [await stream.__anext__(), await stream.__anext__()]  # reset, state
+        writer.advance(41)
+        follower.refresh()
+        hub.announce()
+        seen += [await stream.__anext__(), await stream.__anext__()]  # reset, state
+        await stream.aclose()
+        return [(e["event"], _json.loads(e["data"])) for e in seen]
+
+    try:
+        events = asyncio.run(scenario())
+    finally:
+        follower.close()
+    assert [e for e, _ in events] == ["reset", "state", "reset", "state"]
+    assert [p["episode"] for p in events[0][1]] == list(range(5))
+    wide = events[2][1]  # more points than were sent (so no shrinking list says "reset")
+    assert 5 < len(wide) <= 20 and max(p["n"] for p in wide) > 1
+    assert sum(p["n"] for p in wide) <= 40 and wide[0]["episode"] == 0

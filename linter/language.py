@@ -1,0 +1,109 @@
+"""What one input language gives the lint engine: a ``LanguageSpec``.
+
+sylla lints several languages (syllabus JSON, Science Birds XML, wave-3 trial files) with one
+engine (``engine.run``): parse, turn the core's diagnostics into findings, run the language's
+rules on its rule context, filter, set severities, sort. What differs between languages is
+small and lives in one descriptor per language, a subclass of ``LanguageSpec``:
+
+- ``name``: the language, which is also what each of its rules declares (``Rule.language``);
+- ``parse(data, path)``: the core's parse (text, line index, model, diagnostics);
+- ``context(parsed, config, path)``: what the rules see (None: no model to check);
+- ``explain(parsed, name)``: what ``sylla explain`` shows of a file that parsed (a document for
+  ``--format json`` and its text);
+- the optional hooks below (rules held back while the structure has a typo, a diagnostic's own
+  severity, findings dropped in favour of more specific ones, suppression comments, the
+  syllabus type, the bytes a fixed text is written as).
+
+Each descriptor lives in ``linter/<language>.py``, beside its language's rule context. ``linter/languages.py`` lists the languages: each row is the language's
+detection by content (cheap: every file of a folder walk is asked, and the answer must not load
+a parser, issue 24) and the module of its descriptor, imported when a file of it is linted.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Protocol, Sequence, TypeVar
+
+from sylla.grammar.model import Diagnostic, LineIndex, Severity
+
+from .rules import Language
+from .write import encode_utf8_like
+
+if TYPE_CHECKING:
+    from .config import Config  # the rules import config's selectors check; the engine only passes it on
+    from .finding import Finding
+    from .rule import Rule
+    from .suppress import Suppressions
+    from .syllabus_type import SyllabusType
+
+
+class Parsed(Protocol):
+    """What reporters and the fix loop read of any parse: the text, its line index, and
+    whether the syntax is clean enough for fixes (a delivery's CSV file has these too)."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def lines(self) -> LineIndex: ...
+
+    @property
+    def syntax_ok(self) -> bool: ...
+
+
+class CoreParse(Parsed, Protocol):
+    """A parse the engine lints: also the core's diagnostics and the typed model."""
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]: ...
+
+    @property
+    def model(self) -> Any: ...
+
+
+P = TypeVar("P", bound=CoreParse)
+C = TypeVar("C")
+
+
+class LanguageSpec(Generic[P, C]):
+    """One language as the engine sees it; subclasses set ``name`` and the three functions."""
+
+    name: ClassVar[Language]
+
+
+    def parse(self, data: str | bytes, path: str | None) -> P:
+        raise NotImplementedError
+
+    def context(self, parsed: P, config: "Config", path: str | None) -> C | None:
+        """What the rules see; None when there is no model (no rule can run)."""
+        raise NotImplementedError
+
+    def explain(self, parsed: P, name: str) -> tuple[Any, str]:
+        """The ``sylla explain`` document of a file whose syntax is clean, and its text."""
+        raise NotImplementedError
+
+    # -- hooks: the defaults are what a plain language needs ------------------------------------
+    def held_back(self, ctx: C) -> Callable[["Rule"], bool] | None:
+        """Which rules wait this time (the syllabus: structural rules while the structure has a
+        typo, so that only the typo is reported); None: none."""
+        return None
+
+    def core_severity(self, rule: "Rule", diag: Diagnostic) -> Severity:
+        """The severity of the finding a core diagnostic becomes: its rule's."""
+        return rule.severity
+
+    def prune(self, findings: Sequence["Finding"]) -> Sequence["Finding"]:
+        """Drop findings that a more specific one already says (before the config's filters)."""
+        return findings
+
+    def suppressions(self, parsed: P) -> "Suppressions | None":
+        """The suppression comments of the text, if the language has them."""
+        return None
+
+    def syllabus_type(self, ctx: C | None) -> "SyllabusType | None":
+        """The syllabus type the file was linted as (syllabi only)."""
+        return None
+
+    def encode(self, original: bytes, text: str) -> bytes:
+        """The bytes to write for a fixed ``text`` of a file whose bytes were ``original``:
+        UTF-8, with the byte-order mark the file had."""
+        return encode_utf8_like(original, text)

@@ -1,0 +1,201 @@
+"""The learning-curve points the dashboard draws, down-sampled so a long run stays light.
+
+Why bins and not every episode: a million-episode run would put a million points in the page
+(tens of megabytes of JSON, a chart that no longer redraws). Up to `BUDGET` episodes the page
+gets one point per episode, as before; beyond it episodes are averaged in bins: the consecutive
+episodes of one run and worker with the same labels (task, kind, phase, block) and the same
+``episode // width``, where the width is the smallest power of two that keeps the finished bins
+within ``2 * BUDGET`` (so it only ever doubles as the run grows, and the points are the same
+however the rows arrived). A bin never straddles a block (the phase bands and the block's own
+curve stay exact at block edges), and its point is the mean performance of its episodes at the
+bin's first episode, with ``n`` the number of episodes averaged.
+
+Vectorised (numpy over the new rows, a Python loop only over the few thousand bins): a
+million-row log is binned in well under a second.
+
+Only finished bins are sent while a run is written (a bin is finished when its last episode
+arrives or the next row belongs to another bin), so each row of the page is sent once; when the
+width doubles, `epoch` changes and the server sends every point again (``reset``). A report,
+taken once, also shows the unfinished bins (`tail`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+#: points per run below which every episode is its own point
+BUDGET = 2500
+
+_LABELS = ("run", "worker", "task", "kind", "phase", "block")
+
+
+@dataclass
+class _Bin:
+    key: tuple  # the labels in `_LABELS` order
+    episode: int  # the first episode in the bin
+    last: int  # the last episode in the bin
+    total: float
+    n: int
+
+    def point(self) -> dict[str, Any]:
+        out: dict[str, Any] = {k: v for k, v in zip(_LABELS, self.key) if v is not None}
+        out["episode"] = self.episode
+        out["perf"] = self.total / self.n
+        out["n"] = self.n
+        return out
+
+
+#: labels shown as text (the block number stays a number)
+_TEXT = {"run", "worker", "task", "kind", "phase"}
+
+
+def _label(name: str, value: Any) -> Any:
+    if value is None:
+        return None
+    if name in _TEXT:
+        return str(value)
+    return value.item() if hasattr(value, "item") else value
+
+
+def _new_keys(columns: dict[str, Any], n: int) -> tuple[np.ndarray, list[tuple]]:
+    """One integer code per new row for its labels, and the label tuple of each code: pandas'
+    factorize per column (fast on the reader's categorical and Arrow columns), then over the
+    combined codes; a Python tuple per row would cost seconds on a million rows."""
+    import pandas as pd  # noqa: PLC0415 - lazy: the curve module is imported by the server before any log is read
+
+    combined = np.zeros(n, dtype=np.int64)
+    present = []
+    for name in _LABELS:
+        values = columns.get(name)
+        if values is None:
+            continue
+        codes, found = pd.factorize(pd.Series(values) if isinstance(values, list) else values,
+                                    use_na_sentinel=False)
+        combined = combined * (len(found) + 1) + np.asarray(codes, dtype=np.int64)
+        present.append((name, found))
+    key_codes, found = pd.factorize(combined)
+    first = np.zeros(len(found), dtype=np.int64)  # each key's first row
+    first[key_codes[::-1]] = np.arange(n - 1, -1, -1)
+    got = {name: columns[name] for name, _ in present}
+    labels = []
+    for r in first.tolist():
+        at = {name: (v[r] if not hasattr(v, "iloc") else v.iloc[r]) for name, v in got.items()}
+        labels.append(tuple(_label(k, at.get(k)) for k in _LABELS))
+    return np.asarray(key_codes, dtype=np.int64), labels
+
+
+class Curve:
+    """Every run's curve points, fed rows in episode order (per run and worker)."""
+
+    def __init__(self, budget: int = BUDGET) -> None:
+        self.budget = budget
+        self.width = 1
+        self.epoch = 0  # bumped whenever `points` is rebuilt (not only appended to)
+        self.points: list[dict[str, Any]] = []
+        self.consumed = 0  # rows fed so far
+        self.last: tuple[int, float] | None = None  # (episode, perf) of the last row fed
+        self._done: list[_Bin] = []  # the finished bins behind `points`
+        self._open: list[_Bin] = []  # each worker's last bin while it may still grow
+
+    def reset(self) -> None:
+        """Forget every point (the log was truncated or replaced)."""
+        epoch = self.epoch
+        self.__init__(self.budget)  # type: ignore[misc]
+        self.epoch = epoch + 1
+
+    def tail(self) -> list[dict[str, Any]]:
+        """The unfinished bins' points (what a frozen report adds to `points`)."""
+        return [b.point() for b in self._open]
+
+    def continues(self, episode: np.ndarray, perf: np.ndarray) -> bool:
+        """Whether a table of ``len(episode)`` rows starts with the rows already fed."""
+        if self.last is None:
+            return self.consumed == 0
+        if self.consumed > len(episode):
+            return False
+        i = self.consumed - 1
+        return int(episode[i]) == self.last[0] and float(perf[i]) == self.last[1]
+
+    def feed(self, columns: dict[str, Any]) -> None:
+        """Add rows given as equal-length columns (lists, arrays or Series: ``episode``,
+        ``perf`` and any of the labels); rows must come in episode order within each run and
+        worker."""
+        n = len(columns["episode"])
+        if not n:
+            return
+        old = self._done + self._open  # finished bins never grow again, but may merge
+        # every bin and every new row as a weighted row: (key, first, last, total, n)
+        new_codes, new_keys = _new_keys(columns, n)
+        index: dict[tuple, int] = {}
+        old_codes = [index.setdefault(b.key, len(index)) for b in old]
+        mapping = np.array([index.setdefault(k, len(index)) for k in new_keys], dtype=np.int64)
+        key_values = list(index)
+        key_codes = np.concatenate([np.array(old_codes, dtype=np.int64), mapping[new_codes]])
+        who_of_key: dict[tuple, int] = {}
+        who = np.array([who_of_key.setdefault(k[:2], len(who_of_key)) for k in key_values],
+                       dtype=np.int64)[key_codes]
+        first_new = np.asarray(columns["episode"], dtype=np.int64)
+        perf_new = np.asarray(columns["perf"], dtype=np.float64)
+        first = np.concatenate([np.array([b.episode for b in old], dtype=np.int64), first_new])
+        last = np.concatenate([np.array([b.last for b in old], dtype=np.int64), first[len(old):]])
+        total = np.concatenate([np.array([b.total for b in old], dtype=np.float64), perf_new])
+        count = np.concatenate([np.array([b.n for b in old], dtype=np.int64),
+                                np.ones(n, dtype=np.int64)])
+        if len(who) and (who != who[0]).any():  # each worker's rows together, in their order
+            order = np.argsort(who, kind="stable")
+            key_codes, who, first, last, total, count = (a[order] for a in (
+                key_codes, who, first, last, total, count))
+        width = self.width
+        # widths that surely keep too many bins are skipped without grouping: a bin holds at
+        # most `width` episodes and each worker has at most one unfinished bin
+        episodes, workers = int(count.sum()), len(who_of_key)
+        while -(-episodes // width) - workers > 2 * self.budget:
+            width *= 2
+        while True:
+            starts, done = self._groups(key_codes, who, first, last, width)
+            if done <= 2 * self.budget:
+                break
+            width *= 2
+        ends = np.r_[starts[1:], len(first)]
+        bins = [_Bin(key_values[int(key_codes[a])], int(first[a]), int(last[b - 1]), t, int(c))
+                for a, b, t, c in zip(starts.tolist(), ends.tolist(),
+                                      np.add.reduceat(total, starts).tolist(),
+                                      np.add.reduceat(count, starts).tolist())]
+        is_open = self._open_mask(who, last, starts, width)
+        finished = [b for b, o in zip(bins, is_open) if not o]
+        self._open = [b for b, o in zip(bins, is_open) if o]
+        if width != self.width:
+            self.width = width
+            self.epoch += 1
+            self._done = finished
+            self.points = [b.point() for b in finished]
+        else:  # the finished bins come first in each worker's order and are unchanged
+            known = {(b.key, b.episode) for b in self._done}
+            new = [b for b in finished if (b.key, b.episode) not in known]
+            self._done.extend(new)
+            self.points.extend(b.point() for b in new)
+        self.consumed += n
+        self.last = (int(first_new[-1]), float(perf_new[-1]))
+
+    @staticmethod
+    def _groups(key_codes: np.ndarray, who: np.ndarray, first: np.ndarray, last: np.ndarray,
+                width: int) -> tuple[np.ndarray, int]:
+        """Where each bin starts at ``width``, and how many bins are finished."""
+        slot = first // width
+        change = np.ones(len(first), dtype=bool)
+        change[1:] = ((who[1:] != who[:-1]) | (key_codes[1:] != key_codes[:-1])
+                      | (slot[1:] != slot[:-1]))
+        starts = np.flatnonzero(change)
+        is_open = Curve._open_mask(who, last, starts, width)
+        return starts, int(len(starts) - is_open.sum())
+
+    @staticmethod
+    def _open_mask(who: np.ndarray, last: np.ndarray, starts: np.ndarray,
+                   width: int) -> np.ndarray:
+        """Bins that may still grow: a worker's last bin, unless its slot's last episode is in."""
+        ends = np.r_[starts[1:], len(last)]
+        final = np.r_[who[starts][1:] != who[starts][:-1], True]  # a worker's last bin
+        return final & (last[ends - 1] % width != width - 1)

@@ -1,0 +1,69 @@
+"""The dashboard's curve points: one per episode for a short run, bins of a doubling width for
+a long one, never straddling a block, the same however the rows arrive."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sylla.metrics.watch.curve import Curve
+
+
+def _columns(n: int, edges: tuple[int, ...] = (), start: int = 0) -> dict[str, list]:
+    episode = list(range(start, start + n))
+    block = [int(np.searchsorted(edges, e, side="right")) for e in episode]
+    perf = [float((e * 7919) % 101) / 10 for e in episode]
+    return {"run": ["r"] * n, "worker": ["0"] * n, "episode": episode, "perf": perf,
+            "task": ["Pong" if b % 2 == 0 else "Breakout" for b in block], "block": block}
+
+
+def test_a_short_run_has_one_point_per_episode() -> None:
+    curve = Curve(budget=100)
+    rows = _columns(150)
+    curve.feed(rows)
+    assert [p["episode"] for p in curve.points] == rows["episode"]
+    assert [p["perf"] for p in curve.points] == rows["perf"]
+    assert curve.tail() == []
+
+
+def test_a_long_run_stays_within_twice_the_budget_and_keeps_block_edges() -> None:
+    curve = Curve(budget=50)
+    edges = (333, 1000, 1001)
+    rows = _columns(5000, edges)
+    curve.feed(rows)
+    points = curve.points + curve.tail()
+    assert len(points) <= 2 * 50 + 1
+    assert curve.width > 1 and curve.epoch > 0
+    assert sum(p["n"] for p in points) == 5000
+    total = sum(p["perf"] * p["n"] for p in points)
+    assert abs(total - sum(rows["perf"])) < 1e-6
+    # a bin holds one block's episodes only: each block's first episode starts a point
+    starts = {p["episode"] for p in points}
+    assert {0, 333, 1000, 1001} <= starts
+    for p in points:
+        last = p["episode"] + p["n"] - 1
+        assert np.searchsorted(edges, p["episode"], side="right") == \
+            np.searchsorted(edges, last, side="right")
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(min_value=1, max_value=400), min_size=1, max_size=8))
+def test_points_do_not_depend_on_how_the_rows_arrive(chunks: list[int]) -> None:
+    n = sum(chunks)
+    rows = _columns(n, (n // 3, n // 2))
+    whole = Curve(budget=20)
+    whole.feed(rows)
+    pieces = Curve(budget=20)
+    at = 0
+    for size in chunks:
+        pieces.feed({k: v[at:at + size] for k, v in rows.items()})
+        at += size
+    def same(a: list[dict], b: list[dict]) -> None:  # perf up to the order of summation
+        assert [{**p, "perf": None} for p in a] == [{**p, "perf": None} for p in b]
+        assert [p["perf"] for p in a] == pytest.approx([p["perf"] for p in b], rel=1e-12)
+
+    same(pieces.points, whole.points)
+    same(pieces.tail(), whole.tail())
+    assert (pieces.width, pieces.consumed) == (whole.width, n)
