@@ -75,7 +75,7 @@ def build(
     return Syllabus(
         text=text,
         path=path,
-        form=form,  # type: ignore[arg-type]
+        form=form,  # type: ignore[arg-type]  # "object" or "array", decided above; the model declares the Literal
         value=value,
         instructions=instructions,
         name=_str(top.get("name")),
@@ -159,7 +159,7 @@ def build_instruction(
             index=index,
             label=label,
             number=int(m.group(1)) if m else None,
-            kind=m.group(2) if m else None,  # type: ignore[arg-type]
+            kind=m.group(2) if m else None,  # type: ignore[arg-type]  # the label pattern admits only "train" or "test" here
             enable_updates=enable if isinstance(enable, bool) else None,
             span=span,
             path=path,
@@ -210,7 +210,7 @@ def _block(
         params=MappingProxyType(merged),
         own_params=MappingProxyType(own),
         count=count,
-        leaf=kind,  # type: ignore[arg-type]
+        leaf=kind,  # type: ignore[arg-type]  # one of the leaf directives, found in the value above
         repeated=repeated,
         span=span,
         num_batches=batches if isinstance(batches, int) and not isinstance(batches, bool) else None,

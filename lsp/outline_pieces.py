@@ -72,7 +72,7 @@ class Piece:
         offset = (line, episode)
         parts = self.parts.copy()
         parts[1::2] = map(str, [v + offset[k] for v, k in zip(self.values, self.kinds)])
-        text = "".join(parts)  # type: ignore[arg-type]
+        text = "".join(parts)  # type: ignore[arg-type]  # the odd slots held numbers and were given their text on the line above
         self._last = (line, episode, text)
         return text
 
@@ -102,7 +102,7 @@ class Chunk(Piece):
         for _, piece, line, episode in pieces:
             if len(piece.parts) == 1 and not piece.parts[0]:
                 continue  # the blocks before the first phase, when there are none
-            templates.append(_SLOT.join(piece.parts[::2]))  # type: ignore[arg-type]
+            templates.append(_SLOT.join(piece.parts[::2]))  # type: ignore[arg-type]  # the even slots of a piece are always text
             offset = (line, episode)
             values.extend([v + offset[k] for v, k in zip(piece.values, piece.kinds)])
             kinds.extend(piece.kinds)
@@ -301,8 +301,8 @@ def _chunk(
         clean = events is None or end < events[0] or start > events[1]
         piece = reuse.get(key) if clean else None
         if piece is None:
-            piece = _write(analysis, part, phase, line, info)  # type: ignore[arg-type]
-        pieces.append((key if clean else None, piece, line - chunk_line, episode - chunk_episode))  # type: ignore[arg-type]
+            piece = _write(analysis, part, phase, line, info)  # type: ignore[arg-type]  # a phase (k > 0) starts with its PhaseMark
+        pieces.append((key if clean else None, piece, line - chunk_line, episode - chunk_episode))  # type: ignore[arg-type]  # a None key marks a piece that is not kept for reuse
         episode += piece.total
         info = piece.info_out
     return Chunk(pieces)

@@ -135,13 +135,13 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
                                                         smoothing)
     task_ranges = _task_ranges(starts, stops, tasks_of_block)
     if clamp:
-        for task, ranges in task_ranges.items():
-            x = gather(perf, ranges)
+        for task, where in task_ranges.items():
+            x = gather(perf, where)
             ste_train = _ste_train(ste, ste_perf, task)
             combined = np.append(x, ste_train) if ste_train.size else x
             lo, hi = data_range[task] if data_range else np.quantile(combined, (0.1, 0.9))
             del combined, ste_train
-            _put(perf, ranges, x.clip(lo, hi))
+            _put(perf, where, x.clip(lo, hi))
             for i, s in enumerate(ste.get(task, [])):
                 for a, b in _block_ranges(s, task):
                     ste_perf[task][i][a:b] = ste_perf[task][i][a:b].clip(lo, hi)
@@ -169,8 +169,10 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
                     if normalization == "task" and t not in ranges and not (
                             data_range and t in data_range):
                         continue  # STE blocks of tasks this run never saw cannot be scaled
-                    lo, hi = (ranges.get(t) or data_range[t]) if normalization == "task" \
-                        else (run_lo, run_hi)
+                    if normalization == "task":
+                        lo, hi = ranges[t] if t in ranges else (data_range or {})[t]
+                    else:
+                        lo, hi = run_lo, run_hi
                     for a, b in _block_ranges(s, t):
                         ste_perf[task][i][a:b] = _scale(ste_perf[task][i][a:b], lo, hi)
     new_run = RunData(run=run.run, perf=perf, exp=run.exp, blocks=blocks, partial=run.partial)
@@ -222,7 +224,7 @@ def _nan_extent(values: "np.ndarray | SpillArray",
     return float(np.nanmin(lows)), float(np.nanmax(highs))
 
 
-def _ste_train(ste: dict[str, list[RunData]], ste_perf: dict[str, list[np.ndarray]],
+def _ste_train(ste: dict[str, list[RunData]], ste_perf: dict[str, list[np.ndarray | SpillArray]],
                task: str) -> np.ndarray:
     """All train-block values of a task's STE runs (as currently preprocessed)."""
     parts = []

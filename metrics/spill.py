@@ -76,7 +76,7 @@ class SpillArray:
         if start + n > self.size:
             raise IndexError(f"values {start}-{start + n} of {self.size}")
         item = self.dtype.itemsize
-        view = memoryview(out).cast("B")
+        view = out.data.cast("B")
         done = 0
         while done < n * item:  # pread may return fewer bytes than asked
             got = os.preadv(self._fd, [view[done:]], start * item + done)

@@ -110,7 +110,7 @@ class _Parser(argparse.ArgumentParser):
         if NATIVE_SUGGESTIONS:
             kwargs.setdefault("suggest_on_error", True)
         kwargs.setdefault("formatter_class", HelpFormatter)
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]  # argparse.ArgumentParser's keyword types, passed through unchanged
 
     def format_help(self) -> str:
         if self.exit_codes:
@@ -118,7 +118,7 @@ class _Parser(argparse.ArgumentParser):
             self.exit_codes = ()
         return super().format_help()
 
-    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]  # typeshed overloads parse_args by namespace type; this parser returns a Namespace
                    namespace: argparse.Namespace | None = None) -> argparse.Namespace:
         """As argparse's, but unknown arguments are reported by the parser of the command they
         were typed after, so the usage shown and the options suggested are that command's."""

@@ -40,8 +40,8 @@ def _strip(t: Type, ctx: Context) -> tuple[Type, list[Type]]:
     args: list[Type] = []
     t = ctx.resolve(t)
     while is_arrow(t):
-        args.append(t.args[0])  # type: ignore[union-attr]
-        t = t.args[1]  # type: ignore[union-attr]
+        args.append(t.args[0])
+        t = t.args[1]
     return t, args
 
 
@@ -72,7 +72,7 @@ def _total(request: Type, env: tuple[Type, ...], ctx: Context, max_int: int) -> 
 
 def _nth_result(t: Type, n: int) -> Type:
     for _ in range(n):
-        t = t.args[1]  # type: ignore[union-attr]
+        t = t.args[1]  # type: ignore[union-attr]  # the caller counted n arrows in t: each step is a TCon
     return t
 
 
@@ -81,7 +81,7 @@ def _walk(e: Expr, request: Type, env: tuple[Type, ...], ctx: Context, max_int: 
     if is_arrow(request):
         if not isinstance(e, Lam):
             raise DslError(f"a function ({show_type(request)}) is required here, so the prior expects a lambda", e.start, e.end, "prior")
-        arg, result = request.args  # type: ignore[union-attr]
+        arg, result = request.args
         return _walk(e.body, result, (arg, *env), ctx, max_int)
     head, args = (e.fn, e.args) if isinstance(e, App) else (e, ())
     if isinstance(head, Lam):
@@ -94,8 +94,8 @@ def _walk(e: Expr, request: Type, env: tuple[Type, ...], ctx: Context, max_int: 
         t = ctx.instantiate(*symbol_scheme(head.name))
         arity = SYMBOLS[head.name][0]
         for _ in range(arity):
-            arg_types.append(t.args[0])  # type: ignore[union-attr]
-            t = t.args[1]  # type: ignore[union-attr]
+            arg_types.append(t.args[0])  # type: ignore[union-attr]  # a primitive's scheme has one arrow per argument: t is a TCon here
+            t = t.args[1]  # type: ignore[union-attr]  # as above
         weight, result = _symbol_weight(head.name), t
     else:  # a variable (the parser allows nothing else in head position), applied to all its arguments
         assert isinstance(head, Var)

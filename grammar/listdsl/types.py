@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import Union
+from typing import TypeGuard, Union
 
 from .ast import Expr, Int, Lam, Prim, Var
 from .errors import DslError
@@ -42,7 +42,8 @@ def arrow(a: Type, b: Type) -> TCon:
     return TCon("->", (a, b))
 
 
-def is_arrow(t: Type) -> bool:
+def is_arrow(t: Type) -> TypeGuard[TCon]:
+    """Whether ``t`` is a function type (a ``->`` constructor, whose ``args`` are the argument and the result)."""
     return isinstance(t, TCon) and t.name == "->"
 
 
@@ -199,7 +200,7 @@ def _infer(e: Expr, ctx: Context, env: tuple[Type, ...]) -> Type:
         if not ctx.unify(f, arrow(t_arg, result)):
             fr = ctx.resolve(f)
             if is_arrow(fr):
-                want = fr.args[0]  # type: ignore[union-attr]
+                want = fr.args[0]
                 raise DslError(f"expected {show_type(want)}, found {show_type(ctx.resolve(t_arg))}", arg.start, arg.end, "type")
             raise DslError(f"{show_type(fr)} is not a function; it cannot take another argument", arg.start, arg.end, "type")
         f = result

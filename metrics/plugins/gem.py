@@ -47,7 +47,7 @@ def performance_matrix(run: RunData) -> tuple[list[str], np.ndarray, np.ndarray,
     last_train: dict[str, int] = {}
     for pos in train_pos:
         last_train[tasks[pos]] = int(pos)
-    order = sorted(last_train, key=last_train.get)
+    order = sorted(last_train, key=last_train.__getitem__)
     phases = phase_tests(run)
     T = len(order)
     R = np.full((T, T), np.nan)

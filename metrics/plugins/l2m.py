@@ -13,17 +13,20 @@ import json
 import math
 from dataclasses import dataclass
 from itertools import permutations
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import numpy as np
 
-from ..data import RunData, column
+from ..data import Columns, RunData, column
 from ..errors import EXIT_USAGE, MetricsError
 from ..needs import Need
 from ..preprocess import WINDOWS, Prepared, l2m_saturation, l2m_terminal, prepare_l2m
 from ..registry import Context, Parameter, ParameterError, Row, positive_int, row
 from ..spill import gather
 from .common import AGGREGATION, aggregate
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SMOOTHING = Parameter("smoothing", "flat", "l2metrics smoothing window shape (l2metrics -g): "
                       "flat moving average, a tapered numpy window, or none",
@@ -359,7 +362,7 @@ def _text(b: Any, name: str) -> np.ndarray:
     return column(b, name).astype(str).astype(object)
 
 
-def _kept_blocks(r, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _kept_blocks(r: Regimes, b: "pd.DataFrame | Columns") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Indices of the blocks l2metrics keeps, with every block's kind and task as arrays."""
     return np.flatnonzero(r.filtered), column(b, "kind"), column(b, "task")
 
@@ -615,6 +618,7 @@ class SampleEfficiency:
             curves = _ste_curves(r, task, ctx.params["ste_averaging"])
             sat, e2s = l2m_saturation(_task_exp_means(r.prepared.run, task))
             x, exp = _task_train(r.prepared.run, task)  # the rows, for the slope alone
+            assert exp is not None  # with_exp defaults to True
             slope = _slope_consuming(exp, x)
             del x, exp
             if e2s == 0:

@@ -27,8 +27,9 @@ commit 00df7cd (``_localutil.get_block_saturation_performance``, 2019-11-12); an
 
 from __future__ import annotations
 
+import functools
 import math
-from typing import Iterable
+from typing import Callable, Iterable
 
 import numpy as np
 
@@ -73,7 +74,12 @@ def _blocks(run: RunData) -> Iterable[tuple[int, str, str, str, np.ndarray]]:
         yield int(block), str(task), str(phase), str(kind), run.perf[a:z]
 
 
-def _ste_mean(ctx: Context, task: str, fn) -> float:
+def _head_mean(values: np.ndarray, w: int) -> float:
+    """The mean of the first ``w`` values, NaN for none."""
+    return float(np.mean(values[:w])) if values.size else math.nan
+
+
+def _ste_mean(ctx: Context, task: str, fn: Callable[[np.ndarray], float]) -> float:
     vals = [fn(ste_train_values(r)) for r in ctx.ste.get(task, [])]
     vals = [v for v in vals if not math.isnan(v)]
     return float(np.mean(vals)) if vals else math.nan
@@ -259,9 +265,9 @@ class SteComparison:
                 "ste_time_ratio": time / ste_time if ste_time else math.nan,
                 "ste_integral_ratio": float(np.mean(ratios)) if ratios else math.nan,
             }
-            for m, v in values.items():
-                out.append(row(m, v, t))
-                collected[m].append(v)
+            for m, value in values.items():
+                out.append(row(m, value, t))
+                collected[m].append(value)
         for m, vals in collected.items():
             if vals:
                 out.append(row(m, aggregate(vals, how)))
@@ -296,7 +302,7 @@ class ForwardTransfer:
                 continue
             first = run.perf[int(column(b, "start")[sel[0]]) : int(column(b, "stop")[sel[0]])]
             w = window_of(first.size, s)
-            expert = _ste_mean(ctx, t, lambda v, w=w: float(np.mean(v[:w])) if v.size else math.nan)
+            expert = _ste_mean(ctx, t, functools.partial(_head_mean, w=w))
             if t != first_task:
                 value = float(np.mean(first[:w])) - expert
                 out.append(row("forward_transfer", value, t))

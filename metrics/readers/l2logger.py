@@ -8,6 +8,7 @@ count, as in l2metrics. Files are read with pyarrow's multi-threaded CSV reader,
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -188,8 +189,7 @@ def read_l2logger(path: Path, perf: str | None = None, progress: bool | None = N
     with Progress(sum(sizes), f"reading {path.name}", progress) as bar:
         for index, (file, size) in enumerate(zip(files, sizes)):
             table = _read_file(file, perf, subtype,
-                               on_bytes=(lambda done, base=read: bar.advance(base + done))
-                               if bar.enabled else None)
+                               on_bytes=functools.partial(_advance, bar, read) if bar.enabled else None)
             n = table.num_rows
             _check_against_folder(table, file)
             cols["block_num"].append(_narrow(table.column("block_num").to_numpy()))
@@ -272,7 +272,7 @@ def _check_against_folder(table: "pa.Table", file: Path) -> None:
 
 
 def _check_experiences(a: dict[str, np.ndarray], codes: dict[str, "_Codes"], files: list[str],
-                       fail, allow_partial: bool, warnings: list[str]) -> None:
+                       fail: Callable[[np.ndarray, str], None], allow_partial: bool, warnings: list[str]) -> None:
     """Experience numbers: one block and task each, rows of one experience together, no
     numbers missing; a block's tasks each in one stretch (a task that comes back inside a
     block means rows were moved or files spliced)."""
@@ -434,3 +434,8 @@ def _to_episodes(a: dict[str, np.ndarray], codes: dict[str, _Codes], perf: str, 
         frame["episode"] = frame.groupby("worker", sort=False, observed=True).cumcount().to_numpy()
     return EpisodeLog(frame=frame, path=str(path), format="l2logger", files=files, perf=perf,
                       row_perf=row_perf)
+
+
+def _advance(bar: Progress, base: int, done: int) -> None:
+    """The bar at ``done`` bytes into a file that starts ``base`` bytes into the log."""
+    bar.advance(base + done)

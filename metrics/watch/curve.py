@@ -103,7 +103,7 @@ class Curve:
     def reset(self) -> None:
         """Forget every point (the log was truncated or replaced)."""
         epoch = self.epoch
-        self.__init__(self.budget)  # type: ignore[misc]
+        self.__init__(self.budget)  # type: ignore[misc]  # one place sets every field: reset is a fresh curve with the next epoch
         self.epoch = epoch + 1
 
     def tail(self) -> list[dict[str, Any]]:

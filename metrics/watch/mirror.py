@@ -124,7 +124,7 @@ class Mirror:
             restart = (tracked is None or tracked.inode != stat.st_ino
                        or stat.st_size < tracked.offset
                        or handle.read(len(tracked.head)) != tracked.head)
-            offset = 0 if restart else tracked.offset  # type: ignore[union-attr]
+            offset = 0 if restart or tracked is None else tracked.offset
             handle.seek(offset)
             data = handle.read(max(0, stat.st_size - offset))
         end = data.rfind(b"\n") + 1  # complete lines only; a cut last line waits

@@ -9,6 +9,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sylla.metrics.compare.report import Settings
 
 EXIT_CODES = (
     (0, "the comparison was computed"),
@@ -95,7 +99,7 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write(out: Path, comparisons: list, sets: list, settings: object,
+def _write(out: Path, comparisons: list, sets: list, settings: Settings,
            renders: dict) -> None:
     from sylla.metrics.compare.plots import interval_plot, profile_plot  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.metrics.compare.profiles import profiles  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
@@ -108,7 +112,7 @@ def _write(out: Path, comparisons: list, sets: list, settings: object,
         if not c.estimates:
             continue
         written.append(interval_plot(c, out / "plots"))
-        written.append(profile_plot(c.metric, profiles(s, seed=settings.seed),  # type: ignore[attr-defined]
+        written.append(profile_plot(c.metric, profiles(s, seed=settings.seed),
                                     out / "plots"))
     print(f"sylla: wrote compare.txt, compare.json, compare.csv and {len(written)} plot(s) "
           f"to {out}", file=sys.stderr)

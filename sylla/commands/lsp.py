@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         return _usage_error("--host and --port go with --tcp or --ws; over stdio there is nothing to listen on")
     if args.ws:
         try:
-            import websockets  # noqa: PLC0415, F401  (pygls serves WebSockets with it)
+            import websockets  # noqa: PLC0415, F401 - pygls serves WebSockets with it: this checks it is installed
         except ImportError:
             print("sylla lsp: --ws needs the websockets package: pip install 'pygls[ws]'", file=sys.stderr)
             return 1

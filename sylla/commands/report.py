@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             from sylla.metrics.watch.report import run_report  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
-            html, ok = run_report(args.path, options_from(args))  # type: ignore[arg-type]
+            html, ok = run_report(args.path, options_from(args))
     except MetricsError as exc:
         print(f"sylla: {exc}", file=sys.stderr)
         return exc.exit_code

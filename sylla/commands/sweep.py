@@ -11,6 +11,10 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sylla.metrics.sweep import SweepResult
 
 EXIT_CODES = (
     (0, "every run was computed (or read from the cache)"),
@@ -140,7 +144,7 @@ def _run(args: argparse.Namespace) -> int:
     return 0 if result.ok else 1
 
 
-def _write_summaries(result: object, out: Path, doc: str | None = None) -> None:
+def _write_summaries(result: SweepResult, out: Path, doc: str | None = None) -> None:
     """summary.json (the --format json document, ``doc`` when stdout already has it),
     summary.parquet, compare.parquet and warnings.json beside the rows, each written
     atomically."""
@@ -150,10 +154,10 @@ def _write_summaries(result: object, out: Path, doc: str | None = None) -> None:
     if doc is None:
         doc = render_json(result)
     atomic_write(out / "summary.json", lambda tmp: Path(tmp).write_text(doc, encoding="utf-8"))
-    warnings = json.dumps(result.warnings, indent=2) + "\n"  # type: ignore[attr-defined]
+    warnings = json.dumps(result.warnings, indent=2) + "\n"
     atomic_write(out / "warnings.json", lambda tmp: Path(tmp).write_text(warnings, encoding="utf-8"))
     atomic_write(out / "summary.parquet",
-                 lambda tmp: result.summary.to_parquet(tmp, index=False))  # type: ignore[attr-defined]
-    if result.compare_key is not None:  # type: ignore[attr-defined]
+                 lambda tmp: result.summary.to_parquet(tmp, index=False))
+    if result.compare_key is not None:
         atomic_write(out / "compare.parquet",
-                     lambda tmp: result.compare.to_parquet(tmp, index=False))  # type: ignore[attr-defined]
+                     lambda tmp: result.compare.to_parquet(tmp, index=False))

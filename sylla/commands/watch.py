@@ -10,6 +10,11 @@ from __future__ import annotations
 import argparse
 import sys
 import threading
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sylla.metrics.watch.follow import Follower
+    from sylla.metrics.watch.state import Options
 
 EXIT_CODES = (
     (0, "--check: the run completed its schedule; without --check: the server was stopped"),
@@ -43,7 +48,7 @@ def add_metric_options(p: argparse.ArgumentParser) -> None:
                    "--allow-partial (always on with --syllabus: a run being written is partial)")
 
 
-def options_from(args: argparse.Namespace) -> object:
+def options_from(args: argparse.Namespace) -> Options:
     """`sylla.metrics.watch.state.Options` from parsed arguments; a bad -P is a usage error."""
     from sylla.metrics.errors import EXIT_USAGE, MetricsError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.metrics.watch.state import Options  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
@@ -99,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         from sylla.metrics.watch.follow import Follower  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
-        follower = Follower(args.path, options_from(args))  # type: ignore[arg-type]
+        follower = Follower(args.path, options_from(args))
     except MetricsError as exc:
         print(f"sylla: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -109,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         follower.close()
 
 
-def _check(follower: object) -> int:
+def _check(follower: Follower) -> int:
     """Print progress as it changes; stop at the first divergence or the end of the schedule."""
     from sylla.metrics.watch.follow import Follower  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.metrics.watch.state import State  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
@@ -142,7 +147,7 @@ def _check(follower: object) -> int:
     return outcome["code"]
 
 
-def _serve(follower: object, args: argparse.Namespace) -> int:
+def _serve(follower: Follower, args: argparse.Namespace) -> int:
     from sylla.metrics.watch.server import LOOPBACK, free_port, serve  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     if args.host not in LOOPBACK:
@@ -162,5 +167,5 @@ def _serve(follower: object, args: argparse.Namespace) -> int:
         import webbrowser  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
         webbrowser.open(url)
-    serve(follower, args.host, port)  # type: ignore[arg-type]
+    serve(follower, args.host, port)
     return 0
