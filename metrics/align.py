@@ -210,7 +210,7 @@ def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Sylla
     data = pd.concat(pieces, ignore_index=True).sort_values(
         ["block", "worker", "episode"], kind="stable", ignore_index=True)
     present = np.bincount(data["block"].to_numpy(), minlength=len(sched.blocks))
-    blocks_frame = _schedule_blocks(sched, present, partial_blocks)
+    blocks_frame = schedule_blocks(sched, present, partial_blocks)
     data_rows = ((data["row_start"].to_numpy(), data["nrows"].to_numpy())
                  if "nrows" in data.columns else None)
     return RunData(run=run, perf=data["perf"].to_numpy(dtype=np.float64),
@@ -218,7 +218,7 @@ def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Sylla
                    partial=bool(partial_blocks)), notes, data_rows
 
 
-def _schedule_blocks(sched: "Schedule", present: np.ndarray,
+def schedule_blocks(sched: "Schedule", present: np.ndarray,
                      partial_blocks: set[int]) -> pd.DataFrame:
     """The block table of a run aligned with a schedule: the scheduled blocks that have
     episodes (``present`` of them each), in schedule order."""
@@ -266,7 +266,7 @@ def _align_streamed(log: EpisodeLog, model: "Syllabus") -> list[RunData] | None:
             if str(kinds[j]) != block_kind(b) or not same_task(str(tasks[j]), b, all_tasks):
                 return None
     present = np.array([b.count for b in sched.blocks], dtype=np.int64)
-    blocks = _schedule_blocks(sched, present, set())
+    blocks = schedule_blocks(sched, present, set())
     data = RunData(run=run.run, perf=run.perf, exp=run.exp, blocks=blocks)
     if run.rows is not None:
         data.rows = RunData(run=run.run, perf=run.rows.perf, exp=run.rows.exp,

@@ -10,7 +10,8 @@ kind and phase label, and stay within the schedule; the reader must have nothing
 Anything else (a rewritten file, a second worker or run, a divergence, a reader error) returns
 None and the caller recomputes from the mirror with the batch code, which then seeds this
 again. Under those conditions align's output is a function of the episode count alone
-(`_blocks`, `_notes` below mirror `sylla.metrics.align._align_schedule` line for line), so the
+(`_blocks` builds its block table with `sylla.metrics.align.schedule_blocks`, as the batch
+aligner does, and `_notes` words the batch aligner's note for a short run), so the
 document equals ``sylla metrics``'s; the equality tests check it at cut points in CSV and TSV.
 
 What is not incremental: the metric plugins run again on the whole aligned run (their per-block
@@ -19,19 +20,18 @@ smoothing and saturation steps read every episode). `bench/watch.py` prints thei
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from sylla.grammar.schedule import Schedule, schedule
-from sylla.metrics.align import block_kind
+from sylla.metrics.align import block_kind, schedule_blocks
 from sylla.metrics.data import BLOCK_COLUMNS, Columns, EpisodeLog, RunData
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.readers.plain import read_plain
@@ -216,23 +216,8 @@ class Incremental:
 
     def _blocks(self, n: int, partial: set[int]) -> Columns:
         """align's block table for the first ``n`` episodes of a conforming log."""
-        rows: list[dict[str, Any]] = []
-        stop = 0
-        for b in self.sched.blocks:
-            count = max(0, min(n, b.end) - b.start)
-            if count == 0:
-                continue
-            stop += count
-            phase = b.phase
-            rows.append({
-                "block": b.ordinal, "task": b.task, "phase": phase.label if phase else "",
-                "phase_number": phase.number if phase and phase.number is not None else -1,
-                "kind": block_kind(b), "subtype": "wake", "learning": b.learning,
-                "params": json.dumps(dict(b.params), sort_keys=True, default=str),
-                "start": stop - count, "stop": stop, "count": count,
-                "partial": b.ordinal in partial,
-            })
-        frame = pd.DataFrame(rows, columns=list(BLOCK_COLUMNS))
+        present = np.array([max(0, min(n, b.end) - b.start) for b in self.sched.blocks], dtype=np.int64)
+        frame = schedule_blocks(self.sched, present, partial)
         # as `Columns` (every plugin reads blocks through `column`): each column converted once
         # per update, not once per plugin read (147 reads cost 0.13 s on the bench's table)
         return Columns({c: np.asarray(frame[c]) for c in BLOCK_COLUMNS}, BLOCK_COLUMNS)
