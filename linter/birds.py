@@ -33,7 +33,6 @@ SCHEMA = "B804"
 class BirdsSpec(LanguageSpec[BirdsParse, BirdsContext]):
     name = "birds"
 
-
     def parse(self, data: str | bytes, path: str | None) -> BirdsParse:
         return parse(data, path)
 

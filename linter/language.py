@@ -21,6 +21,7 @@ a parser, issue 24) and the module of its descriptor, imported when a file of it
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Protocol, Sequence, TypeVar
 
 from sylla.grammar.model import Diagnostic, LineIndex, Severity
@@ -64,22 +65,23 @@ P = TypeVar("P", bound=CoreParse)
 C = TypeVar("C")
 
 
-class LanguageSpec(Generic[P, C]):
-    """One language as the engine sees it; subclasses set ``name`` and the three functions."""
+class LanguageSpec(ABC, Generic[P, C]):
+    """One language as the engine sees it; subclasses set ``name`` and the three abstract
+    functions (a descriptor that forgets one cannot be created)."""
 
     name: ClassVar[Language]
 
-
+    @abstractmethod
     def parse(self, data: str | bytes, path: str | None) -> P:
-        raise NotImplementedError
+        """The core's parse of the file's bytes or text."""
 
+    @abstractmethod
     def context(self, parsed: P, config: "Config", path: str | None) -> C | None:
         """What the rules see; None when there is no model (no rule can run)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def explain(self, parsed: P, name: str) -> tuple[Any, str]:
         """The ``sylla explain`` document of a file whose syntax is clean, and its text."""
-        raise NotImplementedError
 
     # -- hooks: the defaults are what a plain language needs ------------------------------------
     def held_back(self, ctx: C) -> Callable[["Rule"], bool] | None:

@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 class SyllabusSpec(LanguageSpec[ParseResult, Context]):
     name = "syllabus"
 
-
     def parse(self, data: str | bytes, path: str | None) -> ParseResult:
         return parse(data, path)
 

@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 class TrialsSpec(LanguageSpec[TrialParse, TrialsContext]):
     name = "trials"
 
-
     def parse(self, data: str | bytes, path: str | None) -> TrialParse:
         return parse(data, path)
 

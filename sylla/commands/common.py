@@ -32,3 +32,17 @@ def print_core_diagnostics(result: "ParseResult", name: str) -> None:
     for d in result.diagnostics:
         line, col = lines.line_col(d.span.start)
         print(f"{name}:{line}:{col}: {d.severity.value}: {d.message}", file=sys.stderr)
+
+
+def metric_params(items: list[str]) -> dict[str, str]:
+    """The ``-P NAME=VALUE`` options of sylla metrics, watch and sweep as a dict (the last
+    of a repeated name wins); a malformed one is a usage error, not a traceback."""
+    from sylla.metrics.errors import EXIT_USAGE, MetricsError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+
+    params: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise MetricsError(f"--param wants NAME=VALUE, got {item!r}", exit_code=EXIT_USAGE)
+        params[name.strip()] = value.strip()
+    return params

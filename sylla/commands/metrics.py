@@ -145,12 +145,9 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     if not args.log:
         raise MetricsError("--log is required (or --list)", exit_code=EXIT_USAGE)
-    params: dict[str, str] = {}
-    for item in args.param:
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            raise MetricsError(f"--param wants NAME=VALUE, got {item!r}", exit_code=EXIT_USAGE)
-        params[name.strip()] = value.strip()
+    from .common import metric_params  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+
+    params = metric_params(args.param)
     if args.l2metrics_compat:
         params["l2metrics_compat"] = "true"
     from sylla.metrics.report import write_outputs  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)

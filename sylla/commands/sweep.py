@@ -106,12 +106,9 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from sylla.metrics.errors import EXIT_USAGE, MetricsError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
-    params: dict[str, str] = {}
-    for item in args.param:
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            raise MetricsError(f"--param wants NAME=VALUE, got {item!r}", exit_code=EXIT_USAGE)
-        params[name.strip()] = value.strip()
+    from .common import metric_params  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+
+    params = metric_params(args.param)
     if args.jobs is not None and args.jobs < 1:
         raise MetricsError("--jobs must be at least 1", exit_code=EXIT_USAGE)
     from sylla.metrics.sweep import sweep  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)

@@ -50,15 +50,11 @@ def add_metric_options(p: argparse.ArgumentParser) -> None:
 
 def options_from(args: argparse.Namespace) -> Options:
     """`sylla.metrics.watch.state.Options` from parsed arguments; a bad -P is a usage error."""
-    from sylla.metrics.errors import EXIT_USAGE, MetricsError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.metrics.watch.state import Options  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
-    params: dict[str, str] = {}
-    for item in args.param:
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            raise MetricsError(f"--param wants NAME=VALUE, got {item!r}", exit_code=EXIT_USAGE)
-        params[name.strip()] = value.strip()
+    from .common import metric_params  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+
+    params = metric_params(args.param)
     return Options(syllabus=args.syllabus, ste=list(args.ste), perf=args.perf,
                    log_format=args.log_format, params=params, only=args.metric or None,
                    duplicates=args.duplicates, allow_partial=args.allow_partial)
