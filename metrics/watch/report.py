@@ -16,9 +16,9 @@ from .page import frozen_page
 from .state import Options, compute_state, feasibility_notes, load_model
 
 
-def run_report(run: str | Path, options: Options) -> tuple[str, bool]:
-    """The HTML of one run's report, and whether it is clean (False: it shows an error or a
-    divergence)."""
+def run_report(run: str | Path, options: Options) -> tuple[str, str | None]:
+    """The HTML of one run's report, and the error or divergence it shows (None: clean), so
+    that the command can say it too and not only the page."""
     model = load_model(options)
     curve = Curve()
     with Mirror(run) as mirror:
@@ -27,4 +27,5 @@ def run_report(run: str | Path, options: Options) -> tuple[str, bool]:
     state.feasibility = feasibility_notes(model, options)
     title = f"sylla report: {Path(run).name}"
     return (frozen_page(state.to_json(), state.points + curve.tail(), title),
-            state.error is None and state.divergence is None)
+            state.error if state.error is not None else
+            str(state.divergence) if state.divergence is not None else None)

@@ -58,10 +58,11 @@ def run(args: argparse.Namespace) -> int:
             from sylla.metrics.watch.sweep_report import sweep_report  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
             html, ok = sweep_report(args.path)
+            problem = None if ok else "some runs of the sweep failed (the report lists them)"
         else:
             from sylla.metrics.watch.report import run_report  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
-            html, ok = run_report(args.path, options_from(args))
+            html, problem = run_report(args.path, options_from(args))
     except MetricsError as exc:
         print(f"sylla: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -70,5 +71,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"sylla: cannot write {args.output_file}: {exc.strerror}", file=sys.stderr)
         return EXIT_USAGE
-    print(f"sylla: wrote {args.output_file}", file=sys.stderr)
-    return 0 if ok else 1
+    if problem is not None:
+        print(f"sylla: {problem}", file=sys.stderr)
+    print(f"sylla: wrote {args.output_file}" + (" (it shows the problem above)" if problem else ""), file=sys.stderr)
+    return 0 if problem is None else 1

@@ -117,6 +117,20 @@ def test_report_of_a_bad_syllabus_names_file_line_col(tmp_path: Path) -> None:
     assert done.stderr.startswith(f"sylla: {bad}:2:"), done.stderr
 
 
+def test_report_of_bad_data_says_file_and_row_on_stderr_too(tmp_path: Path) -> None:
+    lines = (WATCH / "rewards.csv").read_text().splitlines()
+    episode, task, _ = lines[4].split(",")
+    lines[4] = f"{episode},{task},oops"
+    run = tmp_path / "rewards.csv"
+    run.write_text("\n".join(lines) + "\n")
+    report = tmp_path / "r.html"
+    done = subprocess.run([sys.executable, "-m", "sylla", "report", str(run), "-o", str(report)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"sylla: {run}:5: reward is not a number: 'oops'"), done.stderr
+    assert "wrote" in done.stderr and "oops" in report.read_text()
+
+
 def test_events_carry_only_the_new_rows(tmp_path: Path) -> None:
     import asyncio
     import json as _json
