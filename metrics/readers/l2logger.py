@@ -341,10 +341,13 @@ def _check_experiences(a: dict[str, np.ndarray], codes: dict[str, "_Codes"], fil
         keys = pd.DataFrame({"w": w[change], "b": b[change], "t": t[change]})
         again = keys.duplicated().to_numpy()
         if again.any():
-            j = int(order[int(np.flatnonzero(change)[int(np.argmax(again))])])
-            fail(np.arange(exp.size) == j, f"task {codes['task_name'].categories[int(task[j])]!r}"
+            starts = np.flatnonzero(change)
+            k = int(np.argmax(again))  # > 0: an earlier segment of the same worker and block has this task
+            j = int(order[int(starts[k])])
+            names = codes["task_name"].categories
+            fail(np.arange(exp.size) == j, f"task {names[int(task[j])]!r}"
                                            f" comes back in the middle of block "
-                                           f"{int(block[j])} after another task")
+                                           f"{int(block[j])} after task {names[int(t[int(starts[k - 1])])]!r}")
 
 
 def _to_episodes(a: dict[str, np.ndarray], codes: dict[str, _Codes], perf: str, path: Path,
