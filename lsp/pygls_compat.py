@@ -9,7 +9,7 @@ reads a private member, checked against pygls 2.1, and a new pygls must be check
   ``_include_headers`` and ``_server._report_server_error`` to send an answer that is already
   JSON text.
 - ``LspTextDocument`` (``TextDocument``): LSP's line rules (see ``sync``); overrides
-  ``_apply_incremental_change`` and sets ``_source``.
+  ``_apply_incremental_change``, reads and sets ``_source``.
 - ``LspWorkspace`` / ``use_lsp_line_rules``: pygls builds its ``Workspace`` inside its own
   initialize handler and has no factory for documents (upstream: openlawlibrary/pygls#131,
   "Register custom Document and Workspace classes", closed with a subclassing workaround), so
@@ -37,7 +37,9 @@ from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInva
 from pygls.protocol import LanguageServerProtocol
 from pygls.workspace import TextDocument, Workspace
 
-from .sync import apply_change, encoding_name, lsp_lines
+from sylla.grammar.model import LineIndex
+
+from .sync import apply_indexed, encoding_name, lsp_lines
 
 log = logging.getLogger("sylla.lsp")
 
@@ -124,10 +126,19 @@ class SyllaProtocol(LanguageServerProtocol):
 
 
 class LspTextDocument(TextDocument):
-    """A pygls document whose lines and incremental edits follow LSP's line rules."""
+    """A pygls document whose lines and incremental edits follow LSP's line rules.
+
+    It keeps the line index of its text from one edit to the next (``sync.apply_indexed``);
+    ``_index`` is only used while it is the index of ``_source`` (pygls sets ``_source`` itself
+    for a full-text change)."""
+
+    _index: LineIndex | None = None
 
     def _apply_incremental_change(self, change: types.TextDocumentContentChangePartial) -> None:
-        self._source = apply_change(self.source, change, encoding_name(self.position_codec.encoding))
+        source = self.source
+        index = self._index if self._index is not None and self._index.text is source else LineIndex(source)
+        self._index = apply_indexed(index, change, encoding_name(self.position_codec.encoding))
+        self._source = self._index.text
 
     @property
     def lines(self) -> Sequence[str]:

@@ -80,13 +80,18 @@ class SyllaServer(LanguageServer):
         """Serve over stdio like pygls, but with a reader that survives a malformed header."""
         from pygls.io_ import StdinAsyncReader, StdoutWriter  # noqa: PLC0415 - lazy: start-up, pygls loads only when used
 
-        self._stop_event = threading.Event()
+        self._stop_event = stop = threading.Event()
         self.collector.start()
         sys.setswitchinterval(SWITCH_INTERVAL)
-        reader = StdinAsyncReader(stdin or sys.stdin.buffer, self.thread_pool)
-        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        source, sink = stdin or sys.stdin.buffer, stdout or sys.stdout.buffer
+        self.protocol.set_writer(StdoutWriter(sink))
+
+        async def serve() -> None:
+            reader = await transport.pipe_reader(source, sink) or StdinAsyncReader(source, self.thread_pool)
+            await transport.serve(stop, reader, self.protocol)
+
         try:
-            asyncio.run(transport.serve(self._stop_event, reader, self.protocol))
+            asyncio.run(serve())
         except BrokenPipeError:
             log.error("the connection to the client is lost; shutting down")
         except (KeyboardInterrupt, SystemExit):

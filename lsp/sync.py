@@ -16,6 +16,8 @@ import re
 
 from lsprotocol import types
 
+from sylla.grammar.model import LineIndex
+
 from .positions import PositionMap
 
 _LSP_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
@@ -37,9 +39,13 @@ def lsp_lines(text: str) -> tuple[str, ...]:
     return tuple(_LSP_LINE.findall(text))
 
 
-def apply_change(text: str, change: types.TextDocumentContentChangePartial, encoding: str) -> str:
-    """``text`` with one incremental change applied (positions past the end clamp to it)."""
-    positions = PositionMap(text, encoding)
+def apply_indexed(index: LineIndex, change: types.TextDocumentContentChangePartial, encoding: str) -> LineIndex:
+    """``index.text`` with one incremental change applied (positions past the end clamp to
+    it), as the new text's line index: built from the old one (``LineIndex.edited``), not by
+    finding every line break of the new text again, which cost 2 ms per keystroke on a
+    500 KB document, before any request sent with the change was read."""
+    positions = PositionMap(index, encoding)
     start = positions.offset(change.range.start)
     end = max(start, positions.offset(change.range.end))
-    return text[:start] + change.text + text[end:]
+    text = index.text
+    return LineIndex.edited(index, text[:start] + change.text + text[end:], start, end, start + len(change.text))

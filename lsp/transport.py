@@ -16,9 +16,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import re
+import stat
+import sys
 import threading
-from typing import Any, Awaitable, Protocol
+from typing import Any, Awaitable, BinaryIO, Protocol
 
 log = logging.getLogger("sylla.lsp")
 
@@ -37,6 +40,40 @@ class MessageHandler(Protocol):
     def structure_message(self, data: dict[str, Any]) -> Any: ...
 
     def handle_message(self, message: Any) -> None: ...
+
+
+#: no limit on a header line in practice (the threaded reader had none): a line past
+#: ``StreamReader``'s limit raises instead of being read and dropped as garbage
+_LINE_LIMIT = 1 << 30
+
+
+async def pipe_reader(stdin: BinaryIO, stdout: BinaryIO) -> Reader | None:
+    """A reader of ``stdin`` on the event loop itself, or None where that is not safe.
+
+    pygls reads stdin in a worker thread, a hand-over for every header line and body: right
+    after a change, while the change's parse holds the GIL, each one waits for it, and the
+    requests an editor sends with the change (outline, hover, completion) reached the server
+    5-10 ms late, after the lint's parse had started without them. Read on the loop, a request
+    that arrived with the change is handled right after it.
+
+    Only for a pipe (editors start servers with pipes) that is not also stdout:
+    ``connect_read_pipe`` makes the file non-blocking, which a shared file description (a
+    socket or terminal on both) would pass on to stdout's blocking writes. Not on Windows,
+    whose event loop reads pipes differently."""
+    if sys.platform == "win32":
+        return None
+    try:
+        fd = stdin.fileno()
+        info = os.fstat(fd)
+        out = os.fstat(stdout.fileno())
+    except (AttributeError, OSError, ValueError):  # not a real file (a test's BytesIO, a closed stream)
+        return None
+    if not stat.S_ISFIFO(info.st_mode) or (info.st_dev, info.st_ino) == (out.st_dev, out.st_ino):
+        return None
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=_LINE_LIMIT, loop=loop)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader, loop=loop), stdin)
+    return reader
 
 
 def _show(data: bytes) -> str:
