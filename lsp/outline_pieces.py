@@ -311,7 +311,11 @@ def document_symbols(analysis: Analysis, previous: Pieces | None = None) -> tupl
     kept_chunks: dict[Key, Chunk] = {}
     order: list[Chunk] = []
     starts = analysis.positions.lines.starts
-    parts = [(lo, hi, k) for k, (lo, hi) in enumerate(zip(bounds, bounds[1:])) if lo < hi]
+    # (first instruction, end, k) per phase (k > 0), after the blocks before the first phase
+    # (k = 0), which are left out when there are none: only that part can be empty
+    parts = list(zip(bounds, bounds[1:], range(len(bounds) - 1)))
+    if parts and parts[0][0] == parts[0][1]:
+        del parts[0]
     out: list[str] = []
     episode, info = 0, None
     for c in range(0, len(parts), CHUNK):
@@ -334,7 +338,10 @@ def document_symbols(analysis: Analysis, previous: Pieces | None = None) -> tupl
             out.append(chunk.render(line, episode))
         episode += chunk.total
         info = chunk.info_out
-    return "[" + ",".join(out) + "]", Pieces(encoding, kept_chunks, order)
+    # one join with the brackets and commas as parts: each copy of 2 MB costs a millisecond
+    parts_out = ["[", "]"] if not out else ["["] + [x for rendered in out for x in (rendered, ",")]
+    parts_out[-1] = "]"
+    return "".join(parts_out), Pieces(encoding, kept_chunks, order)
 
 
 def _chunk(
