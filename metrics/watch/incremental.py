@@ -34,6 +34,7 @@ from sylla.grammar.schedule import Schedule, schedule
 from sylla.metrics.align import block_kind, schedule_blocks
 from sylla.metrics.data import BLOCK_COLUMNS, Columns, EpisodeLog, RunData
 from sylla.metrics.errors import MetricsError
+from sylla.metrics.memo import RangeMemo
 from sylla.metrics.readers.plain import read_plain
 from sylla.metrics.result import MetricsResult, compute_metrics
 
@@ -83,15 +84,20 @@ class Incremental:
         self.exp = np.asarray(run.exp, dtype=np.float64)
         with open(self.path, "rb") as handle:
             self.header = handle.readline() if log.format != "jsonl" else b""
+        #: the plugins' per-block values of the rows read so far (they only grow; a rewritten
+        #: log makes a new `Incremental`, and so a new memo)
+        self.memo = RangeMemo()
         self._tmp = Path(tempfile.mkdtemp(prefix="sylla-watch-rows-"))
         # the chunk file has the log's own name, so the reader names its run as it does the log
         self._chunk = self._tmp / self.path.name
 
     @classmethod
     def seed(cls, mirror: "Mirror", log: EpisodeLog, result: MetricsResult,
-             model: "Syllabus | None", options: "Options") -> "Incremental | None":
+             model: "Syllabus | None", options: "Options",
+             memo: RangeMemo | None = None) -> "Incremental | None":
         """An incremental follower for this log, or None when the log is one the fast path
-        does not handle (then every update recomputes)."""
+        does not handle (then every update recomputes). ``memo``: what computing ``result``
+        kept (`compute_metrics`'s ``memo``), for the first update to start from."""
         if (model is None or log.format not in LINE_FORMATS or not mirror.path.is_file()
                 or log.runs is not None or log.row_perf is not None or len(result.runs) != 1
                 or result.runs[0].rows is not None or log.warnings
@@ -104,6 +110,9 @@ class Incremental:
                 or frame["run"].nunique() != 1 or frame["worker"].nunique() != 1):
             return None
         inc = cls(mirror, log, result.runs[0], model, options)
+        if memo is not None:
+            memo.sweep()
+            inc.memo = memo
         if len(inc.perf) != len(frame) or not inc._conforms(frame, 0):
             inc.close()
             return None
@@ -191,7 +200,8 @@ class Incremental:
         o = self.options
         result = compute_metrics(log, None, ste=o.ste, perf=o.perf, log_format=o.log_format,
                                  params=dict(o.params), allow_partial=True, only=o.only,
-                                 progress=False, duplicates=o.duplicates)
+                                 progress=False, duplicates=o.duplicates, memo=self.memo)
+        self.memo.sweep()
         block = self.sched.block_at(max(n - 1, 0))
         progress = Progress(n, self.sched.episodes, block.phase_label if block else None,
                             block.ordinal if block else None)

@@ -20,6 +20,7 @@ import numpy as np
 from sylla.grammar.schedule import schedule
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.feasibility import feasibility
+from sylla.metrics.memo import RangeMemo
 from sylla.metrics.readers import read_log
 from sylla.metrics.readers.sniff import is_l2logger
 from sylla.metrics.registry import load_plugins, resolve_params
@@ -197,13 +198,17 @@ def full_state(mirror: "Mirror", options: Options, model: "Syllabus | None", cur
             else:
                 progress = progress_without_syllabus(frame)
         _feed(curve, frame, model)
+        # kept for the incremental updates that may follow: they then recompute only the
+        # blocks that changed, from the first update on
+        memo = RangeMemo()
         result = compute_metrics(
             log, model, ste=options.ste, perf=options.perf, log_format=options.log_format,
             params=dict(options.params), allow_partial=options.allow_partial or model is not None,
-            plugins=plugins, only=options.only, progress=False, duplicates=options.duplicates)
+            plugins=plugins, only=options.only, progress=False, duplicates=options.duplicates,
+            memo=memo)
         document = result.to_json()
         document["warnings"] = [mirror.real(w) for w in document["warnings"]]
-        inc = (Incremental.seed(mirror, log, result, model, options)
+        inc = (Incremental.seed(mirror, log, result, model, options, memo)
                if divergence is None else None)
         return State(document, None, progress, divergence, curve.points, curve.epoch), inc
     except MetricsError as exc:
