@@ -38,6 +38,7 @@ from sylla.metrics.memo import RangeMemo
 from sylla.metrics.readers.plain import read_plain
 from sylla.metrics.result import MetricsResult, compute_metrics
 
+from .chunk import parse_rows
 from .conformance import Progress
 
 if TYPE_CHECKING:
@@ -169,6 +170,31 @@ class Incremental:
             data = handle.read(stat.st_size - self.offset)
         if not data.strip():
             return None
+        frame = self._parse_lean(data)
+        if frame is None:
+            frame = self._parse_batch(data)
+        if frame is None or not self._conforms(frame, self.episodes):
+            return None
+        self.offset = stat.st_size
+        return frame
+
+    def _parse_lean(self, data: bytes) -> pd.DataFrame | None:
+        """The appended rows through `chunk.parse_rows` (CSV/TSV whose columns need none of
+        the batch reader's handling), or None."""
+        if self.format not in ("csv", "tsv"):
+            return None
+        cols = parse_rows(data, self.header, "," if self.format == "csv" else "\t",
+                          self.perf_name)
+        if cols is None:
+            return None
+        for name, own in (("run", self.run), ("worker", self.worker)):
+            if name in cols and (cols[name] != own).any():
+                return None
+            cols[name] = cols.get(name, own)
+        return pd.DataFrame(cols)
+
+    def _parse_batch(self, data: bytes) -> pd.DataFrame | None:
+        """The appended rows as the batch reader makes them, or None when it warns or fails."""
         self._chunk.write_bytes(self.header + data)
         try:
             chunk = read_plain(self._chunk, self.perf_name, self.format, False,
@@ -177,10 +203,8 @@ class Incremental:
             return None
         frame = chunk.frame
         if (chunk.warnings or sorted(frame.columns) != self.columns
-                or (frame["run"] != self.run).any() or (frame["worker"] != self.worker).any()
-                or not self._conforms(frame, self.episodes)):
+                or (frame["run"] != self.run).any() or (frame["worker"] != self.worker).any()):
             return None
-        self.offset = stat.st_size
         return frame
 
     def update(self) -> Update | None:
