@@ -190,6 +190,14 @@ def _check_worker(mine: "pd.DataFrame", sched: "Schedule", model: "Syllabus",
     return None
 
 
+def block_ordinals(sched: "Schedule", episodes: np.ndarray) -> np.ndarray:
+    """The ordinal of the block each episode falls in (episodes must lie in the schedule):
+    a binary search over the block ends, not a table of every scheduled episode (a
+    million-entry array per call)."""
+    ends = np.array([b.end for b in sched.blocks], dtype=np.int64)
+    return np.searchsorted(ends, episodes, side="right")
+
+
 def check(frame: "pd.DataFrame", model: "Syllabus") -> tuple[Divergence | None, Progress]:
     """The first divergence of any run and worker (earliest episode first), and the progress."""
 

@@ -35,11 +35,13 @@ from sylla.metrics.align import block_kind, schedule_blocks
 from sylla.metrics.data import BLOCK_COLUMNS, Columns, EpisodeLog, RunData
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.memo import RangeMemo
+from sylla.metrics.registry import load_plugins
 from sylla.metrics.readers.plain import read_plain
 from sylla.metrics.result import MetricsResult, compute_metrics
 
 from .chunk import parse_rows
-from .conformance import Progress
+from .conformance import Progress, block_ordinals
+from .growing import Growing
 
 if TYPE_CHECKING:
     from sylla.grammar.model import Syllabus
@@ -81,8 +83,10 @@ class Incremental:
         self.sched: Schedule = schedule(model)
         self.model = model
         self.options = options
-        self.perf = np.asarray(run.perf, dtype=np.float64)
-        self.exp = np.asarray(run.exp, dtype=np.float64)
+        self._perf = Growing(np.asarray(run.perf, dtype=np.float64))
+        self._exp = Growing(np.asarray(run.exp, dtype=np.float64))
+        self.perf, self.exp = self._perf.values, self._exp.values
+        self.plugins = load_plugins()  # once: finding them reads every entry_points.txt
         with open(self.path, "rb") as handle:
             self.header = handle.readline() if log.format != "jsonl" else b""
         #: the plugins' per-block values of the rows read so far (they only grow; a rewritten
@@ -136,8 +140,7 @@ class Incremental:
         if first + n > self.sched.episodes:
             return False
         blocks = self.sched.blocks
-        counts = np.array([b.count for b in blocks], dtype=np.int64)
-        ordinals = np.repeat(np.arange(len(blocks)), counts)[first:first + n]
+        ordinals = block_ordinals(self.sched, np.arange(first, first + n))
         checks: list[tuple[str, np.ndarray, bool]] = []
         if "task" in rows.columns:  # compared lower-case, as align compares task names
             names = np.array([b.task.lower() for b in blocks], dtype=object)
@@ -212,8 +215,8 @@ class Incremental:
         rows = self._read_new()
         if rows is None:
             return None
-        self.perf = np.concatenate([self.perf, rows["perf"].to_numpy(dtype=np.float64)])
-        self.exp = np.concatenate([self.exp, rows["episode"].to_numpy(dtype=np.float64)])
+        self.perf = self._perf.extend(rows["perf"].to_numpy(dtype=np.float64))
+        self.exp = self._exp.extend(rows["episode"].to_numpy(dtype=np.float64))
         n = self.episodes
         partial = self._partial_blocks(n)
         run = RunData(run=self.run, perf=self.perf, exp=self.exp, blocks=self._blocks(n, partial),
@@ -224,7 +227,8 @@ class Incremental:
         o = self.options
         result = compute_metrics(log, None, ste=o.ste, perf=o.perf, log_format=o.log_format,
                                  params=dict(o.params), allow_partial=True, only=o.only,
-                                 progress=False, duplicates=o.duplicates, memo=self.memo)
+                                 progress=False, duplicates=o.duplicates, memo=self.memo,
+                                 plugins=self.plugins)
         self.memo.sweep()
         block = self.sched.block_at(max(n - 1, 0))
         progress = Progress(n, self.sched.episodes, block.phase_label if block else None,

@@ -27,7 +27,8 @@ from sylla.metrics.registry import load_plugins, resolve_params
 from sylla.metrics.result import compute_metrics
 from sylla.metrics.syllabus import load_syllabus
 
-from .conformance import Divergence, Progress, check, progress_without_syllabus, raw_l2logger_frame
+from .conformance import (Divergence, Progress, block_ordinals, check, progress_without_syllabus,
+                          raw_l2logger_frame)
 from .curve import Curve
 from .incremental import Incremental
 
@@ -136,14 +137,11 @@ def _feed(curve: Curve, frame: Any, model: "Syllabus | None", appended: bool = F
     values["episode"] = part["episode"].to_numpy(dtype=np.int64)
     if model is not None:
 
-        blocks = schedule(model).blocks
-        counts = np.array([b.count for b in blocks], dtype=np.int64)
-        ordinal_of = np.repeat(np.arange(len(blocks)), counts)
-        labels = np.array([b.phase_label or "" for b in blocks], dtype=object)
+        sched = schedule(model)
+        labels = np.array([b.phase_label or "" for b in sched.blocks], dtype=object)
         episode = part["episode"].to_numpy(dtype=np.int64)
-        inside = (episode >= 0) & (episode < len(ordinal_of))
-        ordinal = np.where(inside, ordinal_of[np.clip(episode, 0, max(len(ordinal_of) - 1, 0))],
-                           -1)
+        inside = (episode >= 0) & (episode < sched.episodes)
+        ordinal = np.where(inside, block_ordinals(sched, episode), -1)
         values["block"] = ordinal
         values["phase"] = np.where(inside, labels[np.maximum(ordinal, 0)], "")
     curve.feed(values)
