@@ -52,18 +52,19 @@ class RangeMemo(Memo):
         self._used.add(key)
         if key in self._values:
             self.hits += 1
-            return self._values[key]  # type: ignore[no-any-return]  # stored from compute(): a T
+            return self._values[key]
         self.misses += 1
         value = compute()
         import numpy as np  # noqa: PLC0415 - lazy: the registry imports this module at start-up, numpy loads only when a memo keeps values
 
+        kept: Any = value
         if isinstance(value, np.ndarray):
             # a copy that owns its memory and cannot be written: a view would keep (and see
             # later writes to) the array it was cut from, such as a run's preprocessed copy
-            value = np.array(value, copy=True)  # type: ignore[assignment]  # an ndarray stays an ndarray
-            value.flags.writeable = False  # type: ignore[union-attr]  # value is an ndarray here
-        self._values[key] = value
-        return value
+            kept = np.array(value, copy=True)
+            kept.flags.writeable = False
+        self._values[key] = kept
+        return kept  # the value compute() gave, or its frozen ndarray copy
 
     def sweep(self) -> None:
         """Forget what the last computation did not use; start counting uses anew."""

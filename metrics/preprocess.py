@@ -11,6 +11,7 @@ Every function costs O(n) per block (the flat window is at most 100 wide).
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from dataclasses import dataclass, field
@@ -246,7 +247,7 @@ def _nan_extent(values: "np.ndarray | SpillArray", ranges: list[tuple[int, int]]
         warnings.simplefilter("ignore", RuntimeWarning)  # an all-NaN block; judged below
         for a, b in ranges:
             if done is not None and b > a:
-                low, high = memo.get((*done[a, b], "extent"), lambda: _extent(values, a, b))
+                low, high = memo.get((*done[a, b], "extent"), functools.partial(_extent, values, a, b))
             else:
                 low, high = _extent(values, a, b)
             lows.append(low)

@@ -9,6 +9,7 @@ shared by every plugin through the context cache.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from ..errors import EXIT_USAGE, MetricsError
 from ..needs import Need
 from ..preprocess import WINDOWS, Prepared, l2m_saturation, l2m_terminal, prepare_l2m
 from ..registry import Context, Parameter, ParameterError, Row, positive_int, row
-from ..spill import gather
+from ..spill import SpillArray, gather
 from .common import AGGREGATION, aggregate
 
 if TYPE_CHECKING:
@@ -101,7 +102,7 @@ def regimes(ctx: Context) -> Regimes:
     for i, (a, z, kind) in enumerate(zip(column(b, "start"), column(b, "stop"),
                                          column(b, "kind"))):
         low[i], high[i], sat[i], e2s[i], term[i], e2t[i] = ctx.memo.get(
-            (*prepared.keys[i], "regime", str(kind)), lambda: _regime(run, a, z, kind))
+            (*prepared.keys[i], "regime", str(kind)), functools.partial(_regime, run, a, z, kind))
     subtype = _text(b, "subtype")
     if (subtype == "sleep").any():
         filtered = ~((column(b, "kind") == "test") & (subtype == "wake"))
@@ -246,7 +247,7 @@ def recovery_times(ctx: Context, r: Regimes) -> dict[int, float]:
             a, z = column(b, "start")[cur], column(b, "stop")[cur]
             target = float(r.term_perf[prev])
             out[int(cur)] = ctx.memo.get((*r.prepared.keys[cur], "recovery", target),
-                                         lambda: _recovery(run, a, z, target))
+                                         functools.partial(_recovery, run, a, z, target))
     return out
 
 
@@ -360,7 +361,7 @@ class AvgPerf:
                 continue
             a, z = column(b, "start")[i], column(b, "stop")[i]
             value = ctx.memo.get((*r.prepared.keys[i], "nanmean"),
-                                 lambda: float(np.nanmean(perf[a:z])))
+                                 functools.partial(_nanmean, perf, a, z))
             task = str(column(b, "task")[i])
             out.append(row(name, value, task, int(column(b, "block")[i]), str(column(b, "phase")[i])))
             per_task.setdefault(task, {}).setdefault(name, []).append(value)
@@ -375,6 +376,10 @@ class AvgPerf:
                 values.append(v)
             _lifetime(out, name, values, how)
         return out
+
+
+def _nanmean(perf: "np.ndarray | SpillArray", a: int, z: int) -> float:
+    return float(np.nanmean(perf[a:z]))
 
 
 def _methods(chosen: str, both: tuple[str, str]) -> list[str]:

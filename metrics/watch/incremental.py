@@ -35,8 +35,8 @@ from sylla.metrics.align import block_kind, schedule_blocks
 from sylla.metrics.data import BLOCK_COLUMNS, Columns, EpisodeLog, RunData
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.memo import RangeMemo
-from sylla.metrics.registry import load_plugins
 from sylla.metrics.readers.plain import read_plain
+from sylla.metrics.registry import load_plugins
 from sylla.metrics.result import MetricsResult, compute_metrics
 
 from .chunk import parse_rows

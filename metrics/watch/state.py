@@ -27,8 +27,7 @@ from sylla.metrics.registry import load_plugins, resolve_params
 from sylla.metrics.result import compute_metrics
 from sylla.metrics.syllabus import load_syllabus
 
-from .conformance import (Divergence, Progress, block_ordinals, check, progress_without_syllabus,
-                          raw_l2logger_frame)
+from .conformance import Divergence, Progress, block_ordinals, check, progress_without_syllabus, raw_l2logger_frame
 from .curve import Curve
 from .incremental import Incremental
 

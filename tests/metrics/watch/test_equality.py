@@ -179,3 +179,110 @@ def test_a_rewritten_log_is_recomputed_not_appended_to(tmp_path: Path) -> None:
         assert state.points[0]["perf"] == 9.9999
     finally:
         follower.close()
+
+
+#: the preprocessing options whose values enter the memo's keys (`sylla.metrics.memo`)
+OPTION_SETS = [{}, {"clamp_outliers": "true"}, {"normalization": "run"},
+               {"smooth_eval": "true", "window_length": "4"}, {"smoothing": "hanning", "s": "0.3"},
+               {"normalization": "none"}]
+
+
+@pytest.mark.parametrize("params", OPTION_SETS, ids=lambda p: ",".join(p) or "defaults")
+def test_kept_block_values_equal_batch_at_every_cut(tmp_path: Path, params: dict) -> None:
+    """Each update reuses the finished blocks' values the last one kept (the memo must be
+    used: hits), recomputes what changed, and equals the batch command at cuts mid-block and
+    at each block edge (30/35/40/70/75 episodes), under each preprocessing option."""
+    fixture = WATCH / "rewards.csv"
+    run, clean = tmp_path / "live" / "rewards.csv", tmp_path / "clean" / "rewards.csv"
+    run.parent.mkdir()
+    clean.parent.mkdir()
+    appender = Appender(fixture, run)
+    extra = ["--syllabus", str(SYLLABUS), "--allow-partial"]
+    for name, value in params.items():
+        extra += ["-P", f"{name}={value}"]
+    follower = Follower(run, Options(syllabus=str(SYLLABUS), allow_partial=True,
+                                     params=dict(params)))
+    try:
+        appender.advance(3, half=True)
+        follower.refresh()
+        for cut in (7, 19, 31, 32, 36, 37, 41, 42, 57, 71, 72, 76, 77, 81):
+            appender.advance(cut, half=True)
+            state = follower.refresh()
+            assert follower.last_update == "incremental", cut
+            materialise(fixture, clean, cut)
+            expected, error = batch(clean, *extra)
+            _same(state, expected, error, clean, run)
+        assert follower.incremental is not None and follower.incremental.memo.hits
+    finally:
+        follower.close()
+
+
+@pytest.mark.parametrize("params", OPTION_SETS[:3], ids=lambda p: ",".join(p) or "defaults")
+def test_a_new_extreme_rescales_the_finished_blocks(tmp_path: Path, params: dict) -> None:
+    """A late episode far above (then below) everything before moves its task's normalisation
+    range (and the run's): every finished block of that task is scaled anew, so none of the
+    values kept for it may be reused."""
+    fixture = WATCH / "rewards.csv"
+    lines = fixture.read_bytes().splitlines(True)
+    lines[72] = b"71,Pong,40.0\n"  # Pong's second test block
+    lines[74] = b"73,Pong,-40.0\n"
+    lines[79] = b"78,Breakout,-7.5\n"
+    source = tmp_path / "source.csv"
+    source.write_bytes(b"".join(lines))
+    run, clean = tmp_path / "live" / "rewards.csv", tmp_path / "clean" / "rewards.csv"
+    run.parent.mkdir()
+    clean.parent.mkdir()
+    appender = Appender(source, run)
+    extra = ["--syllabus", str(SYLLABUS), "--allow-partial"]
+    for name, value in params.items():
+        extra += ["-P", f"{name}={value}"]
+    follower = Follower(run, Options(syllabus=str(SYLLABUS), allow_partial=True,
+                                     params=dict(params)))
+    try:
+        appender.advance(70)
+        follower.refresh()
+        for cut in (72, 73, 74, 75, 79, 80, 81):
+            appender.advance(cut)
+            state = follower.refresh()
+            assert follower.last_update == "incremental", cut
+            materialise(source, clean, cut)
+            expected, error = batch(clean, *extra)
+            _same(state, expected, error, clean, run)
+    finally:
+        follower.close()
+
+
+def test_a_rewritten_log_starts_a_new_memo(tmp_path: Path) -> None:
+    """After a rewrite (other values in finished blocks) the next appended rows are updated
+    incrementally again, from values kept for the new content, not the old: the first block's
+    metrics follow the rewritten rows."""
+    fixture = WATCH / "rewards.csv"
+    run, clean = tmp_path / "live" / "rewards.csv", tmp_path / "clean" / "rewards.csv"
+    run.parent.mkdir()
+    clean.parent.mkdir()
+    extra = ["--syllabus", str(SYLLABUS), "--allow-partial"]
+    lines = fixture.read_bytes().splitlines(True)
+    run.write_bytes(b"".join(lines[:50]))
+    follower = Follower(run, Options(syllabus=str(SYLLABUS), allow_partial=True))
+    try:
+        with open(run, "ab") as handle:
+            handle.write(b"".join(lines[50:60]))
+        follower.refresh()
+        assert follower.last_update == "incremental"
+        rewritten = lines[:]
+        for k in range(1, 31):  # the whole first block, other values
+            episode, task, reward = lines[k].decode().strip().split(",")
+            rewritten[k] = f"{episode},{task},{float(reward) * 0.5 + 1:.4f}\n".encode()
+        run.write_bytes(b"".join(rewritten[:60]))
+        follower.refresh()
+        assert follower.last_update == "full"
+        for cut in (65, 71, 81):
+            with open(run, "ab") as handle:
+                handle.write(b"".join(rewritten[len(run.read_bytes().splitlines()):cut]))
+            state = follower.refresh()
+            assert follower.last_update == "incremental", cut
+            clean.write_bytes(b"".join(rewritten[:cut]))
+            expected, error = batch(clean, *extra)
+            _same(state, expected, error, clean, run)
+    finally:
+        follower.close()
