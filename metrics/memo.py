@@ -26,6 +26,10 @@ class Memo:
 
     keeps = False
 
+    def admit(self, run: Any) -> bool:
+        """Whether this memo may be used for ``run`` (always: it keeps nothing)."""
+        return True
+
     def get(self, key: Hashable, compute: Callable[[], T]) -> T:
         """``compute()``; a keeping memo returns the value stored under ``key`` instead."""
         return compute()
@@ -37,16 +41,49 @@ class RangeMemo(Memo):
     whose task's normalisation bounds moved): memory stays one computation's worth.
 
     Only for the rows of one run that grows by appended rows: a key's ``[start, stop)`` must
-    mean the same rows from one computation to the next. The caller starts a new memo when
-    the log is rewritten."""
+    mean the same rows from one computation to the next, which `admit` checks before each
+    computation (`compute_metrics` calls it)."""
 
     keeps = True
 
     def __init__(self) -> None:
         self._values: dict[Hashable, Any] = {}
         self._used: set[Hashable] = set()
+        self._rows: tuple[Any, ...] | None = None  # the arrays of the run last admitted
         self.hits = 0
         self.misses = 0
+        self.cleared = 0  # how often `admit` found the rows changed
+
+    def admit(self, run: Any) -> bool:
+        """Check a run's rows before computing on them: the memo is kept only when the rows
+        the last run had are, unchanged, the first rows of this one (a run that only grew),
+        else it is cleared. Returns whether values were kept.
+
+        Why check and not trust the caller: a follower that re-reads a whole log (an
+        l2logger folder, a learnkit folder) gets appended rows, but a row written into an
+        earlier block file lands in the middle; comparing the arrays costs a millisecond per
+        million rows, a stale value costs a wrong number. A run spilled to disk
+        (`sylla.metrics.spill.SpillArray`) is not compared and the memo is not to be used
+        for it (returns False): its smoothed blocks would hold in memory what it spilled."""
+        import numpy as np  # noqa: PLC0415 - lazy: as in `get`
+
+        rows = (run.perf, run.exp, *((run.rows.perf, run.rows.exp) if run.rows is not None
+                                     else ()))
+        previous, self._rows = self._rows, None
+        if not all(isinstance(a, np.ndarray) for a in rows):
+            self._clear()
+            return False
+        self._rows = rows
+        if previous is None or len(previous) != len(rows) or not all(
+                _prefix(old, new) for old, new in zip(previous, rows)):
+            self._clear()
+        return True
+
+    def _clear(self) -> None:
+        if self._values:
+            self.cleared += 1
+        self._values = {}
+        self._used = set()
 
     def get(self, key: Hashable, compute: Callable[[], T]) -> T:
         self._used.add(key)
@@ -76,3 +113,16 @@ class RangeMemo(Memo):
 
 
 NO_MEMO = Memo()
+
+
+def _prefix(old: Any, new: Any) -> bool:
+    """Whether ``old`` is bit for bit the start of ``new`` (``-0.0`` is no ``0.0``, a NaN is
+    itself): what a value computed from those rows could tell apart."""
+    import numpy as np  # noqa: PLC0415 - lazy: as in `RangeMemo.get`
+
+    if old.dtype != new.dtype or old.ndim != 1 or new.ndim != 1 or len(old) > len(new):
+        return False
+    head = new[: len(old)]
+    if old.dtype.itemsize == 8 and old.flags.c_contiguous and head.flags.c_contiguous:
+        return bool(np.array_equal(old.view(np.uint64), head.view(np.uint64)))
+    return old.tobytes() == head.tobytes()

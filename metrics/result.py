@@ -183,7 +183,8 @@ def compute_metrics(
     """Compute every registered metric (or the plugins named in ``only``) on a log.
 
     ``memo`` (`sylla.metrics.memo.RangeMemo`): per-range values kept from the last computation
-    of the same, only grown, single run (``sylla watch``); used only when the log has one run."""
+    of the same single run (``sylla watch``), kept only if the run only grew since
+    (`RangeMemo.admit`); not used when the log has several runs."""
     from .readers import read_log  # noqa: PLC0415 - lazy: start-up, the readers load pandas/pyarrow only when a log is read
 
     # the progress delay counts from the first bar (the reading), not from here: the reader's
@@ -252,10 +253,10 @@ def compute_metrics(
     details: dict[str, dict[str, dict[str, Any]]] = {}
     with bar:
         for run in runs:
+            kept = memo is not None and len(runs) == 1 and memo.admit(run)
             details[run.run] = _run_plugins(run, ste_data, values, all_plugins, records,
                                             warnings, len(runs), bar, produced_by,
-                                            memo if memo is not None and len(runs) == 1
-                                            else NO_MEMO)
+                                            memo if kept and memo is not None else NO_MEMO)
     for plugin in all_plugins:  # plugins that aggregate across runs (e.g. a pooled row)
         if hasattr(plugin, "finish"):
             extra, notes = plugin.finish(runs, values, produced_by.get(plugin.name, []))

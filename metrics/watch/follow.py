@@ -17,6 +17,8 @@ from typing import Callable, Iterator
 
 from watchfiles import watch
 
+from sylla.metrics.memo import RangeMemo
+
 from .curve import Curve
 from .incremental import Incremental
 from .mirror import Mirror
@@ -35,6 +37,9 @@ class Follower:
         self.mirror = Mirror(self.run)
         self.version = 0  # bumped on every new state; the server's SSE compares it
         self.incremental: Incremental | None = None
+        #: the plugins' per-block values, kept from one computation to the next while the
+        #: run only grows (`RangeMemo.admit` checks that before each)
+        self.memo = RangeMemo()
         self.curve = Curve()  # the page's points, fed only the rows it has not seen
         self._generation = 0  # the mirror's generation the curve was fed from
         #: how the last state was made: "incremental" (appended rows only) or "full"
@@ -62,7 +67,7 @@ class Follower:
                     self.curve.reset()                          # the curve
                     self._generation = self.mirror.generation
                 state, self.incremental = full_state(self.mirror, self.options, self.model,
-                                                     self.curve)
+                                                     self.curve, self.memo)
                 self.last_update = "full"
             state.feasibility = self.feasibility
             self.state = state

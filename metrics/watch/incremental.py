@@ -89,8 +89,7 @@ class Incremental:
         self.plugins = load_plugins()  # once: finding them reads every entry_points.txt
         with open(self.path, "rb") as handle:
             self.header = handle.readline() if log.format != "jsonl" else b""
-        #: the plugins' per-block values of the rows read so far (they only grow; a rewritten
-        #: log makes a new `Incremental`, and so a new memo)
+        #: the plugins' per-block values of the rows read so far (the follower's, from `seed`)
         self.memo = RangeMemo()
         self._tmp = Path(tempfile.mkdtemp(prefix="sylla-watch-rows-"))
         # the chunk file has the log's own name, so the reader names its run as it does the log
@@ -116,7 +115,6 @@ class Incremental:
             return None
         inc = cls(mirror, log, result.runs[0], model, options)
         if memo is not None:
-            memo.sweep()
             inc.memo = memo
         if len(inc.perf) != len(frame) or not inc._conforms(frame, 0):
             inc.close()

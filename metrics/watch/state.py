@@ -169,9 +169,12 @@ def incremental_state(inc: Incremental, mirror: "Mirror", model: "Syllabus",
 
 
 def full_state(mirror: "Mirror", options: Options, model: "Syllabus | None", curve: Curve,
-               ) -> tuple[State, Incremental | None]:
+               memo: RangeMemo | None = None) -> tuple[State, Incremental | None]:
     """`compute_state`, plus what the next update can start from when the log is one that
-    `Incremental` follows (else None)."""
+    `Incremental` follows (else None). ``memo``: the block values kept by the follower's last
+    computation; a log re-read whole (l2logger, learnkit, continual-imitation, a plain log
+    without a syllabus) still recomputes only the blocks that changed, when its rows only
+    grew (`RangeMemo.admit` checks)."""
 
     empty = Progress(0, None, None, None)
     if model is not None:
@@ -195,14 +198,14 @@ def full_state(mirror: "Mirror", options: Options, model: "Syllabus | None", cur
             else:
                 progress = progress_without_syllabus(frame)
         _feed(curve, frame, model)
-        # kept for the incremental updates that may follow: they then recompute only the
-        # blocks that changed, from the first update on
-        memo = RangeMemo()
+        # kept for the updates that follow: they then recompute only the blocks that changed
+        memo = memo if memo is not None else RangeMemo()
         result = compute_metrics(
             log, model, ste=options.ste, perf=options.perf, log_format=options.log_format,
             params=dict(options.params), allow_partial=options.allow_partial or model is not None,
             plugins=plugins, only=options.only, progress=False, duplicates=options.duplicates,
             memo=memo)
+        memo.sweep()
         document = result.to_json()
         document["warnings"] = [mirror.real(w) for w in document["warnings"]]
         inc = (Incremental.seed(mirror, log, result, model, options, memo)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -37,3 +39,32 @@ def test_sweep_drops_what_the_last_computation_did_not_ask_for() -> None:
     memo.sweep()
     assert len(memo) == 2
     assert memo.get("growing 0-10", lambda: 4) == 4  # computed again: it was dropped
+
+
+def _run(perf: list[float]) -> SimpleNamespace:
+    values = np.array(perf)
+    return SimpleNamespace(perf=values, exp=np.arange(float(len(values))), rows=None)
+
+
+def test_admit_keeps_values_while_the_run_only_grows() -> None:
+    memo = RangeMemo()
+    assert memo.admit(_run([1.0, 2.0]))
+    memo.get("block 0-2", lambda: 3)
+    assert memo.admit(_run([1.0, 2.0, 5.0]))
+    assert memo.get("block 0-2", lambda: 0) == 3
+
+
+@pytest.mark.parametrize("changed", [[1.0, 2.5, 5.0], [1.0], [-0.0 + 1, -0.0, 5.0]])
+def test_admit_clears_when_a_row_read_before_changed(changed: list[float]) -> None:
+    memo = RangeMemo()
+    memo.admit(_run([1.0, 0.0]))
+    memo.get("block 0-2", lambda: 3)
+    memo.admit(_run(changed))  # a value changed, the run shrank, 0.0 became -0.0
+    assert memo.get("block 0-2", lambda: 0) == 0 and memo.cleared == 1
+
+
+def test_a_run_held_on_disk_is_not_memoised() -> None:
+    memo = RangeMemo()
+    run = _run([1.0])
+    run.perf = [1.0]  # not an ndarray (a spilled run's `SpillArray`)
+    assert not memo.admit(run)

@@ -65,6 +65,10 @@ def test_live_state_equals_batch_at_every_cut(tmp_path: Path, fixture: Path, nam
             materialise(fixture, clean, cut)
             expected, error = batch(clean, *extra)
             _same(state, expected, error, clean, run)
+        # block values are kept from one computation to the next, re-read or not (the
+        # continual-imitation pipeline's own metrics read no block ranges)
+        assert follower.memo.hits or follower.state.document.get("format") == "iscil" or \
+            name == "exp_worked_seed0"
     finally:
         follower.close()
 
@@ -284,5 +288,30 @@ def test_a_rewritten_log_starts_a_new_memo(tmp_path: Path) -> None:
             clean.write_bytes(b"".join(rewritten[:cut]))
             expected, error = batch(clean, *extra)
             _same(state, expected, error, clean, run)
+    finally:
+        follower.close()
+
+
+def test_a_changed_row_clears_the_kept_values(tmp_path: Path) -> None:
+    """A row that changes an episode already read (a second row of the last episode, which
+    the reader averages in) leaves every block range as it was but not its rows: the follower
+    recomputes, its memo is cleared, and the state equals the batch command's."""
+    fixture = WATCH / "rewards.csv"
+    lines = fixture.read_bytes().splitlines(True)
+    run, clean = tmp_path / "live" / "rewards.csv", tmp_path / "clean" / "rewards.csv"
+    run.parent.mkdir()
+    clean.parent.mkdir()
+    run.write_bytes(b"".join(lines[:40]))  # episodes 0-38: block 35-39 is under way
+    follower = Follower(run, Options(syllabus=str(SYLLABUS), allow_partial=True))
+    try:
+        cleared = follower.memo.cleared
+        with open(run, "ab") as handle:
+            handle.write(b"38,Breakout,9.0\n")
+        state = follower.refresh()
+        assert follower.last_update == "full"
+        assert follower.memo.cleared == cleared + 1
+        clean.write_bytes(run.read_bytes())
+        expected, error = batch(clean, "--syllabus", str(SYLLABUS), "--allow-partial")
+        _same(state, expected, error, clean, run)
     finally:
         follower.close()
