@@ -61,13 +61,20 @@ class Follower:
                                           self.curve)
                 self.last_update = "incremental"
             if state is None:
-                if self.incremental is not None:
-                    self.incremental.close()
                 if self.mirror.generation != self._generation:  # a file read anew: so is
                     self.curve.reset()                          # the curve
                     self._generation = self.mirror.generation
+                old = self.incremental
                 state, self.incremental = full_state(self.mirror, self.options, self.model,
                                                      self.curve, self.memo)
+                if (state.error is not None and self.incremental is None and old is not None
+                        and old.intact):
+                    # the log as it stands is refused (an l2logger block folder with its
+                    # header alone): the rows read before are still a sound start for the
+                    # next update, which checks its rows again
+                    self.incremental = old
+                elif old is not None:
+                    old.close()
                 self.last_update = "full"
             state.feasibility = self.feasibility
             self.state = state

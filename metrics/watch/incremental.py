@@ -35,13 +35,15 @@ from sylla.metrics.align import block_kind, schedule_blocks
 from sylla.metrics.data import BLOCK_COLUMNS, Columns, EpisodeLog, RunData
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.memo import RangeMemo
+from sylla.metrics.readers.l2logger import read_info
 from sylla.metrics.readers.plain import read_plain
 from sylla.metrics.registry import load_plugins
 from sylla.metrics.result import MetricsResult, compute_metrics
 
 from .chunk import parse_rows
-from .conformance import Progress, block_ordinals
+from .conformance import Progress, _params_divergence, block_ordinals
 from .growing import Growing
+from .l2logger_tail import L2loggerTail
 
 if TYPE_CHECKING:
     from sylla.grammar.model import Syllabus
@@ -70,9 +72,19 @@ class Incremental:
         self.path = mirror.path
         self.mirror = mirror
         self.generation = mirror.generation
-        stat = os.stat(self.path)
-        self.inode, self.offset = stat.st_ino, stat.st_size
         self.format = log.format
+        self.tail: L2loggerTail | None = None
+        self.inode = self.offset = 0
+        self.header = b""
+        if log.format == "l2logger":
+            assert isinstance(log.frame, pd.DataFrame)
+            subtype = str(read_info(self.path).get("log_format_version", "1.0")) == "1.1"
+            self.tail = L2loggerTail(self.path, log.frame, log.perf, subtype)
+        else:
+            stat = os.stat(self.path)
+            self.inode, self.offset = stat.st_ino, stat.st_size
+            with open(self.path, "rb") as handle:
+                self.header = handle.readline() if log.format != "jsonl" else b""
         self.perf_name = log.perf
         self.reader_warnings = list(log.warnings)
         frame = log.frame
@@ -87,8 +99,8 @@ class Incremental:
         self._exp = Growing(np.asarray(run.exp, dtype=np.float64))
         self.perf, self.exp = self._perf.values, self._exp.values
         self.plugins = load_plugins()  # once: finding them reads every entry_points.txt
-        with open(self.path, "rb") as handle:
-            self.header = handle.readline() if log.format != "jsonl" else b""
+        #: False while an update is half applied: the state is then no start for another
+        self.intact = True
         #: the plugins' per-block values of the rows read so far (the follower's, from `seed`)
         self.memo = RangeMemo()
         self._tmp = Path(tempfile.mkdtemp(prefix="sylla-watch-rows-"))
@@ -102,16 +114,19 @@ class Incremental:
         """An incremental follower for this log, or None when the log is one the fast path
         does not handle (then every update recomputes). ``memo``: what computing ``result``
         kept (`compute_metrics`'s ``memo``), for the first update to start from."""
-        if (model is None or log.format not in LINE_FORMATS or not mirror.path.is_file()
-                or log.runs is not None or log.row_perf is not None or len(result.runs) != 1
-                or result.runs[0].rows is not None or log.warnings
+        if (model is None or log.runs is not None or log.row_perf is not None
+                or len(result.runs) != 1 or result.runs[0].rows is not None or log.warnings
                 or result.params.get("variant_mode") == "agnostic"):
             return None
         frame = log.frame
         if not isinstance(frame, pd.DataFrame):
             return None
-        if ("exp" in frame.columns or "nrows" in frame.columns
-                or frame["run"].nunique() != 1 or frame["worker"].nunique() != 1):
+        if log.format == "l2logger":
+            if not mirror.path.is_dir() or not L2loggerTail.fits(frame):
+                return None
+        elif (log.format not in LINE_FORMATS or not mirror.path.is_file()
+              or "exp" in frame.columns or "nrows" in frame.columns
+              or frame["run"].nunique() != 1 or frame["worker"].nunique() != 1):
             return None
         inc = cls(mirror, log, result.runs[0], model, options)
         if memo is not None:
@@ -154,6 +169,10 @@ class Incremental:
             got = got.str.lower() if lower else got
             if not np.array_equal(got.to_numpy(dtype=object), wanted[ordinals]):
                 return False
+        if "params" in rows.columns:  # an l2logger log's task parameters, as `check` reads them
+            found = _params_divergence(rows["params"].astype(str).to_numpy(), ordinals, blocks)
+            if found is not None:
+                return False
         return True
 
     def _read_new(self) -> pd.DataFrame | None:
@@ -163,8 +182,15 @@ class Incremental:
             stat = os.stat(self.path)
         except FileNotFoundError:
             return None
-        if (stat.st_ino != self.inode or stat.st_size < self.offset
-                or self.mirror.generation != self.generation):
+        if self.mirror.generation != self.generation:
+            return None
+        if self.tail is not None:
+            frame = self.tail.read()
+            if frame is None:
+                return None
+            frame["episode"] = np.arange(self.episodes, self.episodes + len(frame))
+            return frame if self._conforms(frame, self.episodes) else None
+        if stat.st_ino != self.inode or stat.st_size < self.offset:
             return None
         with open(self.path, "rb") as handle:
             handle.seek(self.offset)
@@ -213,8 +239,10 @@ class Incremental:
         rows = self._read_new()
         if rows is None:
             return None
+        self.intact = False  # until the update is whole (a plugin may refuse the run)
         self.perf = self._perf.extend(rows["perf"].to_numpy(dtype=np.float64))
-        self.exp = self._exp.extend(rows["episode"].to_numpy(dtype=np.float64))
+        self.exp = self._exp.extend(rows["exp" if "exp" in rows.columns else "episode"]
+                                    .to_numpy(dtype=np.float64))
         n = self.episodes
         partial = self._partial_blocks(n)
         run = RunData(run=self.run, perf=self.perf, exp=self.exp, blocks=self._blocks(n, partial),
@@ -228,6 +256,7 @@ class Incremental:
                                  progress=False, duplicates=o.duplicates, memo=self.memo,
                                  plugins=self.plugins)
         self.memo.sweep()
+        self.intact = True
         block = self.sched.block_at(max(n - 1, 0))
         progress = Progress(n, self.sched.episodes, block.phase_label if block else None,
                             block.ordinal if block else None)

@@ -46,7 +46,8 @@ class Mirror:
         self._json: dict[Path, bytes] = {}
         #: bumped whenever a mirrored file is copied again from the start or removed: what was
         #: read of the mirror before is then no prefix of it (an inode number alone may be
-        #: reused by the file written in its place)
+        #: reused by the file written in its place). A new file (an l2logger block folder's)
+        #: leaves it: what was read stays a prefix
         self.generation = 0
 
     def close(self) -> None:
@@ -130,7 +131,8 @@ class Mirror:
         end = data.rfind(b"\n") + 1  # complete lines only; a cut last line waits
         target = self._target(source)
         if restart:
-            self.generation += 1
+            if tracked is not None:  # a file seen before, copied again: not a new one
+                self.generation += 1
             had = target.exists()
             target.unlink(missing_ok=True)
             head = data[:min(end, HEAD)]
