@@ -347,3 +347,49 @@ def test_l2logger_rows_and_block_folders_update_incrementally(tmp_path: Path) ->
         assert follower.memo.hits
     finally:
         follower.close()
+
+
+_NEXT = "1\t33\tworker-default\ttest\twake\tpong\t{}\tcomplete\t20261126T034041.1\t2.5\n"
+
+
+@pytest.mark.parametrize("rows", [
+    # a row written into block 0's file after block 1 began (rows land in the middle), with
+    # the next row of block 1 in the same update
+    [("worker-default/0-train/data-log.tsv",
+      "0\t30\tworker-default\ttrain\twake\tpong\t{}\tcomplete\t20261126T034041.1\t2.5\n"),
+     ("worker-default/1-test/data-log.tsv", _NEXT)],
+    # the next experience, but with parameters the syllabus does not set for it
+    [("worker-default/1-test/data-log.tsv", _NEXT.replace("{}", '{"mode": 1}'))],
+    # an incomplete experience: the reader drops it
+    [("worker-default/1-test/data-log.tsv", _NEXT.replace("\tcomplete", "\tincomplete"))],
+], ids=["earlier-file", "parameters", "incomplete"])
+def test_l2logger_rows_out_of_shape_are_recomputed(tmp_path: Path,
+                                                    rows: list[tuple[str, str]]) -> None:
+    """Appended l2logger rows the whole-log reader (or the conformance check) has something
+    to say about are not taken incrementally: the state is recomputed and equals the batch
+    command's (its error, or its numbers), with the divergence when there is one."""
+    fixture = WATCH / "l2logger_run"
+    params = any("mode" in row for _, row in rows)
+    syllabus = WATCH / "pong_breakout_params.json" if params else SYLLABUS
+    run, clean = tmp_path / "live" / "run", tmp_path / "clean" / "run"
+    run.parent.mkdir()
+    clean.parent.mkdir()
+    materialise(fixture, run, 35)  # block 0 whole, block 1 (1-test) with three rows
+    follower = Follower(run, Options(syllabus=str(syllabus), allow_partial=True))
+    try:
+        assert follower.incremental is not None
+        for where, row in rows:
+            with open(run / where, "a", encoding="utf-8") as handle:
+                handle.write(row)
+        state = follower.refresh()
+        assert follower.last_update == "full"
+        materialise(fixture, clean, 35)
+        for where, row in rows:
+            with open(clean / where, "a", encoding="utf-8") as handle:
+                handle.write(row)
+        expected, error = batch(clean, "--syllabus", str(syllabus), "--allow-partial")
+        _same(state, expected, error, clean, run)
+        if params:
+            assert state.divergence is not None and state.divergence.episode == 33
+    finally:
+        follower.close()
