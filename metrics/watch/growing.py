@@ -17,8 +17,10 @@ class Growing:
     """``values`` is a view of the filled part; `extend` appends and returns the new view."""
 
     def __init__(self, initial: np.ndarray) -> None:
-        self._buffer = np.array(initial, dtype=np.float64, copy=True)
         self._size = len(initial)
+        # room for the first appends already (the copy is made anyway)
+        self._buffer = np.empty(self._size * 5 // 4 + 1024, dtype=np.float64)
+        self._buffer[: self._size] = initial
 
     @property
     def values(self) -> np.ndarray:

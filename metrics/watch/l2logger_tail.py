@@ -18,12 +18,15 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from sylla.metrics.readers.l2logger_files import FOLDER, csv_options
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 def _natural(path: Path) -> tuple:
@@ -149,8 +152,7 @@ class L2loggerTail:
         if not n or any(table.column(c).null_count for c in table.column_names):
             return None
         cols = {c: table.column(c).to_numpy() if c in ("block_num", "exp_num", self.perf)
-                else np.asarray(table.column(c).cast(pa.string()).to_pylist(), dtype=object)
-                for c in table.column_names}
+                else _strings(table.column(c)) for c in table.column_names}
         folder = FOLDER.match(f.path.parent.name)
         assert folder is not None  # checked by `read`
         tasks = cols["task_name"]
@@ -166,3 +168,12 @@ class L2loggerTail:
                              "task": tasks, "kind": cols["block_type"],
                              "params": cols["task_params"], "worker": self.worker,
                              "run": self.run})
+
+
+def _strings(column: "pa.ChunkedArray") -> np.ndarray:
+    """A dictionary-encoded text column as an object array of str: each chunk's few distinct
+    values converted once and taken by code (``to_pylist`` makes a Python object per row)."""
+    parts = [np.asarray(chunk.dictionary.to_pylist(), dtype=object)[
+        chunk.indices.to_numpy(zero_copy_only=False)] for chunk in column.chunks]
+    return np.concatenate(parts) if parts else np.empty(0, dtype=object)
+
