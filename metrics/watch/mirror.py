@@ -115,6 +115,8 @@ class Mirror:
         target = self._target(source)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
+        if source in self._json:  # rewritten (an l2logger log's columns or format version):
+            self.generation += 1  # what was read under the old one is to be read again
         self._json[source] = data
         return True
 
