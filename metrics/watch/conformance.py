@@ -85,7 +85,7 @@ def _show_params(params: "Mapping[str, Any]") -> str:
     return json.dumps(dict(params), sort_keys=True, default=str)
 
 
-def _params_divergence(got: np.ndarray, ordinals: np.ndarray,
+def params_divergence(got: np.ndarray, ordinals: np.ndarray,
                        blocks: "tuple[ScheduledBlock, ...]") -> tuple[int, str] | None:
     """The first episode whose logged task parameters (an l2logger ``task_params`` JSON
     object) contradict its block's: a parameter the syllabus sets (``default_params`` merged
@@ -169,7 +169,7 @@ def _check_worker(mine: "pd.DataFrame", sched: "Schedule", model: "Syllabus",
             i = int(np.argmax(bad))
             candidates.append((i, "phase", f"phase {got[i]}", blocks[int(ordinals[i])]))
     if "params" in mine.columns and limit:
-        found_params = _params_divergence(mine["params"].astype(str).to_numpy()[:limit],
+        found_params = params_divergence(mine["params"].astype(str).to_numpy()[:limit],
                                           ordinals, blocks)
         if found_params is not None:
             i, text = found_params

@@ -41,7 +41,7 @@ from sylla.metrics.registry import load_plugins
 from sylla.metrics.result import MetricsResult, compute_metrics
 
 from .chunk import parse_rows
-from .conformance import Progress, _params_divergence, block_ordinals
+from .conformance import Progress, block_ordinals, params_divergence
 from .growing import Growing
 from .l2logger_tail import L2loggerTail
 
@@ -170,7 +170,7 @@ class Incremental:
             if not np.array_equal(got.to_numpy(dtype=object), wanted[ordinals]):
                 return False
         if "params" in rows.columns:  # an l2logger log's task parameters, as `check` reads them
-            found = _params_divergence(rows["params"].astype(str).to_numpy(), ordinals, blocks)
+            found = params_divergence(rows["params"].astype(str).to_numpy(), ordinals, blocks)
             if found is not None:
                 return False
         return True
