@@ -123,6 +123,9 @@ def _prefix(old: Any, new: Any) -> bool:
     if old.dtype != new.dtype or old.ndim != 1 or new.ndim != 1 or len(old) > len(new):
         return False
     head = new[: len(old)]
+    if (old.base is not None and old.base is head.base
+            and old.__array_interface__ == head.__array_interface__):
+        return True  # the same memory (a run grown in place): nothing to compare
     if old.dtype.itemsize == 8 and old.flags.c_contiguous and head.flags.c_contiguous:
         return bool(np.array_equal(old.view(np.uint64), head.view(np.uint64)))
     return old.tobytes() == head.tobytes()

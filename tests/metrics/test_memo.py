@@ -68,3 +68,15 @@ def test_a_run_held_on_disk_is_not_memoised() -> None:
     run = _run([1.0])
     run.perf = [1.0]  # not an ndarray (a spilled run's `SpillArray`)
     assert not memo.admit(run)
+
+
+def test_a_run_grown_in_place_is_admitted_without_comparing() -> None:
+    from sylla.metrics.watch.growing import Growing
+
+    perf, exp = Growing(np.arange(4.0)), Growing(np.arange(4.0))
+    memo = RangeMemo()
+    memo.admit(SimpleNamespace(perf=perf.values, exp=exp.values, rows=None))
+    memo.get("block 0-4", lambda: 1)
+    grown = SimpleNamespace(perf=perf.extend(np.array([9.0])), exp=exp.extend(np.array([4.0])),
+                            rows=None)
+    assert memo.admit(grown) and memo.get("block 0-4", lambda: 0) == 1
