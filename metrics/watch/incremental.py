@@ -1,21 +1,25 @@
-"""Incremental updates of a followed plain log (CSV, TSV, JSON Lines): only the appended rows
-are parsed, checked against the schedule and aligned; the finished episodes are kept as the
-aligned performance array of the last state.
+"""Incremental updates of a followed log: a plain CSV/TSV/JSON Lines file, or an l2logger run
+folder (rows appended to the last block's ``data-log.tsv``, new block folders after it), with
+a syllabus. Only the appended rows are parsed (`chunk.parse_rows`, `l2logger_tail`), checked
+against the schedule and aligned; the run's arrays grow in place (`growing.Growing`).
 
 Why this is safe to do beside the batch path: the fast path only ever handles the case where
-the batch path cannot complain. The appended rows must continue the episode numbering exactly
-(no gap, no repeat, no episode split across the boundary), name each block's own task (no
-variant spelling, which align's count check treats differently), carry the block's train/test
-kind and phase label, and stay within the schedule; the reader must have nothing to warn about.
-Anything else (a rewritten file, a second worker or run, a divergence, a reader error) returns
-None and the caller recomputes from the mirror with the batch code, which then seeds this
-again. Under those conditions align's output is a function of the episode count alone
-(`_blocks` builds its block table with `sylla.metrics.align.schedule_blocks`, as the batch
-aligner does, and `_notes` words the batch aligner's note for a short run), so the
-document equals ``sylla metrics``'s; the equality tests check it at cut points in CSV and TSV.
+the batch path cannot complain. The appended rows must continue the episode (experience)
+numbering exactly (no gap, no repeat, no episode split across the boundary), name each block's
+own task (no variant spelling, which align's count check treats differently), carry the
+block's train/test kind, phase label and parameters, and stay within the schedule; the reader
+must have nothing to warn about. Anything else (a rewritten file, a second worker or run, a
+divergence, a reader error) returns None and the caller recomputes from the mirror with the
+batch code, which then seeds this again. Under those conditions align's output is a function
+of the episode count alone (`_blocks` builds its block table with
+`sylla.metrics.align.schedule_blocks`, as the batch aligner does, and `_notes` words the batch
+aligner's note for a short run), so the document equals ``sylla metrics``'s; the equality
+tests check it at cut points.
 
-What is not incremental: the metric plugins run again on the whole aligned run (their per-block
-smoothing and saturation steps read every episode). `bench/watch.py` prints their cost.
+The metric plugins run again on the whole aligned run, but take every finished block's
+smoothing and per-block values from the follower's memo (`sylla.metrics.memo`), so an update
+recomputes the growing block, the blocks of a task whose normalisation range moved, and the
+per-task sums. `bench/watch.py` prints the cost.
 """
 
 from __future__ import annotations
@@ -65,7 +69,7 @@ class Update:
 
 
 class Incremental:
-    """The aligned state of a plain, single-run, single-worker log followed with a syllabus."""
+    """The aligned state of a single-run, single-worker log followed with a syllabus."""
 
     def __init__(self, mirror: "Mirror", log: EpisodeLog, run: RunData, model: "Syllabus",
                  options: "Options") -> None:
