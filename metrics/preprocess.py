@@ -177,8 +177,9 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
         for task, where in task_ranges.items():
             lo, hi = ranges[task] if normalization == "task" else (run_lo, run_hi)
             for a, b in where:
-                perf[a:b] = _scale(perf[a:b], lo, hi)
-                done[a, b] = (*done[a, b], "scale", float(lo), float(hi))
+                key = (*done[a, b], "scale", float(lo), float(hi))
+                perf[a:b] = memo.get(key, functools.partial(_scale_range, perf, a, b, lo, hi))
+                done[a, b] = key
         for task, runs in ste.items():
             for i, s in enumerate(runs):
                 for t in set(column(s.blocks, "task")):
@@ -204,6 +205,11 @@ def _kept(memo: Memo, key: Hashable, smooth: Callable[..., np.ndarray],
     """One block's smoothing, from the memo when it holds it (a finished block's rows, and so
     their smoothing, never change while a watched run grows)."""
     return memo.get(key, lambda: smooth(perf[a:b], window_length, shape))
+
+
+def _scale_range(values: "np.ndarray | SpillArray", a: int, b: int, lo: float,
+                 hi: float) -> np.ndarray:
+    return _scale(values[a:b], lo, hi)
 
 
 def _scale(x: np.ndarray, lo: float, hi: float) -> np.ndarray:
