@@ -11,13 +11,16 @@ Every function costs O(n) per block (the flat window is at most 100 wide).
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any, Callable, Hashable
 
 import numpy as np
 
 from .data import RunData, column
+from .memo import NO_MEMO, Memo
 from .spill import SpillArray, gather
 
 
@@ -107,27 +110,37 @@ class Prepared:
     run: RunData
     ste: dict[str, list[RunData]]
     ranges: dict[str, tuple[float, float]]
+    #: per block of ``run``, what its rows went through, as a memo key (`prepare_l2m`)
+    keys: list[tuple[Hashable, ...]] = field(default_factory=list)
 
 
 def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str = "flat",
                 window_length: int | None = None, smooth_eval: bool = False,
                 clamp: bool = False, normalization: str = "task",
-                data_range: dict[str, tuple[float, float]] | None = None) -> Prepared:
+                data_range: dict[str, tuple[float, float]] | None = None,
+                memo: Memo = NO_MEMO, scope: tuple[Hashable, ...] = ()) -> Prepared:
     """Apply l2metrics' preprocessing in its order: smooth, clamp, normalise.
 
     ``smoothing`` is ``none`` or a window shape (`WINDOWS`); ``data_range`` (task -> (min, max),
     l2metrics' ``--data-range`` file) replaces the ranges taken from the data for clamping and
-    normalisation."""
+    normalisation. ``memo`` keeps each block's smoothing and value range under keys that start
+    with ``scope`` (`sylla.metrics.memo`); `Prepared.keys` names what was done to each block,
+    for the per-block values computed from the result."""
     perf = run.perf.copy()
     blocks = run.blocks
     starts, stops = column(blocks, "start"), column(blocks, "stop")
     kinds = column(blocks, "kind")
     tasks_of_block = column(blocks, "task")
     ste_perf = {t: [s.perf.copy() for s in runs] for t, runs in ste.items()}
+    # what each block's rows went through, as a memo key: its range and its smoothing so far
+    done: dict[tuple[int, int], tuple[Hashable, ...]] = {
+        (int(a), int(b)): (*scope, int(a), int(b)) for a, b in zip(starts, stops)}
     if smoothing != "none":
         for a, b, k in zip(starts, stops, kinds):
             if k == "train" or smooth_eval:
-                perf[a:b] = l2m_smooth(perf[a:b], window_length, smoothing)
+                key = (*done[int(a), int(b)], "smooth", smoothing, window_length)
+                perf[a:b] = _kept(memo, key, l2m_smooth, perf, a, b, window_length, smoothing)
+                done[int(a), int(b)] = key
         for task, runs in ste.items():
             for i, s in enumerate(runs):
                 for a, b in zip(column(s.blocks, "start"), column(s.blocks, "stop")):
@@ -142,6 +155,8 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
             lo, hi = data_range[task] if data_range else np.quantile(combined, (0.1, 0.9))
             del combined, ste_train
             _put(perf, where, x.clip(lo, hi))
+            for a, b in where:
+                done[a, b] = (*done[a, b], "clamp", float(lo), float(hi))
             for i, s in enumerate(ste.get(task, [])):
                 for a, b in _block_ranges(s, task):
                     ste_perf[task][i][a:b] = ste_perf[task][i][a:b].clip(lo, hi)
@@ -151,7 +166,7 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
             if data_range:
                 ranges[task] = data_range[task]
                 continue
-            lo, hi = _nan_extent(perf, where)
+            lo, hi = _nan_extent(perf, where, memo, done)
             ste_train = _ste_train(ste, ste_perf, task)
             if ste_train.size:
                 lo, hi = min(lo, float(np.nanmin(ste_train))), max(hi, float(np.nanmax(ste_train)))
@@ -162,7 +177,9 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
         for task, where in task_ranges.items():
             lo, hi = ranges[task] if normalization == "task" else (run_lo, run_hi)
             for a, b in where:
-                perf[a:b] = _scale(perf[a:b], lo, hi)
+                key = (*done[a, b], "scale", float(lo), float(hi))
+                perf[a:b] = memo.get(key, functools.partial(_scale_range, perf, a, b, lo, hi))
+                done[a, b] = key
         for task, runs in ste.items():
             for i, s in enumerate(runs):
                 for t in set(column(s.blocks, "task")):
@@ -178,7 +195,21 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
     new_run = RunData(run=run.run, perf=perf, exp=run.exp, blocks=blocks, partial=run.partial)
     new_ste = {t: [RunData(s.run, ste_perf[t][i], s.exp, s.blocks) for i, s in enumerate(runs)]
                for t, runs in ste.items()}
-    return Prepared(run=new_run, ste=new_ste, ranges=ranges)
+    keys = [done[int(a), int(b)] for a, b in zip(starts, stops)]
+    return Prepared(run=new_run, ste=new_ste, ranges=ranges, keys=keys)
+
+
+def _kept(memo: Memo, key: Hashable, smooth: Callable[..., np.ndarray],
+          perf: "np.ndarray | SpillArray", a: int, b: int, window_length: int | None,
+          shape: str) -> np.ndarray:
+    """One block's smoothing, from the memo when it holds it (a finished block's rows, and so
+    their smoothing, never change while a watched run grows)."""
+    return memo.get(key, lambda: smooth(perf[a:b], window_length, shape))
+
+
+def _scale_range(values: "np.ndarray | SpillArray", a: int, b: int, lo: float,
+                 hi: float) -> np.ndarray:
+    return _scale(values[a:b], lo, hi)
 
 
 def _scale(x: np.ndarray, lo: float, hi: float) -> np.ndarray:
@@ -210,18 +241,29 @@ def _put(values: "np.ndarray | SpillArray", ranges: list[tuple[int, int]],
         k += b - a
 
 
-def _nan_extent(values: "np.ndarray | SpillArray",
-                ranges: list[tuple[int, int]]) -> tuple[float, float]:
+def _nan_extent(values: "np.ndarray | SpillArray", ranges: list[tuple[int, int]],
+                memo: Memo = NO_MEMO,
+                done: dict[tuple[int, int], tuple[Hashable, ...]] | None = None,
+                ) -> tuple[float, float]:
     """``(nanmin, nanmax)`` over the ranges, one range in memory at a time: the extremes of
-    the ranges' extremes are the extremes of their union, exactly."""
+    the ranges' extremes are the extremes of their union, exactly. A range's pair comes from
+    ``memo`` under its key in ``done`` (what its rows went through) when that holds it."""
     lows, highs = [], []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # an all-NaN block; judged below
         for a, b in ranges:
-            x = values[a:b]
-            lows.append(np.nanmin(x))
-            highs.append(np.nanmax(x))
+            if done is not None and b > a:
+                low, high = memo.get((*done[a, b], "extent"), functools.partial(_extent, values, a, b))
+            else:
+                low, high = _extent(values, a, b)
+            lows.append(low)
+            highs.append(high)
     return float(np.nanmin(lows)), float(np.nanmax(highs))
+
+
+def _extent(values: "np.ndarray | SpillArray", a: int, b: int) -> tuple[Any, Any]:
+    x = values[a:b]
+    return np.nanmin(x), np.nanmax(x)
 
 
 def _ste_train(ste: dict[str, list[RunData]], ste_perf: dict[str, list[np.ndarray | SpillArray]],

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Protocol, runtime_checkable
 
 from .errors import EXIT_USAGE, MetricsError
+from .memo import NO_MEMO, Memo
 
 GROUP = "sylla.metrics"
 
@@ -91,6 +92,9 @@ class Context:
     #: task -> name -> value: the intermediate values behind a task's metrics (per-STE-run
     #: ratios, a task's block values, ...), kept for outputs that show them (l2metrics' files)
     details: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: per-range values kept across computations of a growing run (`sylla.metrics.memo`);
+    #: the batch path's keeps nothing
+    memo: Memo = NO_MEMO
 
     def warn(self, message: str) -> None:
         if message not in self.warnings:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from .data import Columns, EpisodeLog, RunData, column, variant_base, with_frames
 from .errors import EXIT_USAGE, MetricsError
+from .memo import NO_MEMO, Memo
 from .memory import trim
 from .progress import Progress
 from .registry import Context, Metric, load_plugins, resolve_params
@@ -177,8 +178,13 @@ def compute_metrics(
     only: Iterable[str] | None = None,
     progress: bool | None = None,
     duplicates: str = "warn",
+    memo: "Memo | None" = None,
 ) -> MetricsResult:
-    """Compute every registered metric (or the plugins named in ``only``) on a log."""
+    """Compute every registered metric (or the plugins named in ``only``) on a log.
+
+    ``memo`` (`sylla.metrics.memo.RangeMemo`): per-range values kept from the last computation
+    of the same single run (``sylla watch``), kept only if the run only grew since
+    (`RangeMemo.admit`); not used when the log has several runs."""
     from .readers import read_log  # noqa: PLC0415 - lazy: start-up, the readers load pandas/pyarrow only when a log is read
 
     # the progress delay counts from the first bar (the reading), not from here: the reader's
@@ -247,8 +253,10 @@ def compute_metrics(
     details: dict[str, dict[str, dict[str, Any]]] = {}
     with bar:
         for run in runs:
+            kept = memo is not None and len(runs) == 1 and memo.admit(run)
             details[run.run] = _run_plugins(run, ste_data, values, all_plugins, records,
-                                            warnings, len(runs), bar, produced_by)
+                                            warnings, len(runs), bar, produced_by,
+                                            memo if kept and memo is not None else NO_MEMO)
     for plugin in all_plugins:  # plugins that aggregate across runs (e.g. a pooled row)
         if hasattr(plugin, "finish"):
             extra, notes = plugin.finish(runs, values, produced_by.get(plugin.name, []))
@@ -278,12 +286,13 @@ def _record(produced: dict[str, Any], run: str | None = None) -> dict[str, Any]:
 
 def _run_plugins(run: RunData, ste_data: dict, values: dict, all_plugins: list, records: list,
                  warnings: list, n_runs: int, bar: "Progress",
-                 produced_by: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, Any]]:
+                 produced_by: dict[str, list[dict[str, Any]]],
+                 memo: "Memo" = NO_MEMO) -> dict[str, dict[str, Any]]:
     """Every plugin on one run; a plugin that fails becomes a warning, not a lost run.
 
     Rows of plugins that also aggregate across runs (a ``finish`` method) are kept in
     ``produced_by`` for that second step. Returns the details the plugins recorded."""
-    ctx = Context(run=run, ste=ste_data, params=values)
+    ctx = Context(run=run, ste=ste_data, params=values, memo=memo)
     for plugin in all_plugins:
         try:
             produced = list(plugin.compute(ctx))

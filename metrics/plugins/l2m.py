@@ -9,6 +9,7 @@ shared by every plugin through the context cache.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from ..errors import EXIT_USAGE, MetricsError
 from ..needs import Need
 from ..preprocess import WINDOWS, Prepared, l2m_saturation, l2m_terminal, prepare_l2m
 from ..registry import Context, Parameter, ParameterError, Row, positive_int, row
-from ..spill import gather
+from ..spill import SpillArray, gather
 from .common import AGGREGATION, aggregate
 
 if TYPE_CHECKING:
@@ -93,20 +94,15 @@ def regimes(ctx: Context) -> Regimes:
     prepared = prepare_l2m(ctx.run.logged, ste, smoothing=p["smoothing"],
                            window_length=p["window_length"], clamp=p["clamp_outliers"],
                            normalization=p["normalization"], smooth_eval=p["smooth_eval"],
-                           data_range=ranges)
+                           data_range=ranges, memo=ctx.memo, scope=_scope(ctx))
     run = prepared.run
     b = run.blocks
     n = len(b)
     sat, e2s, term, e2t, low, high = (np.full(n, np.nan) for _ in range(6))
     for i, (a, z, kind) in enumerate(zip(column(b, "start"), column(b, "stop"),
                                          column(b, "kind"))):
-        rows = run.perf[a:z]
-        if z > a:  # the block's range for the summary: one reduction of a slice already read
-            low[i], high[i] = np.min(rows), np.max(rows)
-        x = exp_means(rows, run.exp[a:z])
-        sat[i], e2s[i] = l2m_saturation(x)
-        term[i] = l2m_terminal(x, kind)
-        e2t[i] = int((1 - (0.1 if kind != "test" else 1) / 2) * x.size)
+        low[i], high[i], sat[i], e2s[i], term[i], e2t[i] = ctx.memo.get(
+            (*prepared.keys[i], "regime", str(kind)), functools.partial(_regime, run, a, z, kind))
     subtype = _text(b, "subtype")
     if (subtype == "sleep").any():
         filtered = ~((column(b, "kind") == "test") & (subtype == "wake"))
@@ -116,6 +112,26 @@ def regimes(ctx: Context) -> Regimes:
     ctx.cache[key] = result
     _record_summary(ctx, prepared, ranges, p["normalization"], low, high)
     return result
+
+
+def _scope(ctx: Context) -> tuple[str, ...]:
+    """The memo keys' prefix for the rows regimes are computed on (the run's own rows when the
+    log had several per episode, else its episodes)."""
+    return ("l2m", "rows" if ctx.run.rows is not None else "episodes")
+
+
+def _regime(run: RunData, a: int, z: int, kind: str) -> tuple[float, ...]:
+    """One block's range and l2metrics regime values: (min, max, saturation, experiences to
+    saturation, terminal performance, experiences to terminal performance)."""
+    rows = run.perf[a:z]
+    low = high = math.nan
+    if z > a:  # the block's range for the summary: one reduction of a slice already read
+        low, high = np.min(rows), np.max(rows)
+    x = exp_means(rows, run.exp[a:z])
+    sat, e2s = l2m_saturation(x)
+    term = l2m_terminal(x, kind)
+    e2t = int((1 - (0.1 if kind != "test" else 1) / 2) * x.size)
+    return low, high, sat, e2s, term, e2t
 
 
 def _record_summary(ctx: Context, prepared: Prepared,
@@ -229,11 +245,19 @@ def recovery_times(ctx: Context, r: Regimes) -> dict[int, float]:
         idx = np.flatnonzero((kinds == "train") & (subtypes == "wake") & (tasks == task))
         for prev, cur in zip(idx[:-1], idx[1:]):
             a, z = column(b, "start")[cur], column(b, "stop")[cur]
-            x = exp_means(run.perf[a:z], run.exp[a:z])
-            x = x[~np.isnan(x)]
-            hits = np.flatnonzero(x >= r.term_perf[prev])
-            out[int(cur)] = float(hits[0]) if hits.size else float(column(b, "stop")[cur] - column(b, "start")[cur] + 1)
+            target = float(r.term_perf[prev])
+            out[int(cur)] = ctx.memo.get((*r.prepared.keys[cur], "recovery", target),
+                                         functools.partial(_recovery, run, a, z, target))
     return out
+
+
+def _recovery(run: RunData, a: int, z: int, target: float) -> float:
+    """Experiences of the block ``[a, z)`` until it reaches ``target`` (its length + 1 if
+    never)."""
+    x = exp_means(run.perf[a:z], run.exp[a:z])
+    x = x[~np.isnan(x)]
+    hits = np.flatnonzero(x >= target)
+    return float(hits[0]) if hits.size else float(z - a + 1)
 
 
 def exp_means(x: np.ndarray, exp: np.ndarray | None) -> np.ndarray:
@@ -335,7 +359,9 @@ class AvgPerf:
             name = {"train": "avg_train_perf", "test": "avg_eval_perf"}.get(kind)
             if name is None:
                 continue
-            value = float(np.nanmean(perf[column(b, "start")[i] : column(b, "stop")[i]]))
+            a, z = column(b, "start")[i], column(b, "stop")[i]
+            value = ctx.memo.get((*r.prepared.keys[i], "nanmean"),
+                                 functools.partial(_nanmean, perf, a, z))
             task = str(column(b, "task")[i])
             out.append(row(name, value, task, int(column(b, "block")[i]), str(column(b, "phase")[i])))
             per_task.setdefault(task, {}).setdefault(name, []).append(value)
@@ -350,6 +376,10 @@ class AvgPerf:
                 values.append(v)
             _lifetime(out, name, values, how)
         return out
+
+
+def _nanmean(perf: "np.ndarray | SpillArray", a: int, z: int) -> float:
+    return float(np.nanmean(perf[a:z]))
 
 
 def _methods(chosen: str, both: tuple[str, str]) -> list[str]:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Callable, Iterable
+from typing import Callable, Hashable, Iterable, TypeVar
 
 import numpy as np
 
@@ -38,6 +38,8 @@ from ..needs import Need
 from ..preprocess import rolling, window_of
 from ..registry import Context, Row, row
 from .common import AGGREGATION, S, aggregate, ste_train_values, task_train_values
+
+T = TypeVar("T")
 
 
 def saturation(x: np.ndarray, s: float) -> tuple[float, float]:
@@ -67,11 +69,39 @@ def first_reach(x: np.ndarray, target: float, s: float) -> float:
     return float(hits[0]) if hits.size else math.nan
 
 
-def _blocks(run: RunData) -> Iterable[tuple[int, str, str, str, np.ndarray]]:
+def _blocks(run: RunData) -> Iterable[tuple[int, str, str, str, int, int]]:
+    """Each block's number, task, phase, kind and row range ``[a, z)``."""
     b = run.blocks
     for block, task, phase, kind, a, z in zip(*(column(b, c) for c in (
             "block", "task", "phase", "kind", "start", "stop"))):
-        yield int(block), str(task), str(phase), str(kind), run.perf[a:z]
+        yield int(block), str(task), str(phase), str(kind), int(a), int(z)
+
+
+def _kept(ctx: Context, what: str, a: int, z: int, fn: Callable[[np.ndarray], T],
+          *extra: Hashable) -> T:
+    """``fn`` of the rows ``[a, z)`` of ``ctx.run.perf``, from the run's memo when it holds
+    it: the key is the range, ``what`` and ``extra`` (every other input of ``fn``)."""
+    return ctx.memo.get(("reference", what, a, z, *extra), lambda: fn(ctx.run.perf[a:z]))
+
+
+def _task_kept(ctx: Context, what: str, task: str, fn: Callable[[np.ndarray], T],
+               *extra: Hashable) -> T:
+    """``fn`` of a task's training episodes (`task_train_values`), from the run's memo when it
+    holds it: the key is the task's training blocks' row ranges (a task that grew since has
+    other ranges), ``what`` and ``extra``."""
+    b = ctx.run.blocks
+    sel = (column(b, "task") == task) & (column(b, "kind") == "train")
+    ranges = tuple(zip(column(b, "start")[sel].tolist(), column(b, "stop")[sel].tolist()))
+    return ctx.memo.get(("reference", what, ranges, *extra),
+                        lambda: fn(task_train_values(ctx.run, task)))
+
+
+def _mean(x: np.ndarray) -> float:
+    return float(np.mean(x))
+
+
+def _mean_or_nan(x: np.ndarray) -> float:
+    return float(np.mean(x)) if x.size else math.nan
 
 
 def _head_mean(values: np.ndarray, w: int) -> float:
@@ -97,11 +127,12 @@ class Saturation:
     def compute(self, ctx: Context) -> list[Row]:
         s, how = ctx.params["s"], ctx.params["aggregation"]
         out: list[Row] = []
-        for block, task, phase, _kind, x in _blocks(ctx.run):
-            value, time = saturation(x, s)
+        sat = functools.partial(saturation, s=s)
+        for block, task, phase, _kind, a, z in _blocks(ctx.run):
+            value, time = _kept(ctx, "saturation", a, z, sat, s)
             out += [row("saturation_value", value, task, block, phase),
                     row("time_to_saturation", time, task, block, phase)]
-        per_task = {t: saturation(task_train_values(ctx.run, t), s) for t in ctx.run.tasks}
+        per_task = {t: _task_kept(ctx, "saturation", t, sat, s) for t in ctx.run.tasks}
         for t, (value, time) in per_task.items():
             out += [row("saturation_value", value, t), row("time_to_saturation", time, t)]
         out += [row("saturation_value", aggregate((v for v, _ in per_task.values()), how)),
@@ -119,12 +150,11 @@ class Integral:
     parameters = (AGGREGATION,)
 
     def compute(self, ctx: Context) -> list[Row]:
-        out = [row("normalized_integral", float(np.mean(x)), task, block, phase)
-               for block, task, phase, _k, x in _blocks(ctx.run)]
+        out = [row("normalized_integral", _kept(ctx, "mean", a, z, _mean), task, block, phase)
+               for block, task, phase, _k, a, z in _blocks(ctx.run)]
         per_task = {}
         for t in ctx.run.tasks:
-            x = task_train_values(ctx.run, t)
-            per_task[t] = float(np.mean(x)) if x.size else math.nan
+            per_task[t] = _task_kept(ctx, "mean", t, _mean_or_nan)
             out.append(row("normalized_integral", per_task[t], t))
         out.append(row("normalized_integral", aggregate(per_task.values(),
                                                         ctx.params["aggregation"])))
@@ -148,16 +178,18 @@ class Recovery:
         per_task: dict[str, list[float]] = {}
         never: dict[str, list[int]] = {}
         previous: dict[str, float] = {}
-        for block, task, phase, kind, x in _blocks(ctx.run):
+        for block, task, phase, kind, a, z in _blocks(ctx.run):
             if kind != "train":
                 continue
             if task in previous:
-                value = first_reach(x, previous[task], s)
+                reach = functools.partial(first_reach, target=previous[task], s=s)
+                value = _kept(ctx, "first_reach", a, z, reach, previous[task], s)
                 if math.isnan(value):
                     never.setdefault(task, []).append(block)
                 out.append(row("recovery_time", value, task, block, phase))
                 per_task.setdefault(task, []).append(value)
-            previous[task] = saturation(x, s)[0]
+            previous[task] = _kept(ctx, "saturation", a, z, functools.partial(saturation, s=s),
+                                   s)[0]
         for task, blocks in never.items():
             n = len(per_task[task])
             ctx.warn(f"recovery_time: task {task}: {len(blocks)} of {n} later train blocks "
@@ -207,8 +239,9 @@ class TestVsTrain:
             }
             means = {}
             for key, sel in groups.items():
-                parts = [run.perf[a:z] for a, z in zip(starts[sel], stops[sel])]
-                means[key] = float(np.mean(np.concatenate(parts))) if parts else math.nan
+                ranges = tuple(zip(starts[sel].tolist(), stops[sel].tolist()))
+                means[key] = ctx.memo.get(("reference", "mean_of", ranges),
+                                          functools.partial(_mean_of, run.perf, ranges))
             diff = means["test"] - means["train"]
             if means["test"] > 0 and means["train"] > 0:
                 ratio = means["test"] / means["train"]
@@ -227,6 +260,12 @@ class TestVsTrain:
         return out
 
 
+def _mean_of(perf: np.ndarray, ranges: tuple[tuple[int, int], ...]) -> float:
+    """The mean of the rows of ``ranges`` taken together (NaN for none)."""
+    parts = [perf[a:z] for a, z in ranges]
+    return float(np.mean(np.concatenate(parts))) if parts else math.nan
+
+
 class SteComparison:
     name = "ste_comparison"
     reads_columns = True  # blocks through `column` only (`sylla.metrics.data.Columns`)
@@ -241,13 +280,16 @@ class SteComparison:
         s, how = ctx.params["s"], ctx.params["aggregation"]
         out: list[Row] = []
         collected: dict[str, list[float]] = {m: [] for m in self.emits}
+        b = ctx.run.blocks
+        trained = column(b, "task")[(column(b, "kind") == "train")
+                                    & (column(b, "stop") > column(b, "start"))]
         for t in ctx.run.tasks:
-            x = task_train_values(ctx.run, t)
-            if not x.size:
+            if t not in trained:  # no training episodes (no need to gather them to know)
                 continue
             if not ctx.ste.get(t):
                 ctx.warn(f"ste_comparison: no single-task-expert data for task {t}")
                 continue
+            x = task_train_values(ctx.run, t)
             sat, time = saturation(x, s)
             ste_sat = _ste_mean(ctx, t, lambda v: saturation(v, s)[0])
             ste_time = _ste_mean(ctx, t, lambda v: saturation(v, s)[1])

@@ -85,7 +85,7 @@ def _show_params(params: "Mapping[str, Any]") -> str:
     return json.dumps(dict(params), sort_keys=True, default=str)
 
 
-def _params_divergence(got: np.ndarray, ordinals: np.ndarray,
+def params_divergence(got: np.ndarray, ordinals: np.ndarray,
                        blocks: "tuple[ScheduledBlock, ...]") -> tuple[int, str] | None:
     """The first episode whose logged task parameters (an l2logger ``task_params`` JSON
     object) contradict its block's: a parameter the syllabus sets (``default_params`` merged
@@ -169,7 +169,7 @@ def _check_worker(mine: "pd.DataFrame", sched: "Schedule", model: "Syllabus",
             i = int(np.argmax(bad))
             candidates.append((i, "phase", f"phase {got[i]}", blocks[int(ordinals[i])]))
     if "params" in mine.columns and limit:
-        found_params = _params_divergence(mine["params"].astype(str).to_numpy()[:limit],
+        found_params = params_divergence(mine["params"].astype(str).to_numpy()[:limit],
                                           ordinals, blocks)
         if found_params is not None:
             i, text = found_params
@@ -188,6 +188,14 @@ def _check_worker(mine: "pd.DataFrame", sched: "Schedule", model: "Syllabus",
         return Divergence(sched.episodes, f"the end of the schedule after {sched.episodes} "
                           "episodes", "one more episode", path, _line(model, blocks[-1]), worker)
     return None
+
+
+def block_ordinals(sched: "Schedule", episodes: np.ndarray) -> np.ndarray:
+    """The ordinal of the block each episode falls in (episodes must lie in the schedule):
+    a binary search over the block ends, not a table of every scheduled episode (a
+    million-entry array per call)."""
+    ends = np.array([b.end for b in sched.blocks], dtype=np.int64)
+    return np.searchsorted(ends, episodes, side="right")
 
 
 def check(frame: "pd.DataFrame", model: "Syllabus") -> tuple[Divergence | None, Progress]:

@@ -99,6 +99,7 @@ class Curve:
         self.last: tuple[int, float] | None = None  # (episode, perf) of the last row fed
         self._done: list[_Bin] = []  # the finished bins behind `points`
         self._open: list[_Bin] = []  # each worker's last bin while it may still grow
+        self._workers: set[tuple] = set()  # the (run, worker) pairs fed so far
 
     def reset(self) -> None:
         """Forget every point (the log was truncated or replaced)."""
@@ -126,7 +127,19 @@ class Curve:
         n = len(columns["episode"])
         if not n:
             return
-        old = self._done + self._open  # finished bins never grow again, but may merge
+        if not self._bin(columns, n, tail=True):
+            self._bin(columns, n, tail=False)
+        self.consumed += n
+        self.last = (int(np.asarray(columns["episode"])[-1]),
+                     float(np.asarray(columns["perf"], dtype=np.float64)[-1]))
+
+    def _bin(self, columns: dict[str, Any], n: int, tail: bool) -> bool:
+        """Bin the new rows with the bins that may still grow (``tail``: only the unfinished
+        bins, for one worker whose finished bins keep their width), or with every bin.
+        Returns False, changing nothing, when ``tail`` cannot give what binning every bin
+        gives: several workers (their order in `points` is set by every bin), or a width that
+        must double (every finished bin is merged again)."""
+        old = self._open if tail else self._done + self._open
         # every bin and every new row as a weighted row: (key, first, last, total, n)
         new_codes, new_keys = _new_keys(columns, n)
         index: dict[tuple, int] = {}
@@ -137,6 +150,8 @@ class Curve:
         who_of_key: dict[tuple, int] = {}
         who = np.array([who_of_key.setdefault(k[:2], len(who_of_key)) for k in key_values],
                        dtype=np.int64)[key_codes]
+        if tail and (len(self._workers.union(who_of_key)) != 1 or not self._done):
+            return False
         first_new = np.asarray(columns["episode"], dtype=np.int64)
         perf_new = np.asarray(columns["perf"], dtype=np.float64)
         first = np.concatenate([np.array([b.episode for b in old], dtype=np.int64), first_new])
@@ -149,21 +164,29 @@ class Curve:
             key_codes, who, first, last, total, count = (a[order] for a in (
                 key_codes, who, first, last, total, count))
         width = self.width
+        kept = len(self._done) if tail else 0  # finished bins left as they are
         # widths that surely keep too many bins are skipped without grouping: a bin holds at
         # most `width` episodes and each worker has at most one unfinished bin
-        episodes, workers = int(count.sum()), len(who_of_key)
+        episodes = int(count.sum()) + (sum(b.n for b in self._done) if tail else 0)
+        workers = len(self._workers.union(who_of_key))
         while -(-episodes // width) - workers > 2 * self.budget:
+            if tail:
+                return False
             width *= 2
         while True:
             starts, done = self._groups(key_codes, who, first, last, width)
-            if done <= 2 * self.budget:
+            if kept + done <= 2 * self.budget:
                 break
+            if tail:
+                return False
             width *= 2
+        self._workers |= set(who_of_key)
         ends = np.r_[starts[1:], len(first)]
-        bins = [_Bin(key_values[int(key_codes[a])], int(first[a]), int(last[b - 1]), t, int(c))
-                for a, b, t, c in zip(starts.tolist(), ends.tolist(),
-                                      np.add.reduceat(total, starts).tolist(),
-                                      np.add.reduceat(count, starts).tolist())]
+        bins = [_Bin(key_values[c], a, z, t, k)
+                for c, a, z, t, k in zip(key_codes[starts].tolist(), first[starts].tolist(),
+                                         last[ends - 1].tolist(),
+                                         np.add.reduceat(total, starts).tolist(),
+                                         np.add.reduceat(count, starts).tolist())]
         is_open = self._open_mask(who, last, starts, width)
         finished = [b for b, o in zip(bins, is_open) if not o]
         self._open = [b for b, o in zip(bins, is_open) if o]
@@ -172,13 +195,15 @@ class Curve:
             self.epoch += 1
             self._done = finished
             self.points = [b.point() for b in finished]
+        elif tail:  # the finished bins of the tail all follow those kept
+            self._done.extend(finished)
+            self.points.extend(b.point() for b in finished)
         else:  # the finished bins come first in each worker's order and are unchanged
             known = {(b.key, b.episode) for b in self._done}
             new = [b for b in finished if (b.key, b.episode) not in known]
             self._done.extend(new)
             self.points.extend(b.point() for b in new)
-        self.consumed += n
-        self.last = (int(first_new[-1]), float(perf_new[-1]))
+        return True
 
     @staticmethod
     def _groups(key_codes: np.ndarray, who: np.ndarray, first: np.ndarray, last: np.ndarray,

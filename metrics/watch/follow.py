@@ -17,6 +17,8 @@ from typing import Callable, Iterator
 
 from watchfiles import watch
 
+from sylla.metrics.memo import RangeMemo
+
 from .curve import Curve
 from .incremental import Incremental
 from .mirror import Mirror
@@ -35,6 +37,9 @@ class Follower:
         self.mirror = Mirror(self.run)
         self.version = 0  # bumped on every new state; the server's SSE compares it
         self.incremental: Incremental | None = None
+        #: the plugins' per-block values, kept from one computation to the next while the
+        #: run only grows (`RangeMemo.admit` checks that before each)
+        self.memo = RangeMemo()
         self.curve = Curve()  # the page's points, fed only the rows it has not seen
         self._generation = 0  # the mirror's generation the curve was fed from
         #: how the last state was made: "incremental" (appended rows only) or "full"
@@ -56,13 +61,20 @@ class Follower:
                                           self.curve)
                 self.last_update = "incremental"
             if state is None:
-                if self.incremental is not None:
-                    self.incremental.close()
                 if self.mirror.generation != self._generation:  # a file read anew: so is
                     self.curve.reset()                          # the curve
                     self._generation = self.mirror.generation
+                old = self.incremental
                 state, self.incremental = full_state(self.mirror, self.options, self.model,
-                                                     self.curve)
+                                                     self.curve, self.memo)
+                if (state.error is not None and self.incremental is None and old is not None
+                        and old.intact):
+                    # the log as it stands is refused (an l2logger block folder with its
+                    # header alone): the rows read before are still a sound start for the
+                    # next update, which checks its rows again
+                    self.incremental = old
+                elif old is not None:
+                    old.close()
                 self.last_update = "full"
             state.feasibility = self.feasibility
             self.state = state

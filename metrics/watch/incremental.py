@@ -1,21 +1,25 @@
-"""Incremental updates of a followed plain log (CSV, TSV, JSON Lines): only the appended rows
-are parsed, checked against the schedule and aligned; the finished episodes are kept as the
-aligned performance array of the last state.
+"""Incremental updates of a followed log: a plain CSV/TSV/JSON Lines file, or an l2logger run
+folder (rows appended to the last block's ``data-log.tsv``, new block folders after it), with
+a syllabus. Only the appended rows are parsed (`chunk.parse_rows`, `l2logger_tail`), checked
+against the schedule and aligned; the run's arrays grow in place (`growing.Growing`).
 
 Why this is safe to do beside the batch path: the fast path only ever handles the case where
-the batch path cannot complain. The appended rows must continue the episode numbering exactly
-(no gap, no repeat, no episode split across the boundary), name each block's own task (no
-variant spelling, which align's count check treats differently), carry the block's train/test
-kind and phase label, and stay within the schedule; the reader must have nothing to warn about.
-Anything else (a rewritten file, a second worker or run, a divergence, a reader error) returns
-None and the caller recomputes from the mirror with the batch code, which then seeds this
-again. Under those conditions align's output is a function of the episode count alone
-(`_blocks` builds its block table with `sylla.metrics.align.schedule_blocks`, as the batch
-aligner does, and `_notes` words the batch aligner's note for a short run), so the
-document equals ``sylla metrics``'s; the equality tests check it at cut points in CSV and TSV.
+the batch path cannot complain. The appended rows must continue the episode (experience)
+numbering exactly (no gap, no repeat, no episode split across the boundary), name each block's
+own task (no variant spelling, which align's count check treats differently), carry the
+block's train/test kind, phase label and parameters, and stay within the schedule; the reader
+must have nothing to warn about. Anything else (a rewritten file, a second worker or run, a
+divergence, a reader error) returns None and the caller recomputes from the mirror with the
+batch code, which then seeds this again. Under those conditions align's output is a function
+of the episode count alone (`_blocks` builds its block table with
+`sylla.metrics.align.schedule_blocks`, as the batch aligner does, and `_notes` words the batch
+aligner's note for a short run), so the document equals ``sylla metrics``'s; the equality
+tests check it at cut points.
 
-What is not incremental: the metric plugins run again on the whole aligned run (their per-block
-smoothing and saturation steps read every episode). `bench/watch.py` prints their cost.
+The metric plugins run again on the whole aligned run, but take every finished block's
+smoothing and per-block values from the follower's memo (`sylla.metrics.memo`), so an update
+recomputes the growing block, the blocks of a task whose normalisation range moved, and the
+per-task sums. `bench/watch.py` prints the cost.
 """
 
 from __future__ import annotations
@@ -34,10 +38,16 @@ from sylla.grammar.schedule import Schedule, schedule
 from sylla.metrics.align import block_kind, schedule_blocks
 from sylla.metrics.data import BLOCK_COLUMNS, Columns, EpisodeLog, RunData
 from sylla.metrics.errors import MetricsError
+from sylla.metrics.memo import RangeMemo
+from sylla.metrics.readers.l2logger import read_info
 from sylla.metrics.readers.plain import read_plain
+from sylla.metrics.registry import load_plugins
 from sylla.metrics.result import MetricsResult, compute_metrics
 
-from .conformance import Progress
+from .chunk import parse_rows
+from .conformance import Progress, block_ordinals, params_divergence
+from .growing import Growing
+from .l2logger_tail import L2loggerTail
 
 if TYPE_CHECKING:
     from sylla.grammar.model import Syllabus
@@ -59,16 +69,26 @@ class Update:
 
 
 class Incremental:
-    """The aligned state of a plain, single-run, single-worker log followed with a syllabus."""
+    """The aligned state of a single-run, single-worker log followed with a syllabus."""
 
     def __init__(self, mirror: "Mirror", log: EpisodeLog, run: RunData, model: "Syllabus",
                  options: "Options") -> None:
         self.path = mirror.path
         self.mirror = mirror
         self.generation = mirror.generation
-        stat = os.stat(self.path)
-        self.inode, self.offset = stat.st_ino, stat.st_size
         self.format = log.format
+        self.tail: L2loggerTail | None = None
+        self.inode = self.offset = 0
+        self.header = b""
+        if log.format == "l2logger":
+            assert isinstance(log.frame, pd.DataFrame)
+            subtype = str(read_info(self.path).get("log_format_version", "1.0")) == "1.1"
+            self.tail = L2loggerTail(self.path, log.frame, log.perf, subtype)
+        else:
+            stat = os.stat(self.path)
+            self.inode, self.offset = stat.st_ino, stat.st_size
+            with open(self.path, "rb") as handle:
+                self.header = handle.readline() if log.format != "jsonl" else b""
         self.perf_name = log.perf
         self.reader_warnings = list(log.warnings)
         frame = log.frame
@@ -79,31 +99,42 @@ class Incremental:
         self.sched: Schedule = schedule(model)
         self.model = model
         self.options = options
-        self.perf = np.asarray(run.perf, dtype=np.float64)
-        self.exp = np.asarray(run.exp, dtype=np.float64)
-        with open(self.path, "rb") as handle:
-            self.header = handle.readline() if log.format != "jsonl" else b""
+        self._perf = Growing(np.asarray(run.perf, dtype=np.float64))
+        self._exp = Growing(np.asarray(run.exp, dtype=np.float64))
+        self.perf, self.exp = self._perf.values, self._exp.values
+        self.plugins = load_plugins()  # once: finding them reads every entry_points.txt
+        #: False while an update is half applied: the state is then no start for another
+        self.intact = True
+        #: the plugins' per-block values of the rows read so far (the follower's, from `seed`)
+        self.memo = RangeMemo()
         self._tmp = Path(tempfile.mkdtemp(prefix="sylla-watch-rows-"))
         # the chunk file has the log's own name, so the reader names its run as it does the log
         self._chunk = self._tmp / self.path.name
 
     @classmethod
     def seed(cls, mirror: "Mirror", log: EpisodeLog, result: MetricsResult,
-             model: "Syllabus | None", options: "Options") -> "Incremental | None":
+             model: "Syllabus | None", options: "Options",
+             memo: RangeMemo | None = None) -> "Incremental | None":
         """An incremental follower for this log, or None when the log is one the fast path
-        does not handle (then every update recomputes)."""
-        if (model is None or log.format not in LINE_FORMATS or not mirror.path.is_file()
-                or log.runs is not None or log.row_perf is not None or len(result.runs) != 1
-                or result.runs[0].rows is not None or log.warnings
+        does not handle (then every update recomputes). ``memo``: what computing ``result``
+        kept (`compute_metrics`'s ``memo``), for the first update to start from."""
+        if (model is None or log.runs is not None or log.row_perf is not None
+                or len(result.runs) != 1 or result.runs[0].rows is not None or log.warnings
                 or result.params.get("variant_mode") == "agnostic"):
             return None
         frame = log.frame
         if not isinstance(frame, pd.DataFrame):
             return None
-        if ("exp" in frame.columns or "nrows" in frame.columns
-                or frame["run"].nunique() != 1 or frame["worker"].nunique() != 1):
+        if log.format == "l2logger":
+            if not mirror.path.is_dir() or not L2loggerTail.fits(frame):
+                return None
+        elif (log.format not in LINE_FORMATS or not mirror.path.is_file()
+              or "exp" in frame.columns or "nrows" in frame.columns
+              or frame["run"].nunique() != 1 or frame["worker"].nunique() != 1):
             return None
         inc = cls(mirror, log, result.runs[0], model, options)
+        if memo is not None:
+            inc.memo = memo
         if len(inc.perf) != len(frame) or not inc._conforms(frame, 0):
             inc.close()
             return None
@@ -126,8 +157,7 @@ class Incremental:
         if first + n > self.sched.episodes:
             return False
         blocks = self.sched.blocks
-        counts = np.array([b.count for b in blocks], dtype=np.int64)
-        ordinals = np.repeat(np.arange(len(blocks)), counts)[first:first + n]
+        ordinals = block_ordinals(self.sched, np.arange(first, first + n))
         checks: list[tuple[str, np.ndarray, bool]] = []
         if "task" in rows.columns:  # compared lower-case, as align compares task names
             names = np.array([b.task.lower() for b in blocks], dtype=object)
@@ -143,6 +173,10 @@ class Incremental:
             got = got.str.lower() if lower else got
             if not np.array_equal(got.to_numpy(dtype=object), wanted[ordinals]):
                 return False
+        if "params" in rows.columns:  # an l2logger log's task parameters, as `check` reads them
+            found = params_divergence(rows["params"].astype(str).to_numpy(), ordinals, blocks)
+            if found is not None:
+                return False
         return True
 
     def _read_new(self) -> pd.DataFrame | None:
@@ -152,14 +186,46 @@ class Incremental:
             stat = os.stat(self.path)
         except FileNotFoundError:
             return None
-        if (stat.st_ino != self.inode or stat.st_size < self.offset
-                or self.mirror.generation != self.generation):
+        if self.mirror.generation != self.generation:
+            return None
+        if self.tail is not None:
+            frame = self.tail.read()
+            if frame is None:
+                return None
+            frame["episode"] = np.arange(self.episodes, self.episodes + len(frame))
+            return frame if self._conforms(frame, self.episodes) else None
+        if stat.st_ino != self.inode or stat.st_size < self.offset:
             return None
         with open(self.path, "rb") as handle:
             handle.seek(self.offset)
             data = handle.read(stat.st_size - self.offset)
         if not data.strip():
             return None
+        frame = self._parse_lean(data)
+        if frame is None:
+            frame = self._parse_batch(data)
+        if frame is None or not self._conforms(frame, self.episodes):
+            return None
+        self.offset = stat.st_size
+        return frame
+
+    def _parse_lean(self, data: bytes) -> pd.DataFrame | None:
+        """The appended rows through `chunk.parse_rows` (CSV/TSV whose columns need none of
+        the batch reader's handling), or None."""
+        if self.format not in ("csv", "tsv"):
+            return None
+        cols = parse_rows(data, self.header, "," if self.format == "csv" else "\t",
+                          self.perf_name)
+        if cols is None:
+            return None
+        for name, own in (("run", self.run), ("worker", self.worker)):
+            if name in cols and (cols[name] != own).any():
+                return None
+            cols[name] = cols.get(name, own)
+        return pd.DataFrame(cols)
+
+    def _parse_batch(self, data: bytes) -> pd.DataFrame | None:
+        """The appended rows as the batch reader makes them, or None when it warns or fails."""
         self._chunk.write_bytes(self.header + data)
         try:
             chunk = read_plain(self._chunk, self.perf_name, self.format, False,
@@ -168,10 +234,8 @@ class Incremental:
             return None
         frame = chunk.frame
         if (chunk.warnings or sorted(frame.columns) != self.columns
-                or (frame["run"] != self.run).any() or (frame["worker"] != self.worker).any()
-                or not self._conforms(frame, self.episodes)):
+                or (frame["run"] != self.run).any() or (frame["worker"] != self.worker).any()):
             return None
-        self.offset = stat.st_size
         return frame
 
     def update(self) -> Update | None:
@@ -179,8 +243,10 @@ class Incremental:
         rows = self._read_new()
         if rows is None:
             return None
-        self.perf = np.concatenate([self.perf, rows["perf"].to_numpy(dtype=np.float64)])
-        self.exp = np.concatenate([self.exp, rows["episode"].to_numpy(dtype=np.float64)])
+        self.intact = False  # until the update is whole (a plugin may refuse the run)
+        self.perf = self._perf.extend(rows["perf"].to_numpy(dtype=np.float64))
+        self.exp = self._exp.extend(rows["exp" if "exp" in rows.columns else "episode"]
+                                    .to_numpy(dtype=np.float64))
         n = self.episodes
         partial = self._partial_blocks(n)
         run = RunData(run=self.run, perf=self.perf, exp=self.exp, blocks=self._blocks(n, partial),
@@ -191,7 +257,10 @@ class Incremental:
         o = self.options
         result = compute_metrics(log, None, ste=o.ste, perf=o.perf, log_format=o.log_format,
                                  params=dict(o.params), allow_partial=True, only=o.only,
-                                 progress=False, duplicates=o.duplicates)
+                                 progress=False, duplicates=o.duplicates, memo=self.memo,
+                                 plugins=self.plugins)
+        self.memo.sweep()
+        self.intact = True
         block = self.sched.block_at(max(n - 1, 0))
         progress = Progress(n, self.sched.episodes, block.phase_label if block else None,
                             block.ordinal if block else None)

@@ -46,7 +46,8 @@ class Mirror:
         self._json: dict[Path, bytes] = {}
         #: bumped whenever a mirrored file is copied again from the start or removed: what was
         #: read of the mirror before is then no prefix of it (an inode number alone may be
-        #: reused by the file written in its place)
+        #: reused by the file written in its place). A new file (an l2logger block folder's)
+        #: leaves it: what was read stays a prefix
         self.generation = 0
 
     def close(self) -> None:
@@ -114,6 +115,8 @@ class Mirror:
         target = self._target(source)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
+        if source in self._json:  # rewritten (an l2logger log's columns or format version):
+            self.generation += 1  # what was read under the old one is to be read again
         self._json[source] = data
         return True
 
@@ -130,7 +133,8 @@ class Mirror:
         end = data.rfind(b"\n") + 1  # complete lines only; a cut last line waits
         target = self._target(source)
         if restart:
-            self.generation += 1
+            if tracked is not None:  # a file seen before, copied again: not a new one
+                self.generation += 1
             had = target.exists()
             target.unlink(missing_ok=True)
             head = data[:min(end, HEAD)]

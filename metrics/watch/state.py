@@ -20,13 +20,14 @@ import numpy as np
 from sylla.grammar.schedule import schedule
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.feasibility import feasibility
+from sylla.metrics.memo import RangeMemo
 from sylla.metrics.readers import read_log
 from sylla.metrics.readers.sniff import is_l2logger
 from sylla.metrics.registry import load_plugins, resolve_params
 from sylla.metrics.result import compute_metrics
 from sylla.metrics.syllabus import load_syllabus
 
-from .conformance import Divergence, Progress, check, progress_without_syllabus, raw_l2logger_frame
+from .conformance import Divergence, Progress, block_ordinals, check, progress_without_syllabus, raw_l2logger_frame
 from .curve import Curve
 from .incremental import Incremental
 
@@ -135,14 +136,11 @@ def _feed(curve: Curve, frame: Any, model: "Syllabus | None", appended: bool = F
     values["episode"] = part["episode"].to_numpy(dtype=np.int64)
     if model is not None:
 
-        blocks = schedule(model).blocks
-        counts = np.array([b.count for b in blocks], dtype=np.int64)
-        ordinal_of = np.repeat(np.arange(len(blocks)), counts)
-        labels = np.array([b.phase_label or "" for b in blocks], dtype=object)
+        sched = schedule(model)
+        labels = np.array([b.phase_label or "" for b in sched.blocks], dtype=object)
         episode = part["episode"].to_numpy(dtype=np.int64)
-        inside = (episode >= 0) & (episode < len(ordinal_of))
-        ordinal = np.where(inside, ordinal_of[np.clip(episode, 0, max(len(ordinal_of) - 1, 0))],
-                           -1)
+        inside = (episode >= 0) & (episode < sched.episodes)
+        ordinal = np.where(inside, block_ordinals(sched, episode), -1)
         values["block"] = ordinal
         values["phase"] = np.where(inside, labels[np.maximum(ordinal, 0)], "")
     curve.feed(values)
@@ -171,9 +169,12 @@ def incremental_state(inc: Incremental, mirror: "Mirror", model: "Syllabus",
 
 
 def full_state(mirror: "Mirror", options: Options, model: "Syllabus | None", curve: Curve,
-               ) -> tuple[State, Incremental | None]:
+               memo: RangeMemo | None = None) -> tuple[State, Incremental | None]:
     """`compute_state`, plus what the next update can start from when the log is one that
-    `Incremental` follows (else None)."""
+    `Incremental` follows (else None). ``memo``: the block values kept by the follower's last
+    computation; a log re-read whole (l2logger, learnkit, continual-imitation, a plain log
+    without a syllabus) still recomputes only the blocks that changed, when its rows only
+    grew (`RangeMemo.admit` checks)."""
 
     empty = Progress(0, None, None, None)
     if model is not None:
@@ -197,13 +198,17 @@ def full_state(mirror: "Mirror", options: Options, model: "Syllabus | None", cur
             else:
                 progress = progress_without_syllabus(frame)
         _feed(curve, frame, model)
+        # kept for the updates that follow: they then recompute only the blocks that changed
+        memo = memo if memo is not None else RangeMemo()
         result = compute_metrics(
             log, model, ste=options.ste, perf=options.perf, log_format=options.log_format,
             params=dict(options.params), allow_partial=options.allow_partial or model is not None,
-            plugins=plugins, only=options.only, progress=False, duplicates=options.duplicates)
+            plugins=plugins, only=options.only, progress=False, duplicates=options.duplicates,
+            memo=memo)
+        memo.sweep()
         document = result.to_json()
         document["warnings"] = [mirror.real(w) for w in document["warnings"]]
-        inc = (Incremental.seed(mirror, log, result, model, options)
+        inc = (Incremental.seed(mirror, log, result, model, options, memo)
                if divergence is None else None)
         return State(document, None, progress, divergence, curve.points, curve.epoch), inc
     except MetricsError as exc:

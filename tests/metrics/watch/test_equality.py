@@ -65,6 +65,10 @@ def test_live_state_equals_batch_at_every_cut(tmp_path: Path, fixture: Path, nam
             materialise(fixture, clean, cut)
             expected, error = batch(clean, *extra)
             _same(state, expected, error, clean, run)
+        # block values are kept from one computation to the next, re-read or not (the
+        # continual-imitation pipeline's own metrics read no block ranges)
+        assert follower.memo.hits or follower.state.document.get("format") == "iscil" or \
+            name == "exp_worked_seed0"
     finally:
         follower.close()
 
@@ -177,5 +181,215 @@ def test_a_rewritten_log_is_recomputed_not_appended_to(tmp_path: Path) -> None:
         expected, error = batch(clean, "--syllabus", str(SYLLABUS), "--allow-partial")
         _same(state, expected, error, clean, run)
         assert state.points[0]["perf"] == 9.9999
+    finally:
+        follower.close()
+
+
+#: the preprocessing options whose values enter the memo's keys (`sylla.metrics.memo`)
+OPTION_SETS = [{}, {"clamp_outliers": "true"}, {"normalization": "run"},
+               {"smooth_eval": "true", "window_length": "4"}, {"smoothing": "hanning", "s": "0.3"},
+               {"normalization": "none"}]
+
+
+@pytest.mark.parametrize("params", OPTION_SETS, ids=lambda p: ",".join(p) or "defaults")
+def test_kept_block_values_equal_batch_at_every_cut(tmp_path: Path, params: dict) -> None:
+    """Each update reuses the finished blocks' values the last one kept (the memo must be
+    used: hits), recomputes what changed, and equals the batch command at cuts mid-block and
+    at each block edge (30/35/40/70/75 episodes), under each preprocessing option."""
+    fixture = WATCH / "rewards.csv"
+    run, clean = tmp_path / "live" / "rewards.csv", tmp_path / "clean" / "rewards.csv"
+    run.parent.mkdir()
+    clean.parent.mkdir()
+    appender = Appender(fixture, run)
+    extra = ["--syllabus", str(SYLLABUS), "--allow-partial"]
+    for name, value in params.items():
+        extra += ["-P", f"{name}={value}"]
+    follower = Follower(run, Options(syllabus=str(SYLLABUS), allow_partial=True,
+                                     params=dict(params)))
+    try:
+        appender.advance(3, half=True)
+        follower.refresh()
+        for cut in (7, 19, 31, 32, 36, 37, 41, 42, 57, 71, 72, 76, 77, 81):
+            appender.advance(cut, half=True)
+            state = follower.refresh()
+            assert follower.last_update == "incremental", cut
+            materialise(fixture, clean, cut)
+            expected, error = batch(clean, *extra)
+            _same(state, expected, error, clean, run)
+        assert follower.incremental is not None and follower.incremental.memo.hits
+    finally:
+        follower.close()
+
+
+@pytest.mark.parametrize("params", OPTION_SETS[:3], ids=lambda p: ",".join(p) or "defaults")
+def test_a_new_extreme_rescales_the_finished_blocks(tmp_path: Path, params: dict) -> None:
+    """A late episode far above (then below) everything before moves its task's normalisation
+    range (and the run's): every finished block of that task is scaled anew, so none of the
+    values kept for it may be reused."""
+    fixture = WATCH / "rewards.csv"
+    lines = fixture.read_bytes().splitlines(True)
+    lines[72] = b"71,Pong,40.0\n"  # Pong's second test block
+    lines[74] = b"73,Pong,-40.0\n"
+    lines[79] = b"78,Breakout,-7.5\n"
+    source = tmp_path / "source.csv"
+    source.write_bytes(b"".join(lines))
+    run, clean = tmp_path / "live" / "rewards.csv", tmp_path / "clean" / "rewards.csv"
+    run.parent.mkdir()
+    clean.parent.mkdir()
+    appender = Appender(source, run)
+    extra = ["--syllabus", str(SYLLABUS), "--allow-partial"]
+    for name, value in params.items():
+        extra += ["-P", f"{name}={value}"]
+    follower = Follower(run, Options(syllabus=str(SYLLABUS), allow_partial=True,
+                                     params=dict(params)))
+    try:
+        appender.advance(70)
+        follower.refresh()
+        for cut in (72, 73, 74, 75, 79, 80, 81):
+            appender.advance(cut)
+            state = follower.refresh()
+            assert follower.last_update == "incremental", cut
+            materialise(source, clean, cut)
+            expected, error = batch(clean, *extra)
+            _same(state, expected, error, clean, run)
+    finally:
+        follower.close()
+
+
+def test_a_rewritten_log_starts_a_new_memo(tmp_path: Path) -> None:
+    """After a rewrite (other values in finished blocks) the next appended rows are updated
+    incrementally again, from values kept for the new content, not the old: the first block's
+    metrics follow the rewritten rows."""
+    fixture = WATCH / "rewards.csv"
+    run, clean = tmp_path / "live" / "rewards.csv", tmp_path / "clean" / "rewards.csv"
+    run.parent.mkdir()
+    clean.parent.mkdir()
+    extra = ["--syllabus", str(SYLLABUS), "--allow-partial"]
+    lines = fixture.read_bytes().splitlines(True)
+    run.write_bytes(b"".join(lines[:50]))
+    follower = Follower(run, Options(syllabus=str(SYLLABUS), allow_partial=True))
+    try:
+        with open(run, "ab") as handle:
+            handle.write(b"".join(lines[50:60]))
+        follower.refresh()
+        assert follower.last_update == "incremental"
+        rewritten = lines[:]
+        for k in range(1, 31):  # the whole first block, other values
+            episode, task, reward = lines[k].decode().strip().split(",")
+            rewritten[k] = f"{episode},{task},{float(reward) * 0.5 + 1:.4f}\n".encode()
+        run.write_bytes(b"".join(rewritten[:60]))
+        follower.refresh()
+        assert follower.last_update == "full"
+        for cut in (65, 71, 81):
+            with open(run, "ab") as handle:
+                handle.write(b"".join(rewritten[len(run.read_bytes().splitlines()):cut]))
+            state = follower.refresh()
+            assert follower.last_update == "incremental", cut
+            clean.write_bytes(b"".join(rewritten[:cut]))
+            expected, error = batch(clean, *extra)
+            _same(state, expected, error, clean, run)
+    finally:
+        follower.close()
+
+
+def test_a_changed_row_clears_the_kept_values(tmp_path: Path) -> None:
+    """A row that changes an episode already read (a second row of the last episode, which
+    the reader averages in) leaves every block range as it was but not its rows: the follower
+    recomputes, its memo is cleared, and the state equals the batch command's."""
+    fixture = WATCH / "rewards.csv"
+    lines = fixture.read_bytes().splitlines(True)
+    run, clean = tmp_path / "live" / "rewards.csv", tmp_path / "clean" / "rewards.csv"
+    run.parent.mkdir()
+    clean.parent.mkdir()
+    run.write_bytes(b"".join(lines[:40]))  # episodes 0-38: block 35-39 is under way
+    follower = Follower(run, Options(syllabus=str(SYLLABUS), allow_partial=True))
+    try:
+        cleared = follower.memo.cleared
+        with open(run, "ab") as handle:
+            handle.write(b"38,Breakout,9.0\n")
+        state = follower.refresh()
+        assert follower.last_update == "full"
+        assert follower.memo.cleared == cleared + 1
+        clean.write_bytes(run.read_bytes())
+        expected, error = batch(clean, "--syllabus", str(SYLLABUS), "--allow-partial")
+        _same(state, expected, error, clean, run)
+    finally:
+        follower.close()
+
+
+def test_l2logger_rows_and_block_folders_update_incrementally(tmp_path: Path) -> None:
+    """An l2logger log followed with its syllabus is updated from the appended rows alone,
+    rows added to the last block's file and new block folders alike (a folder appears with
+    its header and half a row first), and equals the batch command at every cut."""
+    fixture = WATCH / "l2logger_run"
+    run, clean = tmp_path / "live" / "run", tmp_path / "clean" / "run"
+    run.mkdir(parents=True)
+    clean.parent.mkdir()
+    appender = Appender(fixture, run)
+    extra = ["--syllabus", str(SYLLABUS), "--allow-partial"]
+    follower = Follower(run, Options(syllabus=str(SYLLABUS), allow_partial=True))
+    try:
+        appender.advance(4, half=True)
+        follower.refresh()
+        updates = []
+        # lines count each file's header: 31 = block 0 whole, 32 = block 1's header only
+        for cut in (9, 20, 31, 32, 33, 34, 38, 39, 40, 44, 45, 46, 60, 74, 75, 79, 80, 81, 82,
+                    86):
+            appender.advance(cut, half=True)
+            state = follower.refresh()
+            updates.append((cut, follower.last_update))
+            materialise(fixture, clean, cut)
+            expected, error = batch(clean, *extra)
+            _same(state, expected, error, clean, run)
+        # a new folder with its header alone is refused by the reader, so the state is that
+        # refusal (recomputed); the next rows update incrementally from before it
+        assert [c for c, u in updates if u != "incremental"] == [32, 38, 44, 75, 81], updates
+        assert follower.memo.hits
+    finally:
+        follower.close()
+
+
+_NEXT = "1\t33\tworker-default\ttest\twake\tpong\t{}\tcomplete\t20261126T034041.1\t2.5\n"
+
+
+@pytest.mark.parametrize("rows", [
+    # a row written into block 0's file after block 1 began (rows land in the middle), with
+    # the next row of block 1 in the same update
+    [("worker-default/0-train/data-log.tsv",
+      "0\t30\tworker-default\ttrain\twake\tpong\t{}\tcomplete\t20261126T034041.1\t2.5\n"),
+     ("worker-default/1-test/data-log.tsv", _NEXT)],
+    # the next experience, but with parameters the syllabus does not set for it
+    [("worker-default/1-test/data-log.tsv", _NEXT.replace("{}", '{"mode": 1}'))],
+    # an incomplete experience: the reader drops it
+    [("worker-default/1-test/data-log.tsv", _NEXT.replace("\tcomplete", "\tincomplete"))],
+], ids=["earlier-file", "parameters", "incomplete"])
+def test_l2logger_rows_out_of_shape_are_recomputed(tmp_path: Path,
+                                                    rows: list[tuple[str, str]]) -> None:
+    """Appended l2logger rows the whole-log reader (or the conformance check) has something
+    to say about are not taken incrementally: the state is recomputed and equals the batch
+    command's (its error, or its numbers), with the divergence when there is one."""
+    fixture = WATCH / "l2logger_run"
+    params = any("mode" in row for _, row in rows)
+    syllabus = WATCH / "pong_breakout_params.json" if params else SYLLABUS
+    run, clean = tmp_path / "live" / "run", tmp_path / "clean" / "run"
+    run.parent.mkdir()
+    clean.parent.mkdir()
+    materialise(fixture, run, 35)  # block 0 whole, block 1 (1-test) with three rows
+    follower = Follower(run, Options(syllabus=str(syllabus), allow_partial=True))
+    try:
+        assert follower.incremental is not None
+        for where, row in rows:
+            with open(run / where, "a", encoding="utf-8") as handle:
+                handle.write(row)
+        state = follower.refresh()
+        assert follower.last_update == "full"
+        materialise(fixture, clean, 35)
+        for where, row in rows:
+            with open(clean / where, "a", encoding="utf-8") as handle:
+                handle.write(row)
+        expected, error = batch(clean, "--syllabus", str(syllabus), "--allow-partial")
+        _same(state, expected, error, clean, run)
+        if params:
+            assert state.divergence is not None and state.divergence.episode == 33
     finally:
         follower.close()

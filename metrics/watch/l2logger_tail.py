@@ -1,0 +1,179 @@
+"""The rows appended to an l2logger log (to the last block's ``data-log.tsv``, or in new block
+folders after it), parsed for an incremental update, or None when only the whole-log reader
+may judge them.
+
+Why this narrow shape: `sylla.metrics.readers.l2logger.read_l2logger` checks the log as a
+whole (folder numbering, experiences missing or repeated, a task coming back inside a block,
+several workers, spellings of a task). This takes the appended rows only where none of those
+checks can say anything: one worker, each experience one ``complete`` row, experience numbers
+running on by one, each block folder the next number and one task, that task spelled as
+before, ``block_subtype`` wake. The rows are parsed with the reader's own pyarrow options
+(`csv_options`: the same column types), so each value is the value the reader gets. Anything
+else returns None and the follower re-reads the log whole.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from sylla.metrics.readers.l2logger_files import FOLDER, csv_options
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+
+def _natural(path: Path) -> tuple:
+    """The whole-log reader's file order (`read_l2logger` sorts on this)."""
+    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", str(path)))
+
+
+@dataclass
+class _File:
+    path: Path
+    inode: int
+    offset: int  # bytes consumed (just after a newline)
+    block: int  # the folder's block number
+    task: str | None  # the folder's one task, once a row named it
+
+
+class L2loggerTail:
+    """What has been read of a followed l2logger log, and the rows appended since."""
+
+    def __init__(self, root: Path, frame: pd.DataFrame, perf: str, subtype: bool) -> None:
+        self.root = root
+        self.perf = perf
+        self.subtype = subtype
+        self.run = str(frame["run"].iloc[0])
+        self.worker = str(frame["worker"].iloc[0])
+        self.next_exp = int(frame["exp"].iloc[-1]) + 1
+        # the first spelling of each task, as the reader's `TaskNames` keeps it
+        self.spelling = {str(t).lower(): str(t) for t in pd.unique(frame["task"].astype(str))}
+        self.files: list[_File] = []
+        by_file = frame.groupby("file", sort=True, observed=True)["task"].agg(
+            lambda t: str(t.iloc[-1]))
+        for index, path in enumerate(self._listing()):
+            folder = FOLDER.match(path.parent.name)
+            assert folder is not None  # the reader accepted the log
+            stat = os.stat(path)
+            self.files.append(_File(path, stat.st_ino, stat.st_size, int(folder.group(1)),
+                                    by_file.get(index)))
+
+    def _listing(self) -> list[Path]:
+        return sorted(self.root.rglob("data-log.tsv"), key=_natural)
+
+    @classmethod
+    def fits(cls, frame: Any) -> bool:
+        """Whether a log the whole-log reader read is in the shape this follows: one worker,
+        one row per experience numbered from 0, each folder one task."""
+        if not isinstance(frame, pd.DataFrame) or frame.empty:
+            return False
+        needed = {"exp", "file", "task", "worker", "run", "subtype", "kind", "params"}
+        if not needed <= set(frame.columns) or "nrows" in frame.columns:
+            return False
+        exp = frame["exp"].to_numpy()
+        if frame["worker"].nunique() != 1 or not np.array_equal(exp, np.arange(len(exp))):
+            return False
+        tasks_per_file = frame.groupby("file", observed=True)["task"].nunique()
+        return bool((tasks_per_file == 1).all()) and bool(
+            (frame["subtype"].astype(str) == "wake").all())
+
+    def read(self) -> pd.DataFrame | None:
+        """The appended complete rows (``exp``, ``perf``, ``task``, ``kind``, ``params``,
+        ``worker``, ``run``), or None when the log changed in a way only the reader judges."""
+        listing = self._listing()
+        known = [f.path for f in self.files]
+        if listing[: len(known)] != known:
+            return None  # a file gone, or a new one sorted among the old ones
+        for k, f in enumerate(self.files):
+            stat = os.stat(f.path)
+            if stat.st_ino != f.inode or stat.st_size < f.offset or (
+                    stat.st_size > f.offset and k != len(self.files) - 1):
+                return None  # replaced, cut, or an earlier block's file grew after a later began
+        last = self.files[-1]
+        todo = [(last, os.stat(last.path).st_size)]
+        for path in listing[len(known):]:
+            folder = FOLDER.match(path.parent.name)
+            if folder is None or int(folder.group(1)) != todo[-1][0].block + 1:
+                return None  # the reader checks folder names and numbering
+            stat = os.stat(path)
+            todo.append((_File(path, stat.st_ino, 0, int(folder.group(1)), None), stat.st_size))
+        parts: list[pd.DataFrame] = []
+        tasks: list[str | None] = []
+        first = self.next_exp
+        spelling = dict(self.spelling)
+        for f, size in todo:
+            if size == f.offset:
+                tasks.append(f.task)
+                continue
+            part = self._parse(f, size, first)
+            if part is None:
+                return None
+            task = str(part["task"].iloc[0])
+            if f.task not in (None, task) or spelling.setdefault(task.lower(), task) != task:
+                return None  # a second task in a folder, or a task spelled anew
+            parts.append(part)
+            tasks.append(task)
+            first += len(part)
+        if not parts:
+            return None
+        # every part accepted: consume them
+        for (f, size), name in zip(todo, tasks):
+            f.offset, f.task = size, name
+        self.files = [*self.files[:-1], *(f for f, _ in todo)]  # todo starts with `last`
+        self.spelling = spelling
+        self.next_exp = first
+        return pd.concat(parts, ignore_index=True)
+
+    def _parse(self, f: _File, size: int, first: int) -> pd.DataFrame | None:
+        """The rows of one data file from ``f.offset`` (a new file: after its header) to
+        ``size``, numbered from experience ``first``; None if any is not in the shape."""
+        import pyarrow as pa  # noqa: PLC0415 - lazy: loads with the readers, only when a log is followed
+        import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: as above
+
+        with open(f.path, "rb") as handle:
+            head = handle.readline()
+            handle.seek(max(f.offset, len(head)))
+            data = handle.read(max(0, size - handle.tell()))
+        if not data or not data.endswith(b"\n") or not head.endswith(b"\n"):
+            return None  # e.g. a new file with its header only: the reader refuses that
+        try:
+            table = pacsv.read_csv(pa.py_buffer(head + data),
+                                   **csv_options(f.path, self.perf, self.subtype))
+        except Exception:  # noqa: BLE001 - any parse failure: the reader words it
+            return None
+        n = table.num_rows
+        if not n or any(table.column(c).null_count for c in table.column_names):
+            return None
+        cols = {c: table.column(c).to_numpy() if c in ("block_num", "exp_num", self.perf)
+                else _strings(table.column(c)) for c in table.column_names}
+        folder = FOLDER.match(f.path.parent.name)
+        assert folder is not None  # checked by `read`
+        tasks = cols["task_name"]
+        if ((cols["block_num"] != f.block).any() or (cols["block_type"] != folder.group(2)).any()
+                or (cols["exp_status"] != "complete").any()
+                or (cols["worker_id"] != self.worker).any()
+                or (self.subtype and (cols["block_subtype"] != "wake").any())
+                or (tasks != tasks[0]).any() or not np.isfinite(cols[self.perf]).all()
+                or not np.array_equal(cols["exp_num"], np.arange(first, first + n))):
+            return None
+        return pd.DataFrame({"exp": cols["exp_num"].astype(np.float64),
+                             "perf": cols[self.perf].astype(np.float64),
+                             "task": tasks, "kind": cols["block_type"],
+                             "params": cols["task_params"], "worker": self.worker,
+                             "run": self.run})
+
+
+def _strings(column: "pa.ChunkedArray") -> np.ndarray:
+    """A dictionary-encoded text column as an object array of str: each chunk's few distinct
+    values converted once and taken by code (``to_pylist`` makes a Python object per row)."""
+    parts = [np.asarray(chunk.dictionary.to_pylist(), dtype=object)[
+        chunk.indices.to_numpy(zero_copy_only=False)] for chunk in column.chunks]
+    return np.concatenate(parts) if parts else np.empty(0, dtype=object)
+
