@@ -17,7 +17,9 @@ character typed or deleted each, of these kinds (each at least once):
 Each edit is sent as a didChange and, at once, while the server parses and lints that version,
 documentSymbol, hover and completion for the new version, one after another; then the edit is
 undone the same way (an edit from an invalid file, for the ``invalid`` kind). Every answer is
-timed from its request's bytes leaving the client to its answer's bytes arriving.
+timed from its request's bytes leaving the client to its answer's last byte arriving. Two more
+rows for documentSymbol: until its first line arrives (the server's own part), and until this
+client has also parsed it with ``json.loads`` (an editor's cost, shown but not judged).
 
 Baselines measured in the same run, in this process: ``json.loads`` of the text and sylla's
 full parse of it (best of 5). ``--before PYTHON`` also runs the same edits against another
@@ -60,6 +62,9 @@ REQUESTS = ("documentSymbol", "hover", "completion")
 #: documentSymbol until the first line of its answer arrives: the server's part, without this
 #: client reading and parsing the 2 MB outline (what an editor then does is its own cost)
 FIRST_LINE = "documentSymbol (first line)"
+#: documentSymbol until this Python client has also parsed the answer: json.loads of 2 MB costs
+#: it 40-80 ms, several times what an editor's JSON parser takes, so it is shown, not judged
+PARSED = "documentSymbol (+ json.loads)"
 
 
 def syllabus_from_examples(min_bytes: int = 500_000) -> str:
@@ -148,7 +153,7 @@ async def run_edits(python: str, text: str, uri: str, edits: list[tuple[str, int
     session.python = python  # type: ignore[attr-defined]
     await start(session, python)
     await asyncio.wait_for(session.open(uri, text), 180)
-    times: dict[str, list[float]] = {name: [] for name in REQUESTS + (FIRST_LINE,)}
+    times: dict[str, list[float]] = {name: [] for name in REQUESTS + (FIRST_LINE, PARSED)}
     version = 0
     hover_at = text.rindex('"$episode"') + 3
     for kind, start_, end, new in edits:
@@ -179,6 +184,7 @@ async def run_edits(python: str, text: str, uri: str, edits: list[tuple[str, int
                 times[name].append((received - sent) * 1000)
                 if name == "documentSymbol":
                     times[FIRST_LINE].append((session.first_line[request_id] - sent) * 1000)
+                    times[PARSED].append((session.parsed[request_id] - sent) * 1000)
                 if name == "documentSymbol" and not answer:
                     raise SystemExit(f"documentSymbol after {kind} ({step}) gave no outline")
             await asyncio.wait_for(published, 120)
@@ -285,19 +291,19 @@ async def main() -> int:
         results = {label: await run_edits(python, text, path.as_uri(), edits) for label, python in servers}
     print(f"\n{'server':>7} {'request':>27} {'n':>3} {'p50':>8} {'p95':>8} {'max':>8} {'p95/parse':>10} {'p95/loads':>10}")
     for label, times in results.items():
-        for name in REQUESTS + (FIRST_LINE,):
+        for name in REQUESTS + (FIRST_LINE, PARSED):
             values = times[name]
             p95 = percentile(values, 95)
             met = p95 <= TARGET_MS
-            if label == "after" and name != FIRST_LINE:
+            if label == "after" and name in REQUESTS:
                 ok &= met
             print(f"{label:>7} {name:>27} {len(values):3d} {percentile(values, 50):7.1f}ms {p95:7.1f}ms {max(values):7.1f}ms "
                   f"{p95 / parse_ms:10.2f} {p95 / loads_ms:10.1f}{'  OK' if met else '  MISSED'}")
     if "before" in results:
-        for name in REQUESTS + (FIRST_LINE,):
+        for name in REQUESTS + (FIRST_LINE, PARSED):
             print(f"  {name}: p95 after / before = {percentile(results['after'][name], 95) / percentile(results['before'][name], 95):.2f}")
     print(f"\ntarget: p95 <= {TARGET_MS:.0f} ms per request kind; median of all answers "
-          f"{statistics.median(v for t in results['after'].values() for v in t):.1f} ms")
+          f"{statistics.median(v for k in REQUESTS for v in results['after'][k]):.1f} ms")
     print(f"load average {' / '.join(f'{x:.2f}' for x in os.getloadavg())} (1 / 5 / 15 min) on {os.cpu_count()} CPUs")
     return 0 if ok else 1
 

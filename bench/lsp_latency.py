@@ -78,6 +78,9 @@ class Session:
         self._reader: asyncio.Task[None] | None = None
         #: request id -> when the first line of its answer arrived (before the body is read)
         self.first_line: dict[int, float] = {}
+        #: request id -> when this client had also parsed its answer (``json.loads``): an
+        #: editor's own cost after the answer arrived, reported beside it, not in it
+        self.parsed: dict[int, float] = {}
 
     def _send(self, message: dict[str, Any]) -> None:
         assert self.proc is not None and self.proc.stdin is not None
@@ -98,12 +101,14 @@ class Session:
                     started = time.perf_counter()
                 elif line == b"\r\n":
                     break
-            message = json.loads(await out.readexactly(length))
+            body = await out.readexactly(length)
             now = time.perf_counter()
+            message = json.loads(body)
             if "method" not in message:
                 future = self.answers.pop(message.get("id"), None)
                 if future is not None and not future.done():
                     self.first_line[message.get("id")] = started
+                    self.parsed[message.get("id")] = time.perf_counter()
                     future.set_result((now, message.get("result")))
             elif "id" in message:  # a request from the server: nothing to configure
                 self._send({"jsonrpc": "2.0", "id": message["id"], "result": None})
