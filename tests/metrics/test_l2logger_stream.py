@@ -86,6 +86,30 @@ def test_generated_logs_read_the_same_block_by_block(tmp_path, rows, version, sp
     assert (got.rows is not None) == (rows > 1)
 
 
+@pytest.mark.parametrize("spilled", [False, True])
+def test_rows_kept_from_the_first_repeated_experience_on(tmp_path, spilled, monkeypatch):
+    """The per-row values start as a copy of the episodes when an experience first has several
+    rows: a log whose first blocks have one row per experience reads as the whole reader
+    reads it, rows included."""
+    from sylla.metrics.readers import l2logger_stream
+    from sylla.metrics.synth import write_tsv
+
+    if spilled:
+        monkeypatch.setattr(l2logger_stream, "SPILL_FROM", 0)
+    log = _generated(tmp_path, 3)
+    files = sorted((log / "worker-default").iterdir(), key=lambda p: int(p.name.split("-")[0]))
+    for folder in files[:3]:  # the first test block and train block: one row per experience
+        data = folder / "data-log.tsv"
+        frame = pd.read_csv(data, sep="\t", dtype=str, keep_default_na=False)
+        write_tsv(frame.drop_duplicates("exp_num"), data)
+    streamed, whole = _both(log)
+    assert streamed.runs is not None
+    (expected,), _ = align(whole)
+    (got,), _ = align(streamed)
+    assert got.rows is not None
+    _same_run(got, expected)
+
+
 @pytest.mark.parametrize("rows", [1, 3])
 def test_small_logs_stay_in_memory(tmp_path, rows):
     """Below `SPILL_FROM` the values are arrays, equal to the spilled ones and the whole read's."""
