@@ -118,16 +118,14 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
     ``smoothing`` is ``none`` or a window shape (`WINDOWS`); ``data_range`` (task -> (min, max),
     l2metrics' ``--data-range`` file) replaces the ranges taken from the data for clamping and
     normalisation."""
-    perf = run.perf.copy()
     blocks = run.blocks
     starts, stops = column(blocks, "start"), column(blocks, "stop")
     kinds = column(blocks, "kind")
     tasks_of_block = column(blocks, "task")
+    smoothed = [smoothing != "none" and (k == "train" or smooth_eval) for k in kinds]
+    perf = _smoothed_copy(run.perf, starts, stops, smoothed, window_length, smoothing)
     ste_perf = {t: [s.perf.copy() for s in runs] for t, runs in ste.items()}
     if smoothing != "none":
-        for a, b, k in zip(starts, stops, kinds):
-            if k == "train" or smooth_eval:
-                perf[a:b] = l2m_smooth(perf[a:b], window_length, smoothing)
         for task, runs in ste.items():
             for i, s in enumerate(runs):
                 for a, b in zip(column(s.blocks, "start"), column(s.blocks, "stop")):
@@ -179,6 +177,29 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
     new_ste = {t: [RunData(s.run, ste_perf[t][i], s.exp, s.blocks) for i, s in enumerate(runs)]
                for t, runs in ste.items()}
     return Prepared(run=new_run, ste=new_ste, ranges=ranges)
+
+
+def _smoothed_copy(perf: "np.ndarray | SpillArray", starts: np.ndarray, stops: np.ndarray,
+                   smoothed: list[bool], window_length: int | None,
+                   window: str) -> "np.ndarray | SpillArray":
+    """A copy of a run's values with the ``smoothed`` blocks smoothed (`l2m_smooth`). Values
+    in a spill file whose blocks tile it in order are read once and written once, block by
+    block, into a new one: copying the file and then reading and writing each block again was
+    two more passes over a 10M-episode run (issue 24). The values are the same either way."""
+    n = int(perf.shape[0])
+    tiled = (isinstance(perf, SpillArray) and len(starts) > 0 and int(starts[0]) == 0
+             and int(stops[-1]) == n and bool(np.all(starts[1:] == stops[:-1])))
+    if not isinstance(perf, SpillArray) or not tiled:
+        out = perf.copy()
+        for a, b, smooth in zip(starts, stops, smoothed):
+            if smooth:
+                out[a:b] = l2m_smooth(out[a:b], window_length, window)
+        return out
+    spilled = SpillArray(perf.dtype)
+    for a, b, smooth in zip(starts, stops, smoothed):
+        x = perf[a:b]
+        spilled.append(l2m_smooth(x, window_length, window) if smooth else x)
+    return spilled
 
 
 def _scale(x: np.ndarray, lo: float, hi: float) -> np.ndarray:
