@@ -185,6 +185,26 @@ def test_metrics_are_identical_streamed_or_not(tmp_path, spilled, monkeypatch):
     assert streamed.warnings == whole.warnings
 
 
+@pytest.mark.parametrize("params", [
+    {"smoothing": "hanning", "smooth_eval": "true"},
+    {"clamp_outliers": "true", "window_length": "7"},
+    {"normalization": "run", "smoothing": "blackman"},
+    {"smoothing": "none"},
+])
+def test_preprocessing_options_give_identical_metrics_spilled(tmp_path, params, spill):
+    """l2metrics' preprocessing writes a spilled run's smoothed copy block by block
+    (`preprocess._smoothed_copy`); in memory it copies and smooths in place: same metrics."""
+    log = _generated(tmp_path, 3)
+    for i, t in enumerate(TASKS):
+        write_l2logger(tmp_path / "ste" / f"ste_{t}_run1", [("train", [(t, 60)])], seed=11 + i,
+                       rows_per_exp=3)
+    streamed = compute_metrics(log, ste=[tmp_path / "ste"], params=params, progress=False)
+    whole = compute_metrics(read_log(log, progress=False), ste=[tmp_path / "ste"],
+                            params=params, progress=False)
+    assert isinstance(streamed.runs[0].perf, SpillArray)
+    pd.testing.assert_frame_equal(streamed.rows, whole.rows, check_exact=True)
+
+
 def _rewrite(log: Path, edit) -> None:
     """Edit the rows of a log's first train block file (pandas, tab-separated, as written)."""
     file = sorted(log.rglob("1-train/data-log.tsv"))[0]
