@@ -407,7 +407,9 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
             if exp[0] != next_exp or bool((step < 0).any()) or bool((step > 1).any()):
                 raise Irregular("experience numbers do not run on without gaps or repeats")
             next_exp = int(exp[-1]) + 1
-            starts = np.flatnonzero(np.r_[True, step != 0])
+            # one row per experience (every step 1): no experience starts to find, the rows are
+            # the episodes; spares two block-sized arrays at the peak of an STE run's reading
+            starts = None if bool((step == 1).all()) else np.flatnonzero(np.r_[True, step != 0])
             del step
             # a test block evaluates several tasks one after another: one regime each
             segments = np.flatnonzero(np.r_[True, task_codes[1:] != task_codes[:-1]])
@@ -415,7 +417,7 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
                 raise Irregular("a task comes back within a block")
             if bool((exp[segments[1:]] == exp[segments[1:] - 1]).any()):
                 raise Irregular("an experience's rows span two tasks")
-            if starts.size == exp.size:
+            if starts is None:
                 means, first_exp = values, exp
             else:
                 means = np.add.reduceat(values, starts) / np.diff(np.r_[starts, exp.size])
@@ -430,7 +432,8 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
                 row_perf.append(values)
                 row_exp.append(exp)
             row_edges = np.r_[segments, exp.size]
-            episode_edges = np.r_[np.searchsorted(starts, segments), starts.size]
+            episode_edges = (row_edges if starts is None
+                             else np.r_[np.searchsorted(starts, segments), starts.size])
             for k, first in enumerate(segments):
                 keys.append((kind, int(task_codes[first]), sub, int(param_codes[first])))
                 bounds.append((e0 + int(episode_edges[k]), e0 + int(episode_edges[k + 1]),
