@@ -26,18 +26,15 @@ STARTS_AT_ONE = ("exp_num starts at 1, not 0 as l2logger counts; no experience i
 FOLDER = re.compile(r"^(\d+)-(train|test)$")
 
 
-def csv_options(file: Path, perf: str, subtype: bool, as_text: bool = False,
-                dictionary: bool = True) -> dict:
+def csv_options(file: Path, perf: str, subtype: bool, as_text: bool = False) -> dict:
     """pyarrow.csv options for one data file: the standard columns and ``perf`` only, numbers
-    typed (or kept as text to locate a bad value), strings dictionary-encoded (or plain, for
-    `sylla.metrics.readers.string_runs`). Checks that the file is not empty and has every
-    column."""
+    typed (or kept as text to locate a bad value), strings dictionary-encoded. Checks that
+    the file is not empty and has every column."""
     import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
     import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
     wanted = check_header(file, perf, subtype)
-    text = pa.dictionary(pa.int32(), pa.string()) if dictionary else pa.string()
-    types = {c: text for c in STRINGS}
+    types = {c: pa.dictionary(pa.int32(), pa.string()) for c in STRINGS}
     types.update({"block_num": pa.string(), "exp_num": pa.string()} if as_text else
                  {"block_num": pa.int64(), "exp_num": pa.int64()})
     types[perf] = pa.string() if as_text else pa.float64()

@@ -20,7 +20,6 @@ checks that both readers give the same runs, rows and metrics.
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 
@@ -34,7 +33,6 @@ from ..spill import SpillArray
 from .common import TaskNames
 from .l2logger_files import BLOCK, FOLDER, STARTS_AT_ONE, THREADS, check_header, csv_options
 from .l2logger_small import SMALL, Unusual
-from .string_runs import run_starts
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ThreadPoolExecutor
@@ -46,24 +44,23 @@ class Irregular(Exception):
     """The log is not in the regular shape this reader handles (the message says why)."""
 
 
-def _single(array: "pa.Array", column: str) -> str:
-    """The one value of a string column in a batch, or `Irregular` (`string_runs.run_starts`:
-    no hashing of every cell, and no pyarrow.compute, a tenth of a second of start-up)."""
-    starts, values = run_starts(_no_nulls(array))
-    if len(starts) != 1:
-        raise Irregular(f"{column} changes within a block")
-    return values[0]
-
-
-def _no_nulls(array: "pa.Array") -> "pa.Array":
-    if array.null_count:
-        raise Irregular("a missing value")
-    return array
+def _single(array: "pa.DictionaryArray", column: str) -> str:
+    """The one value of a dictionary-encoded column in a batch, or `Irregular`. Read off the
+    batch's dictionary (a CSV batch's dictionary holds the values it met), not with
+    ``Array.unique``: that loads pyarrow.compute, a tenth of a second of start-up (issue 24)."""
+    dictionary = array.dictionary
+    if len(dictionary) == 1:
+        return str(dictionary[0].as_py())
+    names = dictionary.to_pylist()
+    values = {names[i] for i in np.unique(_numpy(array.indices)).tolist()}
+    if len(values) != 1:
+        raise Irregular(f"{column} takes {len(values)} values in one block")
+    return str(values.pop())
 
 
 class _Strings:
-    """Global codes for a string column across batches; task names compare case-insensitively
-    (`TaskNames`)."""
+    """Global codes for a dictionary-encoded column across batches (each has its own
+    dictionary); task names compare case-insensitively (`TaskNames`)."""
 
     def __init__(self, fold: bool = False) -> None:
         self.index: dict[str, int] = {}
@@ -74,12 +71,10 @@ class _Strings:
             return self.tasks.code(value)
         return self.index.setdefault(value, len(self.index))
 
-    def codes(self, array: "pa.Array") -> np.ndarray:
-        """A code per row: one per run of equal values (`string_runs.run_starts`), coded in
-        the order the values first appear, as a dictionary-encoded column would code them."""
-        starts, values = run_starts(_no_nulls(array))
-        local = np.array([self.code(v) for v in values], dtype=np.int32)
-        return np.repeat(local, np.diff(starts, append=len(array)))
+    def codes(self, array: "pa.DictionaryArray") -> np.ndarray:
+        local = np.array([self.code(str(v)) for v in array.dictionary.to_pylist()],
+                         dtype=np.int32)
+        return local[_numpy(array.indices)]
 
     @property
     def names(self) -> list[str]:
@@ -126,30 +121,9 @@ def parse_whole(file: Path, perf: str, subtype: bool) -> "pa.Table | None":
 
     if file.stat().st_size > WHOLE:
         return None
-    options = csv_options(file, perf, subtype, dictionary=False)
+    options = csv_options(file, perf, subtype)
     options["read_options"] = pacsv.ReadOptions(use_threads=True)
-    options["memory_pool"] = parse_pool()
     return pacsv.read_csv(file, **options)
-
-
-@functools.cache
-def parse_pool() -> "pa.MemoryPool":
-    """Arrow's jemalloc pool, purging freed pages at once, for the block files' tables.
-
-    The system allocator (which `csv_options` picks for the whole-log reader) unmaps each large
-    buffer when it is freed and the next file faults it in again, page by page: on a
-    10M-episode log 1.3 million page faults; jemalloc reuses its extents, 15 % fewer faults at
-    a lower peak (231-253 MiB against 254-263). With jemalloc's default one-second decay it
-    holds the freed pages of the last files on top (262-307 MiB); mimalloc faults least but
-    keeps each parse thread's freed pages to that thread (348 MiB). Issue 24."""
-    import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
-
-    try:
-        pool = pa.jemalloc_memory_pool()
-    except NotImplementedError:  # a pyarrow built without jemalloc
-        return pa.default_memory_pool()
-    pa.jemalloc_set_decay_ms(0)
-    return pool
 
 
 def _batches(file: Path, options: dict, size: int,
@@ -159,7 +133,6 @@ def _batches(file: Path, options: dict, size: int,
     import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
     options["read_options"] = pacsv.ReadOptions(use_threads=THREADS, block_size=BLOCK)
-    options["memory_pool"] = parse_pool()
     with open(file, "rb") as handle:
         for k, batch in enumerate(pacsv.open_csv(handle, **options), 1):
             if on_bytes is not None:
@@ -193,17 +166,14 @@ def _read_small(file: Path, perf: str, subtype: bool, tasks: _Strings,
             seen.get("block_subtype", "wake"))
 
 
-_CONSTANT = ("worker_id", "block_type", "exp_status")  # one value per block (and block_subtype)
-
-
 def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _Strings,
                 on_bytes: "Callable[[int], None] | None", small: bool = False,
-                parsed: "Future[list[pa.Table | None]] | None" = None) -> tuple:
+                parsed: "Future[pa.Table | None] | None" = None) -> tuple:
     """One block file (`parse_whole` or `_batches`): the experience numbers, performance values
     and task and parameter codes of its rows, and its worker, type and subtype. Whatever the
     whole-file reader would report raises `Irregular`. ``small``: try the standard-library
-    parser first (`_read_small`); ``parsed``: the file's `parse_whole` (in a list, which this
-    empties, so the table is freed as it is read), under way on another thread."""
+    parser first (`_read_small`); ``parsed``: the file's `parse_whole`, under way on another
+    thread."""
     if small:
         try:
             block = _read_small(file, perf, subtype, tasks, params)
@@ -215,83 +185,39 @@ def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _
             return block
     number, kind = _folder(file)
     size = file.stat().st_size
-    constant = _CONSTANT + (("block_subtype",) if subtype else ())
+    options = csv_options(file, perf, subtype) if size > WHOLE else {}
+    exps, values, task_codes, param_codes = [], [], [], []
     seen: dict[str, str] = {}
     try:
-        table = parsed.result().pop() if parsed is not None else parse_whole(file, perf, subtype)
-        del parsed
-        if table is not None:
-            if on_bytes is not None:
-                on_bytes(size)
-            columns = _table_columns(table, number, constant, perf, tasks, params, seen)
-        else:
-            options = csv_options(file, perf, subtype, dictionary=False)
-            columns = _batch_columns(_batches(file, options, size, on_bytes), number, constant,
-                                     perf, tasks, params, seen)
+        table = parsed.result() if parsed is not None else parse_whole(file, perf, subtype)
+        if table is not None and on_bytes is not None:
+            on_bytes(size)
+        for batch in (table.to_batches() if table is not None
+                      else _batches(file, options, size, on_bytes)):
+            if not batch.num_rows:
+                continue
+            if bool((_numpy(batch.column("block_num")) != number).any()):
+                raise Irregular("block_num differs from the folder's")
+            for column in ("worker_id", "block_type", "exp_status") + (
+                    ("block_subtype",) if subtype else ()):
+                value = _single(batch.column(column), column)
+                if seen.setdefault(column, value) != value:
+                    raise Irregular(f"{column} changes within a block")
+            exps.append(_numpy(batch.column("exp_num")))
+            values.append(_numpy(batch.column(perf)))
+            task_codes.append(tasks.codes(batch.column("task_name")))
+            param_codes.append(params.codes(batch.column("task_params")))
     except (Irregular, MetricsError):  # an empty file or a missing column (`check_header`)
         raise
     except Exception as exc:  # noqa: BLE001 - the whole-file reader locates and words it
         raise Irregular(f"unreadable: {exc}") from None
-    if not columns[0] or seen["block_type"] != kind or seen["exp_status"] != "complete":
+    if not exps or seen["block_type"] != kind or seen["exp_status"] != "complete":
         raise Irregular("an empty block, a type other than the folder's, or incomplete rows")
     whole = []
-    for parts in columns:  # one list joined and freed at a time
+    for parts in (exps, values, task_codes, param_codes):  # one list joined and freed at a time
         whole.append(np.concatenate(parts))
         parts.clear()
     return (*whole, seen["worker_id"], seen.get("block_subtype", "wake"))
-
-
-def _check_single(array: "pa.Array", column: str, seen: dict[str, str]) -> None:
-    value = _single(array, column)
-    if seen.setdefault(column, value) != value:
-        raise Irregular(f"{column} changes within a block")
-
-
-def _table_columns(table: "pa.Table", number: int, constant: tuple[str, ...], perf: str,
-                   tasks: _Strings, params: _Strings, seen: dict[str, str]) -> list[list]:
-    """`_read_block` of a whole parsed file, a column at a time: each text column is dropped
-    from the table once checked or coded, so its buffers (most of a table of plain strings)
-    are freed before the next one is read (issue 24: peak memory)."""
-    for column in constant:
-        for chunk in table.column(column).chunks:
-            if len(chunk):
-                _check_single(chunk, column, seen)
-        table = table.drop_columns([column])
-    task_codes = [tasks.codes(c) for c in table.column("task_name").chunks if len(c)]
-    table = table.drop_columns(["task_name"])
-    param_codes = [params.codes(c) for c in table.column("task_params").chunks if len(c)]
-    table = table.drop_columns(["task_params"])
-    for chunk in table.column("block_num").chunks:
-        if len(chunk) and bool((_numpy(chunk) != number).any()):
-            raise Irregular("block_num differs from the folder's")
-    exps = [_numpy(c) for c in table.column("exp_num").chunks if len(c)]
-    values = [_numpy(c) for c in table.column(perf).chunks if len(c)]
-    return [exps, values, task_codes, param_codes]
-
-
-def _batch_columns(batches: "Iterator[pa.RecordBatch]", number: int, constant: tuple[str, ...],
-                   perf: str, tasks: _Strings, params: _Strings,
-                   seen: dict[str, str]) -> list[list]:
-    """`_read_block` of a file read batch by batch (`_batches`)."""
-    exps, values, task_codes, param_codes = [], [], [], []
-    for batch in batches:
-        if not batch.num_rows:
-            continue
-        if bool((_numpy(batch.column("block_num")) != number).any()):
-            raise Irregular("block_num differs from the folder's")
-        for column in constant:
-            _check_single(batch.column(column), column, seen)
-        exps.append(_numpy(batch.column("exp_num")))
-        values.append(_numpy(batch.column(perf)))
-        task_codes.append(tasks.codes(batch.column("task_name")))
-        param_codes.append(params.codes(batch.column("task_params")))
-    return [exps, values, task_codes, param_codes]
-
-
-def _boxed(file: Path, perf: str, subtype: bool) -> "list[pa.Table | None]":
-    """`parse_whole` in a list: the future that holds it would keep the table alive while it is
-    read; `_read_block` takes it out of the list instead."""
-    return [parse_whole(file, perf, subtype)]
 
 
 class _Ahead:
@@ -307,14 +233,14 @@ class _Ahead:
             from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - lazy: start-up, small logs parse in the main thread
 
             self.pool = ThreadPoolExecutor(1, thread_name_prefix="sylla-parse")
-        self.futures: "dict[int, Future[list[pa.Table | None]]]" = {}
+        self.futures: "dict[int, Future[pa.Table | None]]" = {}
 
     def _submit(self, k: int) -> None:
         if self.pool is not None and k < len(self.files) and k not in self.futures:
-            self.futures[k] = self.pool.submit(_boxed, self.files[k], self.perf,
+            self.futures[k] = self.pool.submit(parse_whole, self.files[k], self.perf,
                                                self.subtype)
 
-    def parsed(self, k: int) -> "Future[list[pa.Table | None]] | None":
+    def parsed(self, k: int) -> "Future[pa.Table | None] | None":
         """File ``k``'s parse (started now if it was not yet), after starting file ``k + 1``'s."""
         self._submit(k)
         self._submit(k + 1)
