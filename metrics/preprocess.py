@@ -126,21 +126,26 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
     normalisation. ``memo`` keeps each block's smoothing and value range under keys that start
     with ``scope`` (`sylla.metrics.memo`); `Prepared.keys` names what was done to each block,
     for the per-block values computed from the result."""
-    perf = run.perf.copy()
     blocks = run.blocks
     starts, stops = column(blocks, "start"), column(blocks, "stop")
     kinds = column(blocks, "kind")
     tasks_of_block = column(blocks, "task")
-    ste_perf = {t: [s.perf.copy() for s in runs] for t, runs in ste.items()}
+    smoothed = [smoothing != "none" and (k == "train" or smooth_eval) for k in kinds]
     # what each block's rows went through, as a memo key: its range and its smoothing so far
     done: dict[tuple[int, int], tuple[Hashable, ...]] = {
         (int(a), int(b)): (*scope, int(a), int(b)) for a, b in zip(starts, stops)}
+    for a, b, smooth in zip(starts, stops, smoothed):
+        if smooth:
+            done[int(a), int(b)] = (*done[int(a), int(b)], "smooth", smoothing, window_length)
+
+    def smooth_block(a: int, b: int, x: np.ndarray) -> np.ndarray:
+        """One block's smoothing, from the memo when it holds it (a finished block's rows, and
+        so their smoothing, never change while a watched run grows)."""
+        return memo.get(done[a, b], lambda: l2m_smooth(x, window_length, smoothing))
+
+    perf = _smoothed_copy(run.perf, starts, stops, smoothed, smooth_block)
+    ste_perf = {t: [s.perf.copy() for s in runs] for t, runs in ste.items()}
     if smoothing != "none":
-        for a, b, k in zip(starts, stops, kinds):
-            if k == "train" or smooth_eval:
-                key = (*done[int(a), int(b)], "smooth", smoothing, window_length)
-                perf[a:b] = _kept(memo, key, l2m_smooth, perf, a, b, window_length, smoothing)
-                done[int(a), int(b)] = key
         for task, runs in ste.items():
             for i, s in enumerate(runs):
                 for a, b in zip(column(s.blocks, "start"), column(s.blocks, "stop")):
@@ -199,17 +204,33 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
     return Prepared(run=new_run, ste=new_ste, ranges=ranges, keys=keys)
 
 
-def _kept(memo: Memo, key: Hashable, smooth: Callable[..., np.ndarray],
-          perf: "np.ndarray | SpillArray", a: int, b: int, window_length: int | None,
-          shape: str) -> np.ndarray:
-    """One block's smoothing, from the memo when it holds it (a finished block's rows, and so
-    their smoothing, never change while a watched run grows)."""
-    return memo.get(key, lambda: smooth(perf[a:b], window_length, shape))
-
-
 def _scale_range(values: "np.ndarray | SpillArray", a: int, b: int, lo: float,
                  hi: float) -> np.ndarray:
     return _scale(values[a:b], lo, hi)
+
+
+def _smoothed_copy(perf: "np.ndarray | SpillArray", starts: np.ndarray, stops: np.ndarray,
+                   smoothed: list[bool],
+                   smooth: Callable[[int, int, np.ndarray], np.ndarray]) -> "np.ndarray | SpillArray":
+    """A copy of a run's values with the ``smoothed`` blocks smoothed (``smooth(a, b, values)``,
+    `l2m_smooth` through the memo). Values
+    in a spill file whose blocks tile it in order are read once and written once, block by
+    block, into a new one: copying the file and then reading and writing each block again was
+    two more passes over a 10M-episode run (issue 24). The values are the same either way."""
+    n = int(perf.shape[0])
+    tiled = (isinstance(perf, SpillArray) and len(starts) > 0 and int(starts[0]) == 0
+             and int(stops[-1]) == n and bool(np.all(starts[1:] == stops[:-1])))
+    if not isinstance(perf, SpillArray) or not tiled:
+        out = perf.copy()
+        for a, b, on in zip(starts, stops, smoothed):
+            if on:
+                out[a:b] = smooth(int(a), int(b), out[a:b])
+        return out
+    spilled = SpillArray(perf.dtype)
+    for a, b, on in zip(starts, stops, smoothed):
+        x = perf[a:b]
+        spilled.append(smooth(int(a), int(b), x) if on else x)
+    return spilled
 
 
 def _scale(x: np.ndarray, lo: float, hi: float) -> np.ndarray:

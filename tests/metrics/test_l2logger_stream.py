@@ -86,6 +86,30 @@ def test_generated_logs_read_the_same_block_by_block(tmp_path, rows, version, sp
     assert (got.rows is not None) == (rows > 1)
 
 
+@pytest.mark.parametrize("spilled", [False, True])
+def test_rows_kept_from_the_first_repeated_experience_on(tmp_path, spilled, monkeypatch):
+    """The per-row values start as a copy of the episodes when an experience first has several
+    rows: a log whose first blocks have one row per experience reads as the whole reader
+    reads it, rows included."""
+    from sylla.metrics.readers import l2logger_stream
+    from sylla.metrics.synth import write_tsv
+
+    if spilled:
+        monkeypatch.setattr(l2logger_stream, "SPILL_FROM", 0)
+    log = _generated(tmp_path, 3)
+    files = sorted((log / "worker-default").iterdir(), key=lambda p: int(p.name.split("-")[0]))
+    for folder in files[:3]:  # the first test block and train block: one row per experience
+        data = folder / "data-log.tsv"
+        frame = pd.read_csv(data, sep="\t", dtype=str, keep_default_na=False)
+        write_tsv(frame.drop_duplicates("exp_num"), data)
+    streamed, whole = _both(log)
+    assert streamed.runs is not None
+    (expected,), _ = align(whole)
+    (got,), _ = align(streamed)
+    assert got.rows is not None
+    _same_run(got, expected)
+
+
 @pytest.mark.parametrize("rows", [1, 3])
 def test_small_logs_stay_in_memory(tmp_path, rows):
     """Below `SPILL_FROM` the values are arrays, equal to the spilled ones and the whole read's."""
@@ -159,6 +183,26 @@ def test_metrics_are_identical_streamed_or_not(tmp_path, spilled, monkeypatch):
     assert len(streamed.rows) > 50 and len(stes) == 3
     pd.testing.assert_frame_equal(streamed.rows, whole.rows, check_exact=True)
     assert streamed.warnings == whole.warnings
+
+
+@pytest.mark.parametrize("params", [
+    {"smoothing": "hanning", "smooth_eval": "true"},
+    {"clamp_outliers": "true", "window_length": "7"},
+    {"normalization": "run", "smoothing": "blackman"},
+    {"smoothing": "none"},
+])
+def test_preprocessing_options_give_identical_metrics_spilled(tmp_path, params, spill):
+    """l2metrics' preprocessing writes a spilled run's smoothed copy block by block
+    (`preprocess._smoothed_copy`); in memory it copies and smooths in place: same metrics."""
+    log = _generated(tmp_path, 3)
+    for i, t in enumerate(TASKS):
+        write_l2logger(tmp_path / "ste" / f"ste_{t}_run1", [("train", [(t, 60)])], seed=11 + i,
+                       rows_per_exp=3)
+    streamed = compute_metrics(log, ste=[tmp_path / "ste"], params=params, progress=False)
+    whole = compute_metrics(read_log(log, progress=False), ste=[tmp_path / "ste"],
+                            params=params, progress=False)
+    assert isinstance(streamed.runs[0].perf, SpillArray)
+    pd.testing.assert_frame_equal(streamed.rows, whole.rows, check_exact=True)
 
 
 def _rewrite(log: Path, edit) -> None:
