@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
 from typing import Any, Callable, Generic, Iterator, Sequence, TypeVar
 
 from sylla.grammar.gc_pause import paused_gc
 from sylla.grammar.model import Diagnostic, Severity
 from sylla.grammar.parse import ParseResult
+from sylla.grammar.record import record, replace
 
 from .config import Config
 from .finding import Finding, RelatedSpan
@@ -39,7 +39,7 @@ P = TypeVar("P", bound=CoreParse)
 C = TypeVar("C")
 
 
-@dataclass
+@record()
 class LintResult(Generic[ParseT]):
     """The findings of one file (sorted by offset), its parse in its language (a syllabus
     ``ParseResult``, a ``BirdsParse``, a ``TrialParse``, a delivery file's), the syllabus type
