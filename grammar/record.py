@@ -107,7 +107,7 @@ def _build(cls: Any, frozen: bool, slots: bool) -> Any:
                 delattr(cls, name)  # a field(default_factory=...) or field() leaves no class attribute
 
     cls.__record_fields__ = names
-    cls.__match_args__ = names
+    cls.__match_args__ = names  # type: ignore[misc]  # mypy guards the attribute; records set it as @dataclass does, for ``case Span(start, end)``
     cls.__init__ = _init(cls, names, options, frozen)
     shown = tuple(n for n in names if options[n].repr)
     compared = tuple(n for n in names if options[n].compare)
@@ -201,8 +201,7 @@ def _frozen_delattr(cls: Any, names: tuple[str, ...]) -> Callable[[Any, str], No
 
 
 def _frozen(name: str) -> None:
-    # imported here, on the error path only: ``dataclasses`` is what a record keeps off start-up
-    from dataclasses import FrozenInstanceError  # noqa: PLC0415
+    from dataclasses import FrozenInstanceError  # noqa: PLC0415  # the error path only: records keep dataclasses off start-up
 
     raise FrozenInstanceError(f"cannot assign to field {name!r}")
 
