@@ -14,7 +14,7 @@ the language by content.
 
 from __future__ import annotations
 
-import threading
+from _thread import _local as thread_local  # threading.local itself: importing threading (and weakref) costs start-up
 from contextlib import contextmanager
 from typing import Any, Callable, Generic, Iterator, Sequence, TypeVar
 
@@ -57,7 +57,7 @@ class LintResult(Generic[ParseT]):
 
 
 #: per thread: a function the rule loop calls before each rule (``between_rules``)
-_between_rules = threading.local()
+_between_rules = thread_local()
 
 
 @contextmanager
