@@ -108,7 +108,7 @@ def _build(cls: Any, frozen: bool, slots: bool) -> Any:
 
     cls.__record_fields__ = names
     cls.__match_args__ = names  # type: ignore[misc]  # mypy guards the attribute; records set it as @dataclass does, for ``case Span(start, end)``
-    cls.__init__ = _init(cls, names, options, frozen)
+    cls.__init__ = _init(cls, names, options, frozen, slots)
     shown = tuple(n for n in names if options[n].repr)
     compared = tuple(n for n in names if options[n].compare)
     key = _key(compared)
@@ -151,9 +151,11 @@ def _key(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
     return lambda obj: ()
 
 
-def _init(cls: Any, names: tuple[str, ...], options: dict[str, Field], frozen: bool) -> Any:
-    """The one generated method: a plain ``__init__`` is what keeps construction as fast as
-    ``@dataclass``'s (the parser builds one record per instruction)."""
+def _init(cls: Any, names: tuple[str, ...], options: dict[str, Field], frozen: bool, slots: bool) -> Any:
+    """The one generated method: a plain ``__init__`` keeps construction fast (the parser builds
+    a record or two per instruction). A frozen record cannot assign its fields: ``@dataclass``
+    calls ``object.__setattr__`` for each, a frozen slotted record calls the slot's own setter,
+    a third faster."""
     env: dict[str, Any] = {"_set": object.__setattr__, "_FACTORY": _FACTORY}
     params, lines = ["self"], []
     seen_default = False
@@ -174,7 +176,13 @@ def _init(cls: Any, names: tuple[str, ...], options: dict[str, Field], frozen: b
         else:
             params.append(name)
             value = name
-        lines.append(f"    _set(self, {name!r}, {value})" if frozen else f"    self.{name} = {value}")
+        if frozen and slots:
+            env[f"_s_{name}"] = cls.__dict__[name].__set__
+            lines.append(f"    _s_{name}(self, {value})")
+        elif frozen:
+            lines.append(f"    _set(self, {name!r}, {value})")
+        else:
+            lines.append(f"    self.{name} = {value}")
     source = f"def __init__({', '.join(params)}) -> None:\n" + ("\n".join(lines) or "    pass") + "\n"
     exec(source, env)  # generated from the class's own annotations, as @dataclass does
     init = env["__init__"]
