@@ -168,3 +168,26 @@ def test_the_probe_sees_the_fix_path_modules_where_they_are_used():
 def test_the_probe_sees_inspect_where_it_is_used():
     """The check above can fail for inspect too: a rule's page reads its docstring with it."""
     assert "inspect" in modules("rule", "P301")
+
+
+FREEZE_PROBE = """
+import gc, io, sys, contextlib
+from sylla.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    if sys.argv[1] == "console":
+        sys.argv = ["sylla", "lint", sys.argv[2]]
+        main()
+    else:
+        main(["lint", sys.argv[2]])
+print(gc.get_freeze_count())
+"""
+
+
+@pytest.mark.parametrize("how", ["console", "in-process"])
+def test_only_the_console_script_freezes_its_objects_before_exit(how):
+    """The console script ends its process when main returns: it freezes what it made, so the
+    collection at exit does not walk it (issue 24); a caller that passes argv keeps collecting."""
+    proc = subprocess.run([sys.executable, "-c", FREEZE_PROBE, how, str(ROOT / "examples" / "cl-pong.json")],
+                          capture_output=True, text=True, cwd=ROOT, check=True)
+    frozen = int(proc.stdout.strip().splitlines()[-1])
+    assert (frozen > 0) == (how == "console"), frozen
