@@ -8,7 +8,8 @@ standard ``@dataclass`` spent most of it: importing it imports ``inspect`` (and 
 ``datetime``, ``decimal``, ``uuid``) costs more than the budget leaves.
 
 ``@record`` keeps ``@dataclass``'s declarations and behaviour for what sylla uses: a generated
-``__init__`` (the only compiled method; defaults and ``default_factory``), ``__repr__``,
+``__init__`` (the only compiled method, compiled when the record is first constructed;
+defaults and ``default_factory``), ``__repr__``,
 ``__eq__`` and (frozen) ``__hash__`` over the same fields with the same values as
 ``@dataclass``, ``compare=False``/``repr=False`` fields, ``frozen`` (assignment raises
 ``dataclasses.FrozenInstanceError``), ``slots``, ``__match_args__``, pickling and copying of
@@ -89,9 +90,14 @@ def _build(cls: Any, frozen: bool, slots: bool) -> Any:
     namespace = cls.__dict__
     names = tuple(namespace.get("__annotations__", {}))
     options: dict[str, Field] = {}
+    seen_default = False
     for name in names:
         value = namespace.get(name, MISSING)
-        options[name] = value if isinstance(value, Field) else Field(value, MISSING, True, True)
+        opt = options[name] = value if isinstance(value, Field) else Field(value, MISSING, True, True)
+        if opt.default is not MISSING or opt.default_factory is not MISSING:
+            seen_default = True
+        elif seen_default:
+            raise TypeError(f"non-default argument {name!r} follows default argument")
     if slots:
         body = {k: v for k, v in namespace.items() if k not in names and k not in ("__dict__", "__weakref__")}
         body["__slots__"] = names
@@ -108,7 +114,7 @@ def _build(cls: Any, frozen: bool, slots: bool) -> Any:
 
     cls.__record_fields__ = names
     cls.__match_args__ = names  # type: ignore[misc]  # mypy guards the attribute; records set it as @dataclass does, for ``case Span(start, end)``
-    cls.__init__ = _init(cls, names, options, frozen, slots)
+    cls.__init__ = _first_init(cls, names, options, frozen, slots)
     shown = tuple(n for n in names if options[n].repr)
     compared = tuple(n for n in names if options[n].compare)
     key = _key(compared)
@@ -151,6 +157,21 @@ def _key(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
     return lambda obj: ()
 
 
+def _first_init(cls: Any, names: tuple[str, ...], options: dict[str, Field], frozen: bool, slots: bool) -> Any:
+    """An ``__init__`` that compiles the real one on the record's first construction and puts it
+    in its place: compiling costs more than building the class (about 0.7M instructions), and a
+    small lint never constructs a third of its records (a clean file has no ``Fix``)."""
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        init = _init(cls, names, options, frozen, slots)
+        if cls.__dict__.get("__init__") is __init__:
+            cls.__init__ = init
+        init(self, *args, **kwargs)
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    return __init__
+
+
 def _init(cls: Any, names: tuple[str, ...], options: dict[str, Field], frozen: bool, slots: bool) -> Any:
     """The one generated method: a plain ``__init__`` keeps construction fast (the parser builds
     a record or two per instruction). A frozen record cannot assign its fields: ``@dataclass``
@@ -158,21 +179,16 @@ def _init(cls: Any, names: tuple[str, ...], options: dict[str, Field], frozen: b
     a third faster."""
     env: dict[str, Any] = {"_set": object.__setattr__, "_FACTORY": _FACTORY}
     params, lines = ["self"], []
-    seen_default = False
     for name in names:
         opt = options[name]
         if opt.default_factory is not MISSING:
             env[f"_f_{name}"] = opt.default_factory
             params.append(f"{name}=_FACTORY")
             value = f"_f_{name}() if {name} is _FACTORY else {name}"
-            seen_default = True
         elif opt.default is not MISSING:
             env[f"_d_{name}"] = opt.default
             params.append(f"{name}=_d_{name}")
             value = name
-            seen_default = True
-        elif seen_default:
-            raise TypeError(f"non-default argument {name!r} follows default argument")
         else:
             params.append(name)
             value = name

@@ -101,3 +101,16 @@ def test_two_parses_of_one_text_are_equal_models():
     assert hash(one.instructions[0]) == hash(two.instructions[0])
     assert "source" not in repr(one.instructions[1]) and "source_map" not in repr(one)
     assert one.instructions[1].span == Span(one.instructions[1].span.start, one.instructions[1].span.end)
+
+
+def test_init_is_compiled_on_first_construction_and_takes_keywords():
+    @record(frozen=True, slots=True)
+    class Late:
+        a: int
+        b: str = "b"
+
+    first = Late.__init__
+    assert Late(b="x", a=1) == Late(1, "x") and Late(2).b == "b"
+    assert Late.__init__ is not first and Late.__init__.__code__.co_varnames[:3] == ("self", "a", "b")
+    with pytest.raises(TypeError):
+        Late(1, c=2)  # type: ignore[call-arg]  # the unknown keyword under test
