@@ -7,7 +7,6 @@ so the linter and the language server can say more than "invalid".
 
 from __future__ import annotations
 
-import dataclasses
 import operator
 import re
 from types import MappingProxyType
@@ -27,6 +26,7 @@ from .model import (
     TopLevelKey,
     Unknown,
 )
+from .record import field_names
 from .source_map import SourceMap
 
 PHASE_LABEL = re.compile(r"(0|[1-9][0-9]*)\.(train|test)")
@@ -126,7 +126,7 @@ def _instructions(
 
 
 def _field_names(cls: type) -> list[str]:
-    return [f.name for f in dataclasses.fields(cls)]
+    return list(field_names(cls))
 
 
 _FIELDS = {cls: operator.attrgetter(*_field_names(cls)) for cls in (Block, PhaseMark)}

@@ -9,9 +9,9 @@ instead of being fed to the parser; so is a file whose bytes are mostly not text
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from .model import Diagnostic, NonJson, NonJsonKind, Span
+from .record import field, record
 
 _BAD_BYTES = re.compile("[\udc80-\udcff]+")
 _MAX_REPORTS = 20
@@ -22,7 +22,7 @@ _SAMPLE = 8192
 _BINARY_SHARE = 0.2
 
 
-@dataclass
+@record()
 class Decoded:
     text: str | None
     problems: list[Diagnostic] = field(default_factory=list)

@@ -35,7 +35,6 @@ version has syntax errors there are none, as in a full parse.
 
 from __future__ import annotations
 
-import dataclasses
 import operator
 from bisect import bisect_left, bisect_right
 from typing import Any
@@ -45,6 +44,7 @@ from .gc_pause import paused_gc
 from .lalr import MAX_DEPTH, Item, Node, Tok, parse_around, parse_list, parse_range
 from .model import Block, Diagnostic, Instruction, LineIndex, NonJson, NonJsonKind, PhaseMark, Severity, Span, Syllabus, TopLevelKey
 from .parse import ParseResult, parse
+from .record import field_names, replace
 from .schema import validate, validate_instruction, validate_top
 from .source_map import SourceMap
 
@@ -295,7 +295,7 @@ def _fields(cls: type) -> tuple[Any, int, int]:
     ``source`` are in it (-1: no such field)."""
     found = _FIELDS.get(cls)
     if found is None:
-        names = [f.name for f in dataclasses.fields(cls)]
+        names = list(field_names(cls))
         found = _FIELDS[cls] = (
             operator.attrgetter(*names), names.index("span"), names.index("source") if "source" in names else -1
         )
@@ -473,7 +473,7 @@ def _splice_list(
             if index >= b:
                 d = _moved_diagnostic(d, move)
                 if shift:
-                    d = dataclasses.replace(d, path=base + (index + shift,) + path[depth + 1 :])
+                    d = replace(d, path=base + (index + shift,) + path[depth + 1 :])
                 schema.append(d)
                 continue
         schema.append(d if d.span.end < e_old else _moved_diagnostic(d, move))
@@ -587,7 +587,7 @@ _PATHS: dict[type, int] = {}
 def _path_at(cls: type) -> int:
     found = _PATHS.get(cls)
     if found is None:
-        names = [f.name for f in dataclasses.fields(cls)]
+        names = list(field_names(cls))
         assert names[_INDEX] == "index"
         found = _PATHS[cls] = names.index("path")
     return found

@@ -9,10 +9,11 @@ editors or reporters: positions are plain code-point offsets into the decoded te
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, Mapping, Union
+
+from .record import field, record
 
 if TYPE_CHECKING:
     from .source_map import SourceMap
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Span:
     """A half-open range ``[start, end)`` of code-point offsets into the decoded text."""
 
@@ -37,7 +38,7 @@ class Severity(StrEnum):
     INFO = "info"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Related:
     """A second place a diagnostic refers to (the first of two duplicate keys, say)."""
 
@@ -45,7 +46,7 @@ class Related:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Diagnostic:
     """A problem the language core found: syntax, encoding, nesting or schema.
 
@@ -75,7 +76,7 @@ class NonJsonKind(StrEnum):
     FRAGMENT = "fragment"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class NonJson:
     kind: NonJsonKind
     span: Span
@@ -89,7 +90,7 @@ PhaseKind = Literal["train", "test"]
 DocumentForm = Literal["object", "fragment", "array"]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PhaseMark:
     """A ``{"$phase": "<n>.<train|test>"}`` instruction.
 
@@ -121,7 +122,7 @@ class PhaseMark:
         return self.source.span(self.path + ("enable_updates",))
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Block:
     """A run of episodes (or batches) of one task with one parameter set.
 
@@ -176,7 +177,7 @@ class Block:
         return self.source.span(self.leaf_path + (name,))
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Info:
     """A ``{"$info": {...}}`` instruction: ``{"disable_updates": true}`` opens a test phase,
     ``{}`` resets it."""
@@ -200,7 +201,7 @@ class Info:
         return "$info"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Unknown:
     """An instruction that is not a recognised directive (the schema reports why)."""
 
@@ -218,7 +219,7 @@ class Unknown:
 Instruction = Union[PhaseMark, Block, Info, Unknown]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class TopLevelKey:
     """A key of the top-level object, kept with its span so the linter can report unknown ones."""
 
@@ -322,7 +323,7 @@ def _next_break(text: str, i: int) -> int:
     return min(a, b)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Syllabus:
     """A parsed syllabus: top-level fields, instructions, non-JSON constructs and positions."""
 

@@ -8,18 +8,17 @@ raises for bad input: every problem is a ``Diagnostic`` with a span.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from .build import build
 from .decode import Decoded, decode
 from .gc_pause import paused_gc
 from .lalr import parse_range
 from .model import Diagnostic, LineIndex, NonJson, NonJsonKind, Severity, Span, Syllabus
+from .record import field, record
 from .schema import validate
 from .source_map import SourceMap
 
 
-@dataclass
+@record()
 class ParseResult:
     """The model (None when nothing usable could be read) and the diagnostics, in order."""
 

@@ -8,13 +8,13 @@ state in force; it is never guessed from the phase kind, because engines do not 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Mapping
 
 from .model import Block, Info, PhaseMark, Syllabus
+from .record import record
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ScheduledBlock:
     """One block of one worker's schedule.
 
@@ -48,7 +48,7 @@ class ScheduledBlock:
         return self.phase.label if self.phase else None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PhaseRun:
     """A phase annotation with the blocks that follow it up to the next one."""
 
@@ -68,7 +68,7 @@ class PhaseRun:
         return sum(b.count for b in self.blocks)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Schedule:
     """One worker's schedule. ``unphased`` holds blocks that come before any ``$phase``."""
 

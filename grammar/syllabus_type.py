@@ -14,16 +14,16 @@ syllabi repeat ``"agent_pos": [1, 1]`` on every block.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from .model import Syllabus
+from .record import record
 
 UNANNOTATED = "unannotated"
 _MISSING = "(not set)"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TypeInference:
     type: str
     reason: str

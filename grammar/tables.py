@@ -12,11 +12,11 @@ from __future__ import annotations
 import functools
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from . import cache
 from .digest import blake2b
+from .record import record
 from .regex_cache import compile_cached
 
 GRAMMAR_PATH = Path(__file__).with_name("syllabus.lark")
@@ -39,7 +39,7 @@ ERROR_PATTERNS = (
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Tables:
     """The parse table and lexer patterns.
 

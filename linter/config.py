@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePath
 from typing import Any, Mapping
 
 from sylla.grammar.detect import is_syllabus
 from sylla.grammar.model import Severity
+from sylla.grammar.record import field, record, replace
 
 from .suggest import did_you_mean
 from .syllabus_type import TYPES
@@ -33,7 +33,7 @@ class ConfigError(Exception):
     """A configuration problem; the message names the file, line and key where known."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Config:
     """Resolved settings for linting one or more files."""
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from sylla.grammar.model import LineIndex, Span, Syllabus
 from sylla.grammar.parse import ParseResult
+from sylla.grammar.record import record
 from sylla.grammar.schedule import schedule
 
 from .finding import Finding, Fix, RelatedSpan
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .task_registry import TaskRegistry
 
 
-@dataclass
+@record()
 class Context:
     parse: ParseResult
     model: Syllabus

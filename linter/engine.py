@@ -14,14 +14,14 @@ the language by content.
 
 from __future__ import annotations
 
-import threading
+from _thread import _local as thread_local  # threading.local itself: importing threading (and weakref) costs start-up
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
 from typing import Any, Callable, Generic, Iterator, Sequence, TypeVar
 
 from sylla.grammar.gc_pause import paused_gc
 from sylla.grammar.model import Diagnostic, Severity
 from sylla.grammar.parse import ParseResult
+from sylla.grammar.record import record, replace
 
 from .config import Config
 from .finding import Finding, RelatedSpan
@@ -39,7 +39,7 @@ P = TypeVar("P", bound=CoreParse)
 C = TypeVar("C")
 
 
-@dataclass
+@record()
 class LintResult(Generic[ParseT]):
     """The findings of one file (sorted by offset), its parse in its language (a syllabus
     ``ParseResult``, a ``BirdsParse``, a ``TrialParse``, a delivery file's), the syllabus type
@@ -57,7 +57,7 @@ class LintResult(Generic[ParseT]):
 
 
 #: per thread: a function the rule loop calls before each rule (``between_rules``)
-_between_rules = threading.local()
+_between_rules = thread_local()
 
 
 @contextmanager

@@ -7,12 +7,11 @@ together; applying the fixes of a clean lint to its output changes nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from sylla.grammar.model import Severity, Span
+from sylla.grammar.record import field, record
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Edit:
     """Replace ``text[span.start:span.end]`` with ``new_text`` (an insertion when empty)."""
 
@@ -20,7 +19,7 @@ class Edit:
     new_text: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Fix:
     description: str
     edits: tuple[Edit, ...]
@@ -28,13 +27,13 @@ class Fix:
     safe: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class RelatedSpan:
     message: str
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Finding:
     code: str
     name: str

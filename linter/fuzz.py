@@ -16,10 +16,11 @@ import json
 import random
 import re
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from sylla.grammar.parse import parse
+from sylla.grammar.record import replace
 
 from .config import PROFILES, TYPES, Config
 from .edits import skip_trivia

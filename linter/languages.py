@@ -21,10 +21,10 @@ with ``id``, ``program``, ``data``), then syllabi (``Config.is_syllabus``).
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from sylla.grammar.birds.detect import birds_kind
+from sylla.grammar.record import record
 
 from .config import Config
 from .engine import run
@@ -52,7 +52,7 @@ def is_syllabus(data: bytes | str, path: str | None, config: Config) -> bool:
     return config.is_syllabus(path, data)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Row:
     """One language: its detection by content, the module and name of its descriptor, and
     which file endings a folder walk opens to ask the detection."""

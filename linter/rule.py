@@ -9,7 +9,6 @@ yamllint's rule protocol (an ID, a type, a ``check`` generator), in our own term
 
 from __future__ import annotations
 
-import inspect
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Iterable
 
@@ -79,12 +78,16 @@ class Rule:
 
     @property
     def summary(self) -> str:
+        import inspect  # noqa: PLC0415  # only documentation reads it; lint start-up does not (issue 24)
+
         doc = inspect.getdoc(self) or ""
         return doc.strip().splitlines()[0].strip() if doc.strip() else ""
 
     @property
     def doc(self) -> str:
         """The markdown documentation: the docstring after the summary line."""
+        import inspect  # noqa: PLC0415  # only documentation reads it; lint start-up does not (issue 24)
+
         doc = inspect.getdoc(type(self)) or ""
         lines = doc.strip().splitlines()
         return "\n".join(lines[1:]).strip()

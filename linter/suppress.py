@@ -12,16 +12,16 @@ what its author meant. Rule N607 reports it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Iterator
 
 from sylla.grammar.model import LineIndex, NonJsonKind, Span, Syllabus
+from sylla.grammar.record import field, record
 
 DIRECTIVE = re.compile(r"sylla:\s*ignore\b(\s*\[)?")
 _COMMENTS = (NonJsonKind.LINE_COMMENT, NonJsonKind.BLOCK_COMMENT)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Directive:
     """One ``sylla: ignore`` in a comment: its span (the comment), its codes (empty: every
     code), and what is wrong with it (None when it is well formed)."""
@@ -53,7 +53,7 @@ def directives(model: Syllabus) -> Iterator[Directive]:
         yield Directive(item.span, codes)
 
 
-@dataclass
+@record()
 class Suppressions:
     file_codes: tuple[str, ...] = ()
     #: line -> codes (an empty tuple means every code)

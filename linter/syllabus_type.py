@@ -7,10 +7,10 @@ syllabus without variation is linted as ANT-A (ANT-A and ANT-B have the same sha
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sylla.grammar.model import Syllabus
+from sylla.grammar.record import record
 from sylla.grammar.syllabus_type import TypeInference, infer_type
 
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 TYPES = ("CL", "ANT-A", "ANT-B", "ANT-C", "STE")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SyllabusType:
     """``type`` is what the per-type rules use: CL, ANT-A, ANT-B, ANT-C, STE or unannotated."""
 

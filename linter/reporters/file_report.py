@@ -5,14 +5,15 @@ package imports the reporters without a cycle."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from sylla.grammar.record import record
 
 from ..engine import LintResult
 from ..finding import Finding
 
 
-@dataclass
+@record()
 class FileReport:
     path: str
     result: LintResult[Any]  # any language's parse: reporters read only its text and line index

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Iterator
 
 from sylla.grammar.model import Diagnostic, Severity, TopLevelKey
+from sylla.grammar.record import replace
 
 from ..context import Context
 from ..finding import Finding
