@@ -191,21 +191,27 @@ OPTION_SETS = [{}, {"clamp_outliers": "true"}, {"normalization": "run"},
                {"normalization": "none"}]
 
 
+def _follow_with(tmp_path: Path, source: Path, params: dict) -> tuple[Appender, Follower, list[str], Path, Path]:
+    """A live copy of ``source`` (grown by the appender), a clean copy for the batch command,
+    a follower with the preprocessing ``params`` and the batch command's same options."""
+    run, clean = tmp_path / "live" / source.name, tmp_path / "clean" / source.name
+    run.parent.mkdir()
+    clean.parent.mkdir()
+    extra = ["--syllabus", str(SYLLABUS), "--allow-partial"]
+    for name, value in params.items():
+        extra += ["-P", f"{name}={value}"]
+    follower = Follower(run, Options(syllabus=str(SYLLABUS), allow_partial=True,
+                                     params=dict(params)))
+    return Appender(source, run), follower, extra, run, clean
+
+
 @pytest.mark.parametrize("params", OPTION_SETS, ids=lambda p: ",".join(p) or "defaults")
 def test_kept_block_values_equal_batch_at_every_cut(tmp_path: Path, params: dict) -> None:
     """Each update reuses the finished blocks' values the last one kept (the memo must be
     used: hits), recomputes what changed, and equals the batch command at cuts mid-block and
     at each block edge (30/35/40/70/75 episodes), under each preprocessing option."""
     fixture = WATCH / "rewards.csv"
-    run, clean = tmp_path / "live" / "rewards.csv", tmp_path / "clean" / "rewards.csv"
-    run.parent.mkdir()
-    clean.parent.mkdir()
-    appender = Appender(fixture, run)
-    extra = ["--syllabus", str(SYLLABUS), "--allow-partial"]
-    for name, value in params.items():
-        extra += ["-P", f"{name}={value}"]
-    follower = Follower(run, Options(syllabus=str(SYLLABUS), allow_partial=True,
-                                     params=dict(params)))
+    appender, follower, extra, run, clean = _follow_with(tmp_path, fixture, params)
     try:
         appender.advance(3, half=True)
         follower.refresh()
@@ -231,17 +237,10 @@ def test_a_new_extreme_rescales_the_finished_blocks(tmp_path: Path, params: dict
     lines[72] = b"71,Pong,40.0\n"  # Pong's second test block
     lines[74] = b"73,Pong,-40.0\n"
     lines[79] = b"78,Breakout,-7.5\n"
-    source = tmp_path / "source.csv"
+    source = tmp_path / "source" / "rewards.csv"
+    source.parent.mkdir()
     source.write_bytes(b"".join(lines))
-    run, clean = tmp_path / "live" / "rewards.csv", tmp_path / "clean" / "rewards.csv"
-    run.parent.mkdir()
-    clean.parent.mkdir()
-    appender = Appender(source, run)
-    extra = ["--syllabus", str(SYLLABUS), "--allow-partial"]
-    for name, value in params.items():
-        extra += ["-P", f"{name}={value}"]
-    follower = Follower(run, Options(syllabus=str(SYLLABUS), allow_partial=True,
-                                     params=dict(params)))
+    appender, follower, extra, run, clean = _follow_with(tmp_path, source, params)
     try:
         appender.advance(70)
         follower.refresh()
