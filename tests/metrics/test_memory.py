@@ -34,8 +34,12 @@ print(json.dumps([outside, inside, after]))
 
 
 def _faults(**env: str) -> list[int]:
+    """The loop's page faults in a child whose glibc settings are ``env`` alone: a Dask
+    cluster started earlier in this process (test_sweep_dask, on the same xdist worker) leaves
+    its nanny's ``MALLOC_TRIM_THRESHOLD_`` in ``os.environ``, and a child would inherit it."""
+    inherited = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
     proc = subprocess.run([sys.executable, "-c", LOOP], capture_output=True, text=True,
-                          env={**os.environ, **env}, timeout=120)
+                          env={**inherited, **env}, timeout=120)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
