@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import bisect
 import re
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from lsp_support import fixture_text
 from lsprotocol import types
 
 from sylla.grammar.model import LineIndex
 from sylla.lsp.sync import apply_indexed
 
-TEXTS = [fixture_text("separators.json"), fixture_text("good.json").replace("\n", "\r\n"), "a\rb\n\nc𝄞é\r\n"]
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "lsp"
+TEXTS = [(FIXTURES / "separators.json").read_text(encoding="utf-8"),
+         (FIXTURES / "good.json").read_text(encoding="utf-8").replace("\n", "\r\n"), "a\rb\n\nc𝄞é\r\n"]
 TYPED = st.lists(st.sampled_from(["x", "\n", "\r", "\r\n", "𝄞", "é", " "]), max_size=3).map("".join)
 
 
