@@ -10,7 +10,6 @@ starts wherever block number, block type, subtype or task changes.
 from __future__ import annotations
 
 import json
-import re
 from typing import TYPE_CHECKING, Any, Callable, cast
 
 import numpy as np
@@ -20,6 +19,7 @@ from sylla.grammar.schedule import schedule
 
 from .data import BLOCK_COLUMNS, EpisodeLog, RunData, column, regime_columns, rows_view
 from .errors import MetricsError
+from .readers.l2logger_files import natural_order
 
 if TYPE_CHECKING:
     from sylla.grammar.model import Syllabus
@@ -119,7 +119,7 @@ def _where(log: EpisodeLog, part: pd.DataFrame, i: int) -> tuple[str, int | None
 
 def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Syllabus",
                     allow_partial: bool) -> tuple[RunData, list[str], tuple | None]:
-    workers = sorted(part["worker"].astype(str).unique(), key=_natural)
+    workers = sorted(part["worker"].astype(str).unique(), key=natural_order)
     notes: list[str] = []
     pieces: list[pd.DataFrame] = []
     partial_blocks: set[int] = set()
@@ -355,10 +355,6 @@ def _stop_at_first(bad: np.ndarray, log: EpisodeLog, part: pd.DataFrame, blocks:
         i = int(np.argmax(bad))
         file, row = _where(log, part, i)
         raise MetricsError(message(i, blocks[int(ordinals[i])]), file, row)
-
-
-def _natural(text: str) -> tuple:
-    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text))
 
 
 # --- without a syllabus ---------------------------------------------------------------------

@@ -213,10 +213,10 @@ def _smoothed_copy(perf: "np.ndarray | SpillArray", starts: np.ndarray, stops: n
                    smoothed: list[bool],
                    smooth: Callable[[int, int, np.ndarray], np.ndarray]) -> "np.ndarray | SpillArray":
     """A copy of a run's values with the ``smoothed`` blocks smoothed (``smooth(a, b, values)``,
-    `l2m_smooth` through the memo). Values
-    in a spill file whose blocks tile it in order are read once and written once, block by
-    block, into a new one: copying the file and then reading and writing each block again was
-    two more passes over a 10M-episode run (issue 24). The values are the same either way."""
+    `l2m_smooth` through the memo). Values in a spill file whose blocks tile it in order are
+    read once and written once, block by block, into a new one: copying the file and then
+    reading and writing each block again was two more passes over a 10M-episode run (issue
+    24). The values are the same either way."""
     n = int(perf.shape[0])
     tiled = (isinstance(perf, SpillArray) and len(starts) > 0 and int(starts[0]) == 0
              and int(stops[-1]) == n and bool(np.all(starts[1:] == stops[:-1])))

@@ -253,10 +253,9 @@ def compute_metrics(
     details: dict[str, dict[str, dict[str, Any]]] = {}
     with bar:
         for run in runs:
-            kept = memo is not None and len(runs) == 1 and memo.admit(run)
+            kept = memo if memo is not None and len(runs) == 1 and memo.admit(run) else NO_MEMO
             details[run.run] = _run_plugins(run, ste_data, values, all_plugins, records,
-                                            warnings, len(runs), bar, produced_by,
-                                            memo if kept and memo is not None else NO_MEMO)
+                                            warnings, len(runs), bar, produced_by, kept)
     for plugin in all_plugins:  # plugins that aggregate across runs (e.g. a pooled row)
         if hasattr(plugin, "finish"):
             extra, notes = plugin.finish(runs, values, produced_by.get(plugin.name, []))

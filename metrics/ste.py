@@ -10,7 +10,6 @@ code when loaded.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -19,6 +18,7 @@ import numpy as np
 from .data import Columns, RunData, as_frame, column, variant_base
 from .errors import EXIT_USAGE, MetricsError
 from .readers import read_log
+from .readers.l2logger_files import natural_order
 from .readers.sniff import is_l2logger, is_learnkit, kind_of
 from .readers.ste_store import COLUMNS as STORE_COLUMNS
 from .readers.ste_store import is_ste_store, read_ste_store
@@ -53,11 +53,7 @@ def _runs_in(path: Path) -> list[Path]:
     if not found:
         raise MetricsError("no STE runs here (expected l2logger or learnkit directories or "
                            "plain logs)", str(path), exit_code=EXIT_USAGE)
-    return sorted(found, key=lambda p: _natural(str(p)))
-
-
-def _natural(text: str) -> tuple:
-    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text))
+    return sorted(found, key=natural_order)
 
 
 def load_ste(paths: list[str | Path], perf: str | None = None) -> dict[str, list[RunData]]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -20,7 +19,7 @@ from ..data import EpisodeLog
 from ..errors import EXIT_USAGE, MetricsError
 from ..progress import Progress
 from .common import TaskNames, perf_values, read_failure
-from .l2logger_files import BLOCK, FOLDER, STARTS_AT_ONE, STRINGS, THREADS, csv_options
+from .l2logger_files import BLOCK, FOLDER, STARTS_AT_ONE, STRINGS, THREADS, csv_options, natural_order
 from .sniff import is_l2logger  # noqa: F401 - re-exported
 
 if TYPE_CHECKING:
@@ -147,10 +146,6 @@ class _Codes:
         return self.tasks.warnings() if self.tasks is not None else []
 
 
-def _natural(path: Path) -> tuple:
-    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", str(path)))
-
-
 def read_l2logger(path: Path, perf: str | None = None, progress: bool | None = None, *,
                   allow_partial: bool = False, stream: bool = False) -> EpisodeLog:
     """Read every data file, keep complete experiences, one row per (worker, exp_num).
@@ -171,7 +166,7 @@ def read_l2logger(path: Path, perf: str | None = None, progress: bool | None = N
             f"{info['metrics_columns']}; choose one with --perf",
             str(path / "logger_info.json"))
     subtype = str(info.get("log_format_version", "1.0")) == "1.1"
-    files = sorted(data_files(path), key=_natural)
+    files = sorted(data_files(path), key=natural_order)
     sizes = [f.stat().st_size for f in files]
     codes = {c: _Codes(fold=c == "task_name") for c in STRINGS}
     cols: dict[str, list[np.ndarray]] = {c: [] for c in

@@ -26,6 +26,12 @@ STARTS_AT_ONE = ("exp_num starts at 1, not 0 as l2logger counts; no experience i
 FOLDER = re.compile(r"^(\d+)-(train|test)$")
 
 
+def natural_order(name: "str | Path") -> tuple:
+    """The sort key of l2logger's files and workers (and of STE run folders): numbers by value,
+    so ``2-test`` comes before ``10-train`` and ``worker2`` before ``worker10``."""
+    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", str(name)))
+
+
 def csv_options(file: Path, perf: str, subtype: bool, as_text: bool = False) -> dict:
     """pyarrow.csv options for one data file: the standard columns and ``perf`` only, numbers
     typed (or kept as text to locate a bad value), strings dictionary-encoded. Checks that

@@ -10,7 +10,6 @@ block, its phase label), so the two never disagree on what a divergence is.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +20,7 @@ from sylla.grammar.schedule import schedule
 from sylla.metrics.align import block_kind, same_task
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.readers.l2logger import data_files
+from sylla.metrics.readers.l2logger_files import natural_order
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -65,10 +65,6 @@ class Progress:
     @property
     def complete(self) -> bool:
         return self.episodes_planned is not None and self.episodes_read >= self.episodes_planned
-
-
-def _natural(text: str) -> tuple:
-    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", text))
 
 
 def _line(model: "Syllabus", block: "ScheduledBlock") -> int:
@@ -206,7 +202,7 @@ def check(frame: "pd.DataFrame", model: "Syllabus") -> tuple[Divergence | None, 
     first: Divergence | None = None
     reads: list[tuple[int, "Schedule"]] = []
     for _run, part in frame.groupby("run", sort=False, observed=True):
-        workers = sorted(part["worker"].astype(str).unique(), key=_natural)
+        workers = sorted(part["worker"].astype(str).unique(), key=natural_order)
         for k, worker in enumerate(workers):
             sched = schedule(model, workers=len(workers), worker=k)
             mine = part[part["worker"].astype(str) == worker].sort_values(
@@ -250,7 +246,7 @@ def raw_l2logger_frame(path: "Path") -> "pd.DataFrame | None":
 
 
     try:
-        files = sorted(data_files(path), key=lambda f: _natural(str(f.relative_to(path))))
+        files = sorted(data_files(path), key=lambda f: natural_order(f.relative_to(path)))
         parts = [pd.read_csv(f, sep="\t", usecols=lambda c: c in RAW_COLUMNS, dtype=str,
                              keep_default_na=False) for f in files]
     except (MetricsError, ValueError, OSError):

@@ -15,7 +15,6 @@ else returns None and the follower re-reads the log whole.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,15 +22,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from sylla.metrics.readers.l2logger_files import FOLDER, csv_options
+from sylla.metrics.readers.l2logger_files import FOLDER, csv_options, natural_order
 
 if TYPE_CHECKING:
     import pyarrow as pa
-
-
-def _natural(path: Path) -> tuple:
-    """The whole-log reader's file order (`read_l2logger` sorts on this)."""
-    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", str(path)))
 
 
 @dataclass
@@ -66,7 +60,7 @@ class L2loggerTail:
                                     by_file.get(index)))
 
     def _listing(self) -> list[Path]:
-        return sorted(self.root.rglob("data-log.tsv"), key=_natural)
+        return sorted(self.root.rglob("data-log.tsv"), key=natural_order)  # the whole-log reader's order
 
     @classmethod
     def fits(cls, frame: Any) -> bool:
