@@ -46,6 +46,34 @@ CASES = [
 ]
 
 
+def _follow_with(tmp_path: Path, source: Path, params: dict) -> tuple[Appender, Follower, list[str], Path, Path]:
+    """A live copy of ``source`` (grown by the appender), a clean copy for the batch command,
+    a follower with the preprocessing ``params`` and the batch command's same options."""
+    run, clean = tmp_path / "live" / source.name, tmp_path / "clean" / source.name
+    run.parent.mkdir()
+    clean.parent.mkdir()
+    extra = ["--syllabus", str(SYLLABUS), "--allow-partial"]
+    for name, value in params.items():
+        extra += ["-P", f"{name}={value}"]
+    follower = Follower(run, Options(syllabus=str(SYLLABUS), allow_partial=True,
+                                     params=dict(params)))
+    return Appender(source, run), follower, extra, run, clean
+
+
+def _each_cut_equals_batch(appender: Appender, follower: Follower, source: Path, clean: Path,
+                           run: Path, extra: list[str], cuts: tuple[int, ...],
+                           half: bool = False) -> None:
+    """At each cut the follower updates incrementally (not recomputed) and its state equals
+    the batch command's document on the same rows."""
+    for cut in cuts:
+        appender.advance(cut, half=half)
+        state = follower.refresh()
+        assert follower.last_update == "incremental", cut
+        materialise(source, clean, cut)
+        expected, error = batch(clean, *extra)
+        _same(state, expected, error, clean, run)
+
+
 @pytest.mark.parametrize(("fixture", "name", "extra"), [c[1:] for c in CASES],
                          ids=[c[0] for c in CASES])
 def test_live_state_equals_batch_at_every_cut(tmp_path: Path, fixture: Path, name: str,
@@ -116,22 +144,13 @@ def test_appended_rows_update_incrementally_and_equal_batch(tmp_path: Path, name
     recomputed), at cut points inside blocks and on a block edge, and still equals the batch
     command's document."""
     fixture = WATCH / name
-    run, clean = tmp_path / "live" / name, tmp_path / "clean" / name
-    run.parent.mkdir()
-    clean.parent.mkdir()
-    appender = Appender(fixture, run)
-    extra = ["--syllabus", str(SYLLABUS), "--allow-partial"]
-    follower = Follower(run, Options(syllabus=str(SYLLABUS), allow_partial=True))
+    appender, follower, extra, run, clean = _follow_with(tmp_path, fixture, {})
     try:
         appender.advance(3, half=True)
         follower.refresh()
-        for cut in (7, 19, 31, 32, 33, 57, 81):  # 31/32: the first block edge
-            appender.advance(cut, half=True)
-            state = follower.refresh()
-            assert follower.last_update == "incremental", cut
-            materialise(fixture, clean, cut)
-            expected, error = batch(clean, *extra)
-            _same(state, expected, error, clean, run)
+        # 31/32: the first block edge
+        _each_cut_equals_batch(appender, follower, fixture, clean, run, extra,
+                               (7, 19, 31, 32, 33, 57, 81), half=True)
     finally:
         follower.close()
 
@@ -191,20 +210,6 @@ OPTION_SETS = [{}, {"clamp_outliers": "true"}, {"normalization": "run"},
                {"normalization": "none"}]
 
 
-def _follow_with(tmp_path: Path, source: Path, params: dict) -> tuple[Appender, Follower, list[str], Path, Path]:
-    """A live copy of ``source`` (grown by the appender), a clean copy for the batch command,
-    a follower with the preprocessing ``params`` and the batch command's same options."""
-    run, clean = tmp_path / "live" / source.name, tmp_path / "clean" / source.name
-    run.parent.mkdir()
-    clean.parent.mkdir()
-    extra = ["--syllabus", str(SYLLABUS), "--allow-partial"]
-    for name, value in params.items():
-        extra += ["-P", f"{name}={value}"]
-    follower = Follower(run, Options(syllabus=str(SYLLABUS), allow_partial=True,
-                                     params=dict(params)))
-    return Appender(source, run), follower, extra, run, clean
-
-
 @pytest.mark.parametrize("params", OPTION_SETS, ids=lambda p: ",".join(p) or "defaults")
 def test_kept_block_values_equal_batch_at_every_cut(tmp_path: Path, params: dict) -> None:
     """Each update reuses the finished blocks' values the last one kept (the memo must be
@@ -215,13 +220,8 @@ def test_kept_block_values_equal_batch_at_every_cut(tmp_path: Path, params: dict
     try:
         appender.advance(3, half=True)
         follower.refresh()
-        for cut in (7, 19, 31, 32, 36, 37, 41, 42, 57, 71, 72, 76, 77, 81):
-            appender.advance(cut, half=True)
-            state = follower.refresh()
-            assert follower.last_update == "incremental", cut
-            materialise(fixture, clean, cut)
-            expected, error = batch(clean, *extra)
-            _same(state, expected, error, clean, run)
+        _each_cut_equals_batch(appender, follower, fixture, clean, run, extra,
+                               (7, 19, 31, 32, 36, 37, 41, 42, 57, 71, 72, 76, 77, 81), half=True)
         assert follower.incremental is not None and follower.incremental.memo.hits
     finally:
         follower.close()
@@ -244,13 +244,8 @@ def test_a_new_extreme_rescales_the_finished_blocks(tmp_path: Path, params: dict
     try:
         appender.advance(70)
         follower.refresh()
-        for cut in (72, 73, 74, 75, 79, 80, 81):
-            appender.advance(cut)
-            state = follower.refresh()
-            assert follower.last_update == "incremental", cut
-            materialise(source, clean, cut)
-            expected, error = batch(clean, *extra)
-            _same(state, expected, error, clean, run)
+        _each_cut_equals_batch(appender, follower, source, clean, run, extra,
+                               (72, 73, 74, 75, 79, 80, 81))
     finally:
         follower.close()
 
