@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 EXIT_CODES = (
     (0, "--check: the run completed its schedule; without --check: the server was stopped"),
     (1, "--check: the run diverged from its syllabus (episode, expected, found and the "
-        "syllabus file:line are printed); an invalid syllabus"),
+        "syllabus file:line are printed), or it completed its schedule with a log that cannot "
+        "be read (the reader's error, with file and row, is printed); an invalid syllabus"),
     (2, "usage: a bad option, a log that does not exist, --check without --syllabus, no free "
         "port, sylla[watch] not installed"),
 )
@@ -131,9 +132,16 @@ def _check(follower: Follower) -> int:
             print(f"sylla: {state.divergence}", file=sys.stderr, flush=True)
             outcome["code"] = 1
             return False
-        if p.complete and state.error is None:
-            print("sylla: watch: the run completed its schedule", file=sys.stderr, flush=True)
-            outcome["code"] = 0
+        if p.complete:
+            # an error while the run is written can pass (a block folder with its header
+            # alone); once every planned episode is in, the log is what it will be
+            if state.error is not None:
+                print(f"sylla: watch: the run completed its schedule, but its log cannot be "
+                      f"read: {state.error}", file=sys.stderr, flush=True)
+                outcome["code"] = 1
+            else:
+                print("sylla: watch: the run completed its schedule", file=sys.stderr, flush=True)
+                outcome["code"] = 0
             return False
         return True
 

@@ -131,6 +131,23 @@ def test_check_exits_1_at_the_first_divergence(tmp_path: Path) -> None:
     assert "the log has task pong" in err
 
 
+def test_check_exits_1_when_the_completed_run_cannot_be_read(tmp_path: Path) -> None:
+    """A run that completes its schedule with a value that is no number must not pass the
+    watchdog: the reader's error is printed with its file and row, and the exit code is 1."""
+    run = tmp_path / "run"
+    shutil.copytree(WATCH / "l2logger_run", run)
+    last = sorted(run.rglob("data-log.tsv"), key=lambda p: int(p.parent.name.split("-")[0]))[-1]
+    lines = last.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[-1] = lines[-1].rstrip("\n").rsplit("\t", 1)[0] + "\toops\n"
+    last.write_text("".join(lines), encoding="utf-8")
+    check = subprocess.run([sys.executable, "-m", "sylla", "watch", str(run), "--check",
+                            "--syllabus", str(SYLLABUS)], capture_output=True, text=True,
+                           timeout=60)  # without the check for it, it waited forever
+    assert check.returncode == 1, check.stderr
+    assert "completed its schedule, but its log cannot be read" in check.stderr
+    assert f"{last}:{len(lines)}: reward is not a number: 'oops'" in check.stderr
+
+
 PARAMS_SYLLABUS = WATCH / "pong_breakout_params.json"
 
 
