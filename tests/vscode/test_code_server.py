@@ -20,6 +20,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import warnings
 from pathlib import Path
 
 import pytest
@@ -178,6 +179,12 @@ def test_code_server_shows_problems_hover_and_applies_a_quick_fix(vsix: Path, tm
     # Blocks of 100, 100 and 10 episodes, counted from 0 as sylla.schedule counts them: the
     # hovered second block holds episodes 100 to 199.
     assert "episodes 100–199" in seen["hover"], seen["hover"]
+    # Ctrl+. opened the menu at the first press once the lightbulb showed, or at the second;
+    # a second press is said in the warnings summary, as it hints at a slow code-action answer.
+    assert seen["quickFixAttempts"] in (1, 2), seen
+    if seen["quickFixAttempts"] > 1:
+        warnings.warn(f"the quick-fix menu opened only at Ctrl+. press {seen['quickFixAttempts']}: {seen['steps']}",
+                      stacklevel=1)
     # The chosen quick fix turned learning off in the test phase, and the editor saved it.
     saved = json.loads(_strip_trailing_commas(syllabus.read_text()))
     phase = saved["instructions"].index({"$phase": "2.test"})
