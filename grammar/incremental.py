@@ -37,19 +37,19 @@ from __future__ import annotations
 
 import operator
 from bisect import bisect_left, bisect_right
-from typing import Any
+from typing import Any, Sequence
 
 from .build import build, build_instruction
 from .gc_pause import paused_gc
 from .lalr import MAX_DEPTH, Item, Node, Tok, parse_around, parse_list, parse_range
-from .model import Block, Diagnostic, Instruction, LineIndex, NonJson, NonJsonKind, PhaseMark, Severity, Span, Syllabus, TopLevelKey
+from .model import Diagnostic, Instruction, LineIndex, NonJson, NonJsonKind, Severity, Span, Syllabus, TopLevelKey
 from .parse import ParseResult, parse
-from .record import field_names, replace
+from .record import replace
 from .schema import validate, validate_instruction, validate_top
+from .shifted import Shifted
 from .source_map import SourceMap
 
 _CHUNK = 4096
-_WITH_SOURCE = (Block, PhaseMark)
 #: how many source maps (each holding its version's text) the instructions of one model may
 #: read from before they are all moved to the newest: edits in many different instructions
 #: must not keep every version's text alive
@@ -219,18 +219,8 @@ def _splice(
         new_root = new_array
     source = SourceMap(text, new_root)
     base: tuple[str | int, ...] = ("instructions",) if model.form == "object" else ()
-    # Unchanged instructions keep reading positions from the source map of the version they
-    # were built in; when these pile up, all move to the new one (see ``_MAX_SOURCE_MAPS``).
-    rebase = len({x.source for x in model.instructions if x.__class__ in _WITH_SOURCE}) >= _MAX_SOURCE_MAPS
-    old_instructions = model.instructions
-    instructions: list[Instruction] = (
-        [_rebased(x, move, source, rebase, True) for x in old_instructions[:i]] if rebase else list(old_instructions[:i])
-    )
-    instructions.append(build_instruction(i, fresh.value, fresh, base + (i,), model.default_params, source))
-    if delta == 0 and not rebase:
-        instructions.extend(old_instructions[i + 1 :])
-    else:
-        instructions.extend(_shifted(old_instructions, i + 1, delta, 0, base, source))
+    built = build_instruction(i, fresh.value, fresh, base + (i,), model.default_params, source)
+    instructions = Shifted.spliced(model.instructions, i, i + 1, (built,), delta, 0, source, base, model.source_map, _MAX_SOURCE_MAPS)
     non_json = [n if n.span.end <= old_item.start else NonJson(n.kind, move(n.span)) for n in model.non_json
                 if not (old_item.start <= n.span.start < after)]
     non_json.extend(fresh_non_json)
@@ -246,7 +236,7 @@ def _splice(
         path=model.path,
         form=model.form,
         value=new_root.value,
-        instructions=tuple(instructions),
+        instructions=instructions,
         name=model.name,
         author=model.author,
         contains=model.contains,
@@ -285,43 +275,6 @@ def _moved_diagnostic(d: Diagnostic, move: Any) -> Diagnostic:
         d.kind, d.message, move(d.span), d.severity, d.path, d.keyword,
         tuple(type(r)(r.message, move(r.span)) for r in d.related),
     )
-
-
-_FIELDS: dict[type, tuple[Any, int, int]] = {}
-
-
-def _fields(cls: type) -> tuple[Any, int, int]:
-    """A getter of all of a model class' fields in constructor order, and where ``span`` and
-    ``source`` are in it (-1: no such field)."""
-    found = _FIELDS.get(cls)
-    if found is None:
-        names = list(field_names(cls))
-        found = _FIELDS[cls] = (
-            operator.attrgetter(*names), names.index("span"), names.index("source") if "source" in names else -1
-        )
-    return found
-
-
-def _rebased(instruction: Instruction, move: Any, source: SourceMap, rebase: bool, same_span: bool) -> Instruction:
-    """An unchanged instruction in the new model, with its span moved.
-
-    One whose span did not move is kept as it is, with the source map it reads its inner
-    positions from (a phase label's span, a parameter's): that map's text is an older
-    version, but the same inside this instruction, and its instruction list has the same
-    items before and at this one. Otherwise (or with ``rebase``) it is copied onto ``source``."""
-    if same_span and not rebase:
-        return instruction
-    return _copy(instruction, move(instruction.span), source if instruction.__class__ in _WITH_SOURCE else None)
-
-
-def _copy(instruction: Instruction, span: Span, source: SourceMap | None) -> Instruction:
-    cls = instruction.__class__
-    get, span_at, source_at = _fields(cls)
-    values = list(get(instruction))
-    values[span_at] = span
-    if source_at >= 0:
-        values[source_at] = source
-    return cls(*values)
 
 
 # ---- edits between instructions, across them, and outside the instruction list ----
@@ -436,25 +389,14 @@ def _splice_list(
     source = SourceMap(text, new_root)
     base: tuple[str | int, ...] = ("instructions",) if model.form == "object" else ()
     depth = len(base)
-    rebase = len({x.source for x in model.instructions if x.__class__ in _WITH_SOURCE}) >= _MAX_SOURCE_MAPS
-    instructions: list[Instruction] = []
-    old_instructions = model.instructions
-    if rebase:
-        instructions.extend(_rebased(old_instructions[j], move, source, rebase, True) for j in range(a))
-    else:
-        instructions.extend(old_instructions[:a])
-    for k, item in enumerate(fresh):
-        instructions.append(build_instruction(a + k, item.value, item, base + (a + k,), model.default_params, source))
-    if delta == 0 and shift == 0 and not rebase:
-        instructions.extend(old_instructions[b:])
-    else:
-        instructions.extend(_shifted(old_instructions, b, delta, shift, base, source))
+    built = [build_instruction(a + k, item.value, item, base + (a + k,), model.default_params, source) for k, item in enumerate(fresh)]
+    instructions = Shifted.spliced(model.instructions, a, b, built, delta, shift, source, base, model.source_map, _MAX_SOURCE_MAPS)
     non_json = [n if n.span.end <= s else NonJson(n.kind, move(n.span)) for n in model.non_json
                 if not (s <= n.span.start < e_old)]
     non_json.extend(fresh_non_json)
     non_json.sort(key=lambda n: n.span.start)
     lines = LineIndex.edited(model.lines, text, s, e_old, e_old + delta)
-    new_model = _model(model, text, new_root, tuple(instructions), tuple(non_json), source, move, lines)
+    new_model = _model(model, text, new_root, instructions, tuple(non_json), source, move, lines)
     clean = _syntax_clean(fresh_problems)
     problems: list[Diagnostic] = []
     schema: list[Diagnostic] = []
@@ -509,7 +451,7 @@ def _with_array(model: Syllabus, root: Node, array: Node, new_array: Node, after
 
 
 def _model(
-    model: Syllabus, text: str, root: Item, instructions: tuple[Instruction, ...], non_json: tuple[NonJson, ...],
+    model: Syllabus, text: str, root: Item, instructions: Sequence[Instruction], non_json: tuple[NonJson, ...],
     source: SourceMap, move: Any, lines: LineIndex,
 ) -> Syllabus:
     """The previous model for the new text: its top level unchanged, spans moved."""
@@ -538,39 +480,6 @@ def _model(
     )
 
 
-def _shifted(
-    instructions: tuple[Instruction, ...], first: int, delta: int, shift: int, base: tuple[str | int, ...], source: SourceMap,
-) -> list[Instruction]:
-    """``instructions[first:]``, all wholly after the edit: their spans ``delta`` further on,
-    their places in the list ``shift`` further on, reading inner positions from ``source``.
-
-    One loop with the per-class layout looked up once per class: on a 500 KB syllabus this
-    copies some 10,000 instructions per keystroke, and a function call per instruction
-    doubled the cost."""
-    out: list[Instruction] = []
-    append = out.append
-    layouts: dict[type, tuple[Any, int, int, int]] = {}
-    for j in range(first, len(instructions)):
-        instruction = instructions[j]
-        cls = instruction.__class__
-        layout = layouts.get(cls)
-        if layout is None:
-            get, span_at, source_at = _fields(cls)
-            layout = layouts[cls] = (get, span_at, source_at, _path_at(cls))
-        get, span_at, source_at, path_at = layout
-        values = list(get(instruction))
-        if delta:
-            span = values[span_at]
-            values[span_at] = Span(span.start + delta, span.end + delta)
-        if shift:
-            values[_INDEX] = j + shift
-            values[path_at] = base + (j + shift,)
-        if source_at >= 0:
-            values[source_at] = source
-        append(cls(*values))
-    return out
-
-
 def _moved_items(items: list[Item], first: int, delta: int) -> list[Item]:
     """``items[first:]`` moved by ``delta`` (``_moved``; an instruction lexed whole is one
     token, the common case, copied here without a call per item)."""
@@ -578,19 +487,6 @@ def _moved_items(items: list[Item], first: int, delta: int) -> list[Item]:
         Tok(it.type, it.value, it.start + delta, it.end + delta) if it.__class__ is Tok else _moved(it, delta)
         for it in items[first:]
     ]
-
-
-_INDEX = 0  # every instruction class has ``index`` first
-_PATHS: dict[type, int] = {}
-
-
-def _path_at(cls: type) -> int:
-    found = _PATHS.get(cls)
-    if found is None:
-        names = list(field_names(cls))
-        assert names[_INDEX] == "index"
-        found = _PATHS[cls] = names.index("path")
-    return found
 
 
 def _reparse_around(
@@ -647,9 +543,7 @@ def _reparse_around(
     if defaults != dict(model.default_params):
         new_model = build(text, model.path, model.form, value, source, non_json, lines)
     else:
-        instructions = model.instructions
-        if d:
-            instructions = tuple(_shifted(instructions, 0, d, 0, base, source))
+        instructions = Shifted.spliced(model.instructions, 0, 0, (), d, 0, source, base, model.source_map, _MAX_SOURCE_MAPS)
         new_model = build(text, model.path, model.form, value, source, non_json, lines, instructions)
     clean = _syntax_clean(sub.problems)
     problems: list[Diagnostic] = list(sub.problems)
