@@ -161,9 +161,6 @@ class Shifted(Sequence[Instruction]):
     def __repr__(self) -> str:
         return f"Shifted({tuple(self)!r})"
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (tuple, (tuple(self),))  # pickled (and unpickled) as the tuple it stands for
-
     def classes(self) -> list[type]:
         """Each instruction's class, without making a single copy (a copy has its original's)."""
         out: list[type] = []
