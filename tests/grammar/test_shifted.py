@@ -5,12 +5,18 @@ inner positions), while an edit copies none of the instructions after it until t
 
 from __future__ import annotations
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from sylla.grammar import shifted
 from sylla.grammar.incremental import reparse
 from sylla.grammar.model import Block, PhaseMark
 from sylla.grammar.parse import parse
 from sylla.grammar.shifted import Shifted, classes
 from sylla.grammar.synth import phase_pairs
+
+from .test_incremental import TEXTS, assert_same
+from .test_incremental_anywhere import keystroke
 
 
 def _typed_at_start(text: str, typed: str = "  ") -> str:
@@ -73,3 +79,20 @@ def test_runs_stay_few_and_read_sequences_start_over() -> None:
     text = _typed_at_start(text)
     result = reparse(result, text)
     assert len(result.model.instructions._runs) <= 3
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.sampled_from(TEXTS), st.integers(1, 12), st.data())
+def test_a_session_read_only_here_and_there_equals_the_full_parse(text: str, steps: int, data: st.DataObject) -> None:
+    """Keystrokes anywhere, each version parsed from the last with nothing or a few of its
+    instructions read in between (runs built on runs, some copies made, most not): the
+    last version equals its full parse, instruction for instruction."""
+    result = parse(text)
+    for _ in range(steps):
+        text = data.draw(keystroke(text))
+        result = reparse(result, text)
+        instructions = result.model.instructions if result.model is not None else ()
+        for i in data.draw(st.lists(st.integers(0, 10**6), max_size=3)):
+            if instructions:
+                instructions[i % len(instructions)]  # read for its effect: that one copy is made now
+    assert_same(result, parse(text))
