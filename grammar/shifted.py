@@ -124,8 +124,10 @@ class Shifted(Sequence[Instruction]):
         if isinstance(index, slice):
             if self._missing:
                 start, stop, step = index.indices(len(self._memo))
-                return tuple(self[i] for i in range(start, stop, step))
-            return tuple(self._memo[index])  # type: ignore[arg-type]  # complete: no None left
+                if step != 1:
+                    return tuple(self[i] for i in range(start, stop, step))
+                self._make(start, stop)
+            return tuple(self._memo[index])  # type: ignore[arg-type]  # made: no None left
         found = self._memo[index]
         if found is not None:
             return found
@@ -171,25 +173,35 @@ class Shifted(Sequence[Instruction]):
         return out
 
     def _fill(self) -> None:
-        """Make every instruction not read yet, one run at a time (one loop per run, with the
-        class layout looked up once per class: a call per instruction doubled the cost), and
-        ``_BLOCK`` instructions per hold of the lock: the lint fills a sequence (20-40 ms at
-        500 KB) while a request of the editor's may read one of its instructions."""
+        """Make every instruction not read yet (see ``_make``)."""
+        self._make(0, len(self._memo))
+
+    def _make(self, first: int, stop: int) -> None:
+        """Make the instructions ``[first, stop)`` not read yet, one run at a time (one loop per
+        run, with the class layout looked up once per class: a call per instruction doubled
+        the cost), and ``_BLOCK`` instructions per hold of the lock: the lint reads a whole
+        sequence (20-40 ms at 500 KB) while a request of the editor's may read one of them."""
         memo, path, lock = self._memo, self._path, self._lock
         for run in self._runs:
-            base, lo, start, source = run.base, run.lo, run.start, run.source
+            begin, end = max(run.start, first), min(run.stop, stop)
+            if begin >= end:
+                continue
+            base, at, source = run.base, run.lo - run.start, run.source
             if source is None:  # the very objects: whatever was read already is one of them
                 with lock:
-                    memo[start : run.stop] = base[lo : lo + run.stop - start]
+                    self._missing -= memo[begin:end].count(None)
+                    memo[begin:end] = base[begin + at : end + at]
                 continue
             delta, shift = run.delta, run.shift
             layouts: dict[type, tuple[Any, int, int, int]] = {}
-            for block in range(start, run.stop, _BLOCK):
+            for block in range(begin, end, _BLOCK):
                 with lock:
-                    for i in range(block, min(block + _BLOCK, run.stop)):
+                    made = 0
+                    for i in range(block, min(block + _BLOCK, end)):
                         if memo[i] is not None:
                             continue
-                        instruction = base[lo + i - start]
+                        made += 1
+                        instruction = base[i + at]
                         cls = instruction.__class__
                         layout = layouts.get(cls)
                         if layout is None:
@@ -208,8 +220,7 @@ class Shifted(Sequence[Instruction]):
                         if source_at >= 0:
                             values[source_at] = source
                         memo[i] = cls(*values)
-        with lock:
-            self._missing = 0
+                    self._missing -= made
 
 
 def classes(instructions: Sequence[Instruction]) -> list[type]:

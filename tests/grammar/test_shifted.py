@@ -40,6 +40,9 @@ def test_an_edit_copies_no_instruction_after_it_until_read() -> None:
     assert _made(instructions) == 0  # the classes came without a copy
     last = instructions[-1]
     assert _made(instructions) == 1 and instructions[-1] is last  # made once, then kept
+    part = instructions[100:140]  # a slice makes just its own
+    assert _made(instructions) == 41 and part[-1] is instructions[139]
+    assert instructions._missing == instructions._memo.count(None)
     assert instructions == parse(edited).model.instructions
 
 
