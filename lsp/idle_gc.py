@@ -4,7 +4,8 @@ A 500 KB syllabus parses into millions of objects that live as long as their ver
 open. With automatic collection, a collection that happens to start between the parse and
 the lint, or while a request is answered, walks all of them and adds 20-150 ms to what the
 user waits for. The server therefore turns automatic collection off while it serves, and
-collects once the session has been quiet for ``QUIET`` seconds after a lint. A session that
+collects once the session has been quiet for ``QUIET`` seconds after a lint (no lint, change
+or request meanwhile). A session that
 is never quiet for that long is still collected every ``MAX_GAP`` seconds, so memory held in
 reference cycles is still returned, but only the young generations then: the objects made
 since the last collection (20-30 ms for a few versions of a 500 KB syllabus). A full
@@ -56,6 +57,19 @@ class IdleCollector:
         try:
             self._pending = asyncio.get_running_loop().call_later(self.quiet, self.collect)
         except RuntimeError:  # no loop (in-process use): leave collection to the interpreter
+            self._pending = None
+
+    def touch(self) -> None:
+        """The editor sent a change or a request: a collection waiting for quiet waits
+        ``quiet`` seconds more. A lint's end alone does not say the session is quiet: after
+        the long first lint of a large syllabus the quiet collection fired while the editor
+        was already sending the next keystroke's requests, which waited 100+ ms for it."""
+        if self._pending is None:
+            return
+        self._pending.cancel()
+        try:
+            self._pending = asyncio.get_running_loop().call_later(self.quiet, self.collect)
+        except RuntimeError:  # no loop (in-process use)
             self._pending = None
 
     def collect(self, generation: int = 2) -> None:

@@ -91,3 +91,23 @@ async def test_a_session_never_quiet_still_gets_a_full_collection_after_the_long
     finally:
         if was_enabled:
             gc.enable()
+
+
+async def test_changes_and_requests_keep_the_session_from_being_quiet() -> None:
+    collector = IdleCollector(quiet=0.05, max_gap=60)
+    was_enabled = gc.isenabled()
+    try:
+        collector.start()
+        collector.activity()  # a lint ended: a collection once quiet ...
+        for _ in range(4):
+            await asyncio.sleep(0.03)
+            collector.touch()  # ... but the editor keeps typing and asking
+        assert collector.collections == 0
+        await asyncio.sleep(0.1)
+        assert collector.collections == 1
+        collector.touch()  # nothing pending: a request alone schedules nothing
+        await asyncio.sleep(0.1)
+        assert collector.collections == 1
+    finally:
+        if was_enabled:
+            gc.enable()
