@@ -10,7 +10,7 @@ from __future__ import annotations
 import operator
 import re
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from .lalr import Item, Tok
 from .model import (
@@ -49,7 +49,7 @@ def build(
     source: SourceMap,
     non_json: list[NonJson],
     lines: LineIndex,
-    instructions: "tuple[Instruction, ...] | None" = None,
+    instructions: "Sequence[Instruction] | None" = None,
 ) -> Syllabus:
     """The model of one parsed document; ``instructions`` when the caller has them already
     (an incremental parse whose edit left the instruction list and the defaults alone)."""

@@ -37,19 +37,19 @@ from __future__ import annotations
 
 import operator
 from bisect import bisect_left, bisect_right
-from typing import Any
+from typing import Any, Sequence
 
 from .build import build, build_instruction
 from .gc_pause import paused_gc
 from .lalr import MAX_DEPTH, Item, Node, Tok, parse_around, parse_list, parse_range
-from .model import Block, Diagnostic, Instruction, LineIndex, NonJson, NonJsonKind, PhaseMark, Severity, Span, Syllabus, TopLevelKey
+from .model import Diagnostic, Instruction, LineIndex, NonJson, NonJsonKind, Severity, Span, Syllabus, TopLevelKey
 from .parse import ParseResult, parse
-from .record import field_names, replace
+from .record import replace
 from .schema import validate, validate_instruction, validate_top
+from .shifted import Shifted
 from .source_map import SourceMap
 
 _CHUNK = 4096
-_WITH_SOURCE = (Block, PhaseMark)
 #: how many source maps (each holding its version's text) the instructions of one model may
 #: read from before they are all moved to the newest: edits in many different instructions
 #: must not keep every version's text alive
@@ -219,18 +219,8 @@ def _splice(
         new_root = new_array
     source = SourceMap(text, new_root)
     base: tuple[str | int, ...] = ("instructions",) if model.form == "object" else ()
-    # Unchanged instructions keep reading positions from the source map of the version they
-    # were built in; when these pile up, all move to the new one (see ``_MAX_SOURCE_MAPS``).
-    rebase = len({x.source for x in model.instructions if x.__class__ in _WITH_SOURCE}) >= _MAX_SOURCE_MAPS
-    old_instructions = model.instructions
-    instructions: list[Instruction] = (
-        [_rebased(x, move, source, rebase, True) for x in old_instructions[:i]] if rebase else list(old_instructions[:i])
-    )
-    instructions.append(build_instruction(i, fresh.value, fresh, base + (i,), model.default_params, source))
-    if delta == 0 and not rebase:
-        instructions.extend(old_instructions[i + 1 :])
-    else:
-        instructions.extend(_shifted(old_instructions, i + 1, delta, 0, base, source))
+    built = build_instruction(i, fresh.value, fresh, base + (i,), model.default_params, source)
+    instructions = Shifted.spliced(model.instructions, i, i + 1, (built,), delta, 0, source, base, model.source_map, _MAX_SOURCE_MAPS)
     non_json = [n if n.span.end <= old_item.start else NonJson(n.kind, move(n.span)) for n in model.non_json
                 if not (old_item.start <= n.span.start < after)]
     non_json.extend(fresh_non_json)
@@ -246,7 +236,7 @@ def _splice(
         path=model.path,
         form=model.form,
         value=new_root.value,
-        instructions=tuple(instructions),
+        instructions=instructions,
         name=model.name,
         author=model.author,
         contains=model.contains,
@@ -285,43 +275,6 @@ def _moved_diagnostic(d: Diagnostic, move: Any) -> Diagnostic:
         d.kind, d.message, move(d.span), d.severity, d.path, d.keyword,
         tuple(type(r)(r.message, move(r.span)) for r in d.related),
     )
-
-
-_FIELDS: dict[type, tuple[Any, int, int]] = {}
-
-
-def _fields(cls: type) -> tuple[Any, int, int]:
-    """A getter of all of a model class' fields in constructor order, and where ``span`` and
-    ``source`` are in it (-1: no such field)."""
-    found = _FIELDS.get(cls)
-    if found is None:
-        names = list(field_names(cls))
-        found = _FIELDS[cls] = (
-            operator.attrgetter(*names), names.index("span"), names.index("source") if "source" in names else -1
-        )
-    return found
-
-
-def _rebased(instruction: Instruction, move: Any, source: SourceMap, rebase: bool, same_span: bool) -> Instruction:
-    """An unchanged instruction in the new model, with its span moved.
-
-    One whose span did not move is kept as it is, with the source map it reads its inner
-    positions from (a phase label's span, a parameter's): that map's text is an older
-    version, but the same inside this instruction, and its instruction list has the same
-    items before and at this one. Otherwise (or with ``rebase``) it is copied onto ``source``."""
-    if same_span and not rebase:
-        return instruction
-    return _copy(instruction, move(instruction.span), source if instruction.__class__ in _WITH_SOURCE else None)
-
-
-def _copy(instruction: Instruction, span: Span, source: SourceMap | None) -> Instruction:
-    cls = instruction.__class__
-    get, span_at, source_at = _fields(cls)
-    values = list(get(instruction))
-    values[span_at] = span
-    if source_at >= 0:
-        values[source_at] = source
-    return cls(*values)
 
 
 # ---- edits between instructions, across them, and outside the instruction list ----
@@ -436,34 +389,33 @@ def _splice_list(
     source = SourceMap(text, new_root)
     base: tuple[str | int, ...] = ("instructions",) if model.form == "object" else ()
     depth = len(base)
-    rebase = len({x.source for x in model.instructions if x.__class__ in _WITH_SOURCE}) >= _MAX_SOURCE_MAPS
-    instructions: list[Instruction] = []
-    old_instructions = model.instructions
-    if rebase:
-        instructions.extend(_rebased(old_instructions[j], move, source, rebase, True) for j in range(a))
-    else:
-        instructions.extend(old_instructions[:a])
-    for k, item in enumerate(fresh):
-        instructions.append(build_instruction(a + k, item.value, item, base + (a + k,), model.default_params, source))
-    if delta == 0 and shift == 0 and not rebase:
-        instructions.extend(old_instructions[b:])
-    else:
-        instructions.extend(_shifted(old_instructions, b, delta, shift, base, source))
+    built = [build_instruction(a + k, item.value, item, base + (a + k,), model.default_params, source) for k, item in enumerate(fresh)]
+    instructions = Shifted.spliced(model.instructions, a, b, built, delta, shift, source, base, model.source_map, _MAX_SOURCE_MAPS)
     non_json = [n if n.span.end <= s else NonJson(n.kind, move(n.span)) for n in model.non_json
                 if not (s <= n.span.start < e_old)]
     non_json.extend(fresh_non_json)
     non_json.sort(key=lambda n: n.span.start)
     lines = LineIndex.edited(model.lines, text, s, e_old, e_old + delta)
-    new_model = _model(model, text, new_root, tuple(instructions), tuple(non_json), source, move, lines)
+    new_model = _model(model, text, new_root, instructions, tuple(non_json), source, move, lines)
     clean = _syntax_clean(fresh_problems)
+    was_clean = _syntax_clean(previous.diagnostics)
+    # the previous version's schema diagnostics, and the instructions ``[lo, hi)`` they leave
+    # out (a version with syntax errors has none of its own: see ``ParseResult.schema_memo``)
+    kept: tuple[Diagnostic, ...] | list[Diagnostic] | None
+    if was_clean:
+        kept, lo, hi = previous.diagnostics, 0, 0
+    elif previous.schema_memo is not None:
+        kept, lo, hi = previous.schema_memo
+    else:
+        kept, lo, hi = None, 0, 0
     problems: list[Diagnostic] = []
-    schema: list[Diagnostic] = []
     for d in previous.diagnostics:
+        if d.kind != "schema" and not (s <= d.span.start and d.span.end <= e_old):
+            problems.append(d if d.span.end < e_old else _moved_diagnostic(d, move))
+    schema: list[Diagnostic] = []  # of instructions
+    moved: list[Diagnostic] = []  # all of them, in their order
+    for d in kept or ():
         if d.kind != "schema":
-            if not (s <= d.span.start and d.span.end <= e_old):
-                problems.append(d if d.span.end < e_old else _moved_diagnostic(d, move))
-            continue
-        if not clean:
             continue
         path = d.path
         index = path[depth] if len(path) > depth and path[:depth] == base else None
@@ -474,19 +426,45 @@ def _splice_list(
                 d = _moved_diagnostic(d, move)
                 if shift:
                     d = replace(d, path=base + (index + shift,) + path[depth + 1 :])
-                schema.append(d)
-                continue
-        schema.append(d if d.span.end < e_old else _moved_diagnostic(d, move))
+            elif d.span.end >= e_old:
+                d = _moved_diagnostic(d, move)
+            schema.append(d)
+        elif d.span.end >= e_old:
+            d = _moved_diagnostic(d, move)
+        moved.append(d)
     problems.extend(fresh_problems)
-    if clean:
-        if _syntax_clean(previous.diagnostics):
-            for k, item in enumerate(fresh):
-                schema.extend(validate_instruction(item.value, base + (a + k,), source, text[item.start : item.end]))
-        else:  # the previous version had no schema diagnostics to reuse
-            schema = validate(new_root.value, model.form, source, text)
-    problems.extend(schema)
+    dirty = _dirty(lo, hi, a, b, len(fresh), shift) if kept is not None else (0, 0)
+    memo = None
+    if not clean:
+        memo = None if kept is None else (tuple(schema), dirty[0], dirty[1])
+    elif was_clean:
+        problems.extend(moved)
+        for k, item in enumerate(fresh):
+            problems.extend(validate_instruction(item.value, base + (a + k,), source, text[item.start : item.end]))
+    elif kept is not None:
+        # back from syntax errors: the last clean version's diagnostics of the instructions no
+        # edit touched since, and those the edits touched validated again (not all 10,000)
+        problems.extend(schema)
+        for k in range(dirty[0], dirty[1]):
+            item = items[k]
+            problems.extend(validate_instruction(item.value, base + (k,), source, text[item.start : item.end]))
+        if model.form == "object":
+            problems.extend(validate_top(new_root.value, source))
+    else:  # no schema diagnostics to reuse
+        problems.extend(validate(new_root.value, model.form, source, text))
     problems.sort(key=lambda d: (d.span.start, d.span.end))
-    return ParseResult(new_model, problems, text, previous.path, None if events is None else (events[0], events[1]))
+    return ParseResult(new_model, problems, text, previous.path, None if events is None else (events[0], events[1]), memo)
+
+
+def _dirty(lo: int, hi: int, a: int, b: int, fresh: int, shift: int) -> tuple[int, int]:
+    """The instructions ``[lo, hi)`` of the previous version, and those at ``[a, b)`` there
+    that ``fresh`` new ones replaced (the later ones ``shift`` places on): the range of the new
+    version's instructions that holds all of them."""
+    start, stop = a, a + fresh
+    if lo < hi:
+        start = min(start, lo if lo < a else a if lo < b else lo + shift)
+        stop = max(stop, hi if hi <= a else a + fresh if hi <= b else hi + shift)
+    return start, stop
 
 
 def _with_array(model: Syllabus, root: Node, array: Node, new_array: Node, after: int, delta: int) -> Node:
@@ -509,7 +487,7 @@ def _with_array(model: Syllabus, root: Node, array: Node, new_array: Node, after
 
 
 def _model(
-    model: Syllabus, text: str, root: Item, instructions: tuple[Instruction, ...], non_json: tuple[NonJson, ...],
+    model: Syllabus, text: str, root: Item, instructions: Sequence[Instruction], non_json: tuple[NonJson, ...],
     source: SourceMap, move: Any, lines: LineIndex,
 ) -> Syllabus:
     """The previous model for the new text: its top level unchanged, spans moved."""
@@ -538,37 +516,10 @@ def _model(
     )
 
 
-def _shifted(
-    instructions: tuple[Instruction, ...], first: int, delta: int, shift: int, base: tuple[str | int, ...], source: SourceMap,
-) -> list[Instruction]:
-    """``instructions[first:]``, all wholly after the edit: their spans ``delta`` further on,
-    their places in the list ``shift`` further on, reading inner positions from ``source``.
-
-    One loop with the per-class layout looked up once per class: on a 500 KB syllabus this
-    copies some 10,000 instructions per keystroke, and a function call per instruction
-    doubled the cost."""
-    out: list[Instruction] = []
-    append = out.append
-    layouts: dict[type, tuple[Any, int, int, int]] = {}
-    for j in range(first, len(instructions)):
-        instruction = instructions[j]
-        cls = instruction.__class__
-        layout = layouts.get(cls)
-        if layout is None:
-            get, span_at, source_at = _fields(cls)
-            layout = layouts[cls] = (get, span_at, source_at, _path_at(cls))
-        get, span_at, source_at, path_at = layout
-        values = list(get(instruction))
-        if delta:
-            span = values[span_at]
-            values[span_at] = Span(span.start + delta, span.end + delta)
-        if shift:
-            values[_INDEX] = j + shift
-            values[path_at] = base + (j + shift,)
-        if source_at >= 0:
-            values[source_at] = source
-        append(cls(*values))
-    return out
+def _moved_array(array: Node, delta: int) -> Node:
+    """The instruction list ``delta`` characters further on: ``_moved``, with its items
+    moved by ``_moved_items`` (a call per instruction was 25 ms at 500 KB)."""
+    return Node(array.type, array.value, array.start + delta, array.end + delta, _moved_items(array.children, 0, delta), array.keys)
 
 
 def _moved_items(items: list[Item], first: int, delta: int) -> list[Item]:
@@ -578,19 +529,6 @@ def _moved_items(items: list[Item], first: int, delta: int) -> list[Item]:
         Tok(it.type, it.value, it.start + delta, it.end + delta) if it.__class__ is Tok else _moved(it, delta)
         for it in items[first:]
     ]
-
-
-_INDEX = 0  # every instruction class has ``index`` first
-_PATHS: dict[type, int] = {}
-
-
-def _path_at(cls: type) -> int:
-    found = _PATHS.get(cls)
-    if found is None:
-        names = list(field_names(cls))
-        assert names[_INDEX] == "index"
-        found = _PATHS[cls] = names.index("path")
-    return found
 
 
 def _reparse_around(
@@ -626,14 +564,14 @@ def _reparse_around(
         held = new_root.children.get("instructions")
         if held is None or held.__class__ is not Tok or held.start != hole.start or held.value is not array.value:
             return None
-        moved_array = array if d == 0 else _moved(array, d)
+        moved_array = array if d == 0 else _moved_array(array, d)
         children = dict(new_root.children)
         children["instructions"] = moved_array
         new_root = Node("object", new_root.value, new_root.start, new_root.end, children, new_root.keys)
     else:
         if new_root.__class__ is not Tok or new_root.start != hole.start or new_root.value is not array.value:
             return None
-        moved_array = new_root = array if d == 0 else _moved(array, d)
+        moved_array = new_root = array if d == 0 else _moved_array(array, d)
     source = SourceMap(text, new_root)
     value = new_root.value
     top = value if isinstance(value, dict) else {}
@@ -647,9 +585,7 @@ def _reparse_around(
     if defaults != dict(model.default_params):
         new_model = build(text, model.path, model.form, value, source, non_json, lines)
     else:
-        instructions = model.instructions
-        if d:
-            instructions = tuple(_shifted(instructions, 0, d, 0, base, source))
+        instructions = Shifted.spliced(model.instructions, 0, 0, (), d, 0, source, base, model.source_map, _MAX_SOURCE_MAPS)
         new_model = build(text, model.path, model.form, value, source, non_json, lines, instructions)
     clean = _syntax_clean(sub.problems)
     problems: list[Diagnostic] = list(sub.problems)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 from enum import StrEnum
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal, Mapping, Union
+from typing import TYPE_CHECKING, Any, Literal, Mapping, Sequence, Union
 
 from .record import field, record
 
@@ -331,7 +331,9 @@ class Syllabus:
     path: str | None
     form: DocumentForm
     value: Any
-    instructions: tuple[Instruction, ...]
+    #: a tuple from a full parse; an incremental parse's ``grammar.shifted.Shifted``, which
+    #: moves the instructions after an edit only when they are read
+    instructions: Sequence[Instruction]
     name: str | None = None
     author: str | None = None
     contains: str | None = None

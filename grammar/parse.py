@@ -29,6 +29,11 @@ class ParseResult:
     #: ``(first start, last end)`` of every syntax error the parser met and repaired, reported
     #: or not (``RawParse.events``): an incremental parse must parse that stretch again
     events: tuple[int, int] | None = field(default=None, compare=False, repr=False)
+    #: with syntax errors (and so no schema diagnostics of its own): the schema diagnostics of
+    #: the instructions of the last version without any, moved to this one, and the range of
+    #: this version's instructions ``(lo, hi)`` edited since. An incremental parse that fixes
+    #: the errors validates only those again: all 10,000 of a 500 KB syllabus took 20-40 ms
+    schema_memo: "tuple[tuple[Diagnostic, ...], int, int] | None" = field(default=None, compare=False, repr=False)
 
     @property
     def ok(self) -> bool:

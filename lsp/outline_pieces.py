@@ -24,12 +24,13 @@ import json
 import re
 from itertools import compress, repeat
 from operator import add, is_
-from typing import Callable, cast
+from typing import Callable, Sequence, cast
 
 from lsprotocol import types
 
 from sylla.grammar.model import Block, Info, Instruction, PhaseMark, Span
 from sylla.grammar.parse import ParseResult
+from sylla.grammar.shifted import classes
 
 from .documents import Analysis
 from .positions import PositionMap
@@ -297,8 +298,10 @@ def document_symbols(analysis: Analysis, previous: Pieces | None = None) -> tupl
     text = analysis.result.text  # the offsets are the parse's (a BOM it dropped is not in it)
     encoding = f"{analysis.encoding}+{analysis.positions.lead}"  # a dropped BOM moves line 0
     instructions = model.instructions
-    # C loops over the 10,000 instructions of a 500 KB syllabus, not a Python one
-    marks = list(compress(range(len(instructions)), map(is_, map(type, instructions), repeat(PhaseMark))))
+    # C loops over the 10,000 instructions of a 500 KB syllabus, not a Python one; their
+    # classes only, which makes none of the copies an incremental parse leaves to be made
+    # when read (``grammar.shifted``): this outline reads the few an edit touched
+    marks = list(compress(range(len(instructions)), map(is_, classes(instructions), repeat(PhaseMark))))
     bounds = [0] + marks + [len(instructions)]
     result = cast(ParseResult, analysis.result)  # a syllabus: it has a model
     events = result.events
@@ -345,7 +348,7 @@ def document_symbols(analysis: Analysis, previous: Pieces | None = None) -> tupl
 
 
 def _chunk(
-    analysis: Analysis, instructions: tuple[Instruction, ...], group: list[tuple[int, int, int]],
+    analysis: Analysis, instructions: Sequence[Instruction], group: list[tuple[int, int, int]],
     chunk_line: int, chunk_episode: int, info: bool | None, events: tuple[int, int] | None,
     reuse: dict[Key, Piece], starts: list[int], text: str,
 ) -> Chunk:

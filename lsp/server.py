@@ -14,7 +14,8 @@ import logging
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, BinaryIO, Callable, Mapping, Sequence, TypeVar
+from contextlib import contextmanager
+from typing import Any, BinaryIO, Callable, Iterator, Mapping, Sequence, TypeVar
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -207,6 +208,14 @@ class SyllaServer(LanguageServer):
         if rendered is not None:
             self.outlines[analysis.uri] = rendered
         return text
+
+    @contextmanager
+    def answering(self) -> Iterator[None]:
+        """Around an editor request: lints step aside (``RequestsFirst``) and a collection
+        waiting for quiet waits longer (``IdleCollector.touch``)."""
+        self.collector.touch()
+        with self.requests_first.answering():
+            yield
 
     def publish(self, outcome: LintOutcome) -> None:
         self.collector.activity()
@@ -404,6 +413,7 @@ def create_server() -> SyllaServer:
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     @guard.notification
     def did_change(params: types.DidChangeTextDocumentParams) -> None:
+        server.collector.touch()
         uri = params.text_document.uri
         if server.open_document(uri) is not None and not server.pull_mode:
             server.scheduler.schedule(uri)
@@ -467,7 +477,7 @@ def create_server() -> SyllaServer:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @guard.request
     async def on_hover(params: types.HoverParams) -> types.Hover | None:
-        with server.requests_first.answering():
+        with server.answering():
             uri = params.text_document.uri
             current = await server.current_or_stale(uri, None)
             if isinstance(current, Stale):
@@ -489,7 +499,7 @@ def create_server() -> SyllaServer:
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=['"', "$", "<"]))
     @guard.request
     async def on_completion(params: types.CompletionParams) -> types.CompletionList | None:
-        with server.requests_first.answering():
+        with server.answering():
             return await completion(params)
 
     async def completion(params: types.CompletionParams) -> types.CompletionList | None:
@@ -514,7 +524,7 @@ def create_server() -> SyllaServer:
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @guard.request
     async def on_symbols(params: types.DocumentSymbolParams) -> list[types.DocumentSymbol] | None:
-        with server.requests_first.answering():
+        with server.answering():
             uri = params.text_document.uri
             found = server.served_snapshot(uri)
             if found is None or not editor_for(found[1]).symbols:
@@ -531,7 +541,7 @@ def create_server() -> SyllaServer:
     @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
     @guard.request
     async def on_folding(params: types.FoldingRangeParams) -> list[types.FoldingRange] | None:
-        with server.requests_first.answering():
+        with server.answering():
             analysis = await server.current_or_stale(params.text_document.uri, "foldingRange")
             if isinstance(analysis, Stale):
                 return Wire(stale.folding_ranges(analysis))  # type: ignore[return-value]  # pygls_compat.SyllaProtocol sends Wire/RawJson as they are; the client gets the declared LSP type
@@ -543,7 +553,7 @@ def create_server() -> SyllaServer:
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT)
     @guard.request
     async def on_inlay_hints(params: types.InlayHintParams) -> list[types.InlayHint] | None:
-        with server.requests_first.answering():
+        with server.answering():
             analysis = await server.current_or_stale(params.text_document.uri, "inlayHint")
             if isinstance(analysis, Stale):
                 return stale.inlay_hints(analysis, params.range)

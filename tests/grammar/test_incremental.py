@@ -11,6 +11,7 @@ top of the incremental result, since that is how an editing session goes."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -219,3 +220,30 @@ def test_same_length_edits_reuse_instructions_and_older_maps_stay_few() -> None:
         seen.append(len({i.source for i in result.model.instructions if isinstance(i, (Block, PhaseMark))}))
         assert kept == len(previous.instructions) - 1 or seen[-1] == 1  # all reused, or all moved to the new map
     assert 3 <= max(seen) <= 5 and 1 in seen[2:], seen  # older maps were kept, then dropped
+
+
+def test_fixing_a_syntax_error_validates_only_the_instructions_edited_meanwhile(monkeypatch) -> None:
+    """Clean, then a comma deleted (no schema diagnostics while the syntax is broken), an
+    instruction edited, the comma typed back: every step equals the full parse, and the last
+    one takes the schema diagnostics of the untouched instructions from the last clean
+    version instead of validating the whole document again."""
+    from sylla.grammar import incremental
+
+    lines = phase_pairs(instructions=80).split("\n")
+    repeats = [n for n, line in enumerate(lines) if '"count": ' in line]
+    for n in (repeats[3], repeats[30], repeats[-3]):  # schema errors before, between and after the edits
+        lines[n] = re.sub(r'"count": [0-9]+', '"count": "x"', lines[n])
+    text = "\n".join(lines)
+    first = parse(text)
+    assert sum(d.kind == "schema" for d in first.diagnostics) >= 3
+    comma = text.index(",\n", text.index(lines[repeats[10]]))
+    broken = text[:comma] + text[comma + 1 :]
+    at = re.compile(r'"count": [0-9]').search(broken, comma).end()
+    edited = broken[:at] + "7" + broken[at:]  # a count near the missing comma
+    monkeypatch.setattr(incremental, "validate", lambda *a: pytest.fail("the whole document was validated again"))
+    steps = [broken, edited, edited[:comma] + "," + edited[comma:]]
+    result = first
+    for step in steps:
+        result = reparse(result, step)
+        assert_same(result, parse(step))
+    assert result.syntax_ok and sum(d.kind == "schema" for d in result.diagnostics) == 3

@@ -5,11 +5,13 @@ so a test can wait for the diagnostics of exactly the version it sent."""
 from __future__ import annotations
 
 import asyncio
+import inspect
 import re
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import pytest
 import pytest_lsp
@@ -59,6 +61,33 @@ class RecordingClient(LanguageClient):
                 ],
             )
         )
+
+
+class _Held:
+    """A writer that keeps what is written (see ``one_write``)."""
+
+    def __init__(self) -> None:
+        self.data: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.data.append(data)
+
+
+@contextmanager
+def one_write(client: LanguageClient) -> Iterator[None]:
+    """Send the messages the client writes inside the block in one write when it ends: the
+    server reads them together, so the requests that follow a change are all dispatched
+    before the change's parse can finish, however fast it is and however busy the machine."""
+    protocol = client.protocol
+    writer, held = protocol.writer, _Held()
+    protocol.writer = held
+    try:
+        yield
+    finally:
+        protocol.writer = writer
+        res = writer.write(b"".join(held.data))
+        if inspect.isawaitable(res):
+            asyncio.ensure_future(res)
 
 
 def _publish(client: RecordingClient, params: types.PublishDiagnosticsParams) -> None:

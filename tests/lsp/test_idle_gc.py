@@ -52,3 +52,62 @@ async def test_a_busy_session_still_collects_after_the_longest_gap() -> None:
     finally:
         if was_enabled:
             gc.enable()
+
+
+async def test_a_busy_session_leaves_the_old_objects_to_a_quiet_moment() -> None:
+    """The collection a busy session gets walks only the objects made since the last one: a
+    cycle that was already old when it became garbage waits for the quiet (full) collection,
+    and so do the millions of live objects of the open versions."""
+    collector = IdleCollector(quiet=0.05, max_gap=0, full_gap=60)
+    was_enabled = gc.isenabled()
+    try:
+        collector.start()
+        node = _Node()
+        ref = weakref.ref(node)
+        gc.collect(1)  # survives while referenced: now in the oldest generation
+        del node
+        collector.activity()
+        assert ref() is not None and collector.collections == 1 and collector.full_collections == 0
+        collector.max_gap = 60
+        collector.activity()
+        await asyncio.sleep(0.15)
+        assert ref() is None and collector.full_collections == 1
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+async def test_a_session_never_quiet_still_gets_a_full_collection_after_the_longest_gap() -> None:
+    collector = IdleCollector(quiet=10, max_gap=0, full_gap=0)
+    was_enabled = gc.isenabled()
+    try:
+        collector.start()
+        node = _Node()
+        ref = weakref.ref(node)
+        gc.collect(1)
+        del node
+        collector.activity()
+        assert ref() is None and collector.full_collections == 1
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+async def test_changes_and_requests_keep_the_session_from_being_quiet() -> None:
+    collector = IdleCollector(quiet=0.05, max_gap=60)
+    was_enabled = gc.isenabled()
+    try:
+        collector.start()
+        collector.activity()  # a lint ended: a collection once quiet ...
+        for _ in range(4):
+            await asyncio.sleep(0.03)
+            collector.touch()  # ... but the editor keeps typing and asking
+        assert collector.collections == 0
+        await asyncio.sleep(0.1)
+        assert collector.collections == 1
+        collector.touch()  # nothing pending: a request alone schedules nothing
+        await asyncio.sleep(0.1)
+        assert collector.collections == 1
+    finally:
+        if was_enabled:
+            gc.enable()

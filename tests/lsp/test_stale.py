@@ -1,8 +1,10 @@
 """Requests during the parse of a large edit: answered from the previous parse, moved through
 the edit, then refreshed (lsp/stale.py), through a real client and server.
 
-The syllabus is 500 KB, so its parse takes a few hundred milliseconds; each request is sent
-right after the didChange, while that parse runs. The edit inserts a block of 7 episodes into
+The syllabus is 500 KB; each request is sent with the didChange, in the same write
+(``one_write``), so the server reads it before the change's parse can end: that parse takes a
+few milliseconds now that it is incremental, and a request sent a moment later could find it
+done. The edit inserts a block of 7 episodes into
 the first phase, one line below its ``$phase`` mark: every later line moves down by one, and
 every phase's episode range moves by 7, so a stale answer is recognisable by its labels (the
 old episode ranges) while its positions must already be those of the new text.
@@ -12,9 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import re
+from typing import Any
 
 import pytest
-from lsp_support import RecordingClient, start, uri_of
+from lsp_support import RecordingClient, one_write, start, uri_of
 from lsprotocol import types
 
 from sylla.grammar.synth import phase_pairs
@@ -43,26 +46,29 @@ def folds(ranges: list[types.FoldingRange] | None) -> list[tuple[int, int]]:
     return [(f.start_line, f.end_line) for f in ranges or ()]
 
 
-async def open_and_edit(client: RecordingClient, name: str) -> tuple[str, list, list]:
-    """Open the syllabus, take the fresh hints and folds of version 1, insert the block."""
+async def open_and_edit(client: RecordingClient, name: str, *requests: tuple[str, Any]) -> tuple[str, list, list, list]:
+    """Open the syllabus, take the fresh hints and folds of version 1, insert the block; the
+    ``requests`` ``(method, params)`` go with the change (``one_write``): their answers last."""
     uri = uri_of(name)
     client.open(uri, TEXT)
     await client.diagnostics_for(uri, 1, timeout=60)
     doc = types.TextDocumentIdentifier(uri=uri)
     hints = await client.text_document_inlay_hint_async(types.InlayHintParams(text_document=doc, range=WHOLE))
     ranges = await client.text_document_folding_range_async(types.FoldingRangeParams(text_document=doc))
-    client.change(uri, 2, (FIRST_BLOCK + 1, 0), (FIRST_BLOCK + 1, 0), NEW_BLOCK)
-    return uri, hint_labels(hints), folds(ranges)
+    with one_write(client):
+        client.change(uri, 2, (FIRST_BLOCK + 1, 0), (FIRST_BLOCK + 1, 0), NEW_BLOCK)
+        pending = [client.protocol.send_request_async(method, params) for method, params in requests]
+    return uri, hint_labels(hints), folds(ranges), list(await asyncio.gather(*pending))
 
 
 @pytest.mark.asyncio
 async def test_requests_right_after_a_change_get_the_previous_parse_moved_then_a_refresh(bare: RecordingClient) -> None:
     await start(bare, refresh=True)
-    uri, old_hints, old_folds = await open_and_edit(bare, "stale-500k.json")
-    doc = types.TextDocumentIdentifier(uri=uri)
-    hints, ranges = await asyncio.gather(
-        bare.text_document_inlay_hint_async(types.InlayHintParams(text_document=doc, range=WHOLE)),
-        bare.text_document_folding_range_async(types.FoldingRangeParams(text_document=doc)),
+    doc = types.TextDocumentIdentifier(uri=uri_of("stale-500k.json"))
+    uri, old_hints, old_folds, (hints, ranges) = await open_and_edit(
+        bare, "stale-500k.json",
+        (types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintParams(text_document=doc, range=WHOLE)),
+        (types.TEXT_DOCUMENT_FOLDING_RANGE, types.FoldingRangeParams(text_document=doc)),
     )
     answered = asyncio.get_running_loop().time()
     stale_hints, stale_folds = hint_labels(hints), folds(ranges)
@@ -100,15 +106,13 @@ async def test_requests_right_after_a_change_get_the_previous_parse_moved_then_a
 @pytest.mark.asyncio
 async def test_hover_on_the_edit_waits_and_away_from_it_answers_what_is_certain(bare: RecordingClient) -> None:
     await start(bare, refresh=True)
-    uri, _, _ = await open_and_edit(bare, "stale-hover-500k.json")
-    doc = types.TextDocumentIdentifier(uri=uri)
+    doc = types.TextDocumentIdentifier(uri=uri_of("stale-hover-500k.json"))
     on_edit = types.Position(FIRST_BLOCK + 1, NEW_BLOCK.index(": 7") + 2)
     below = types.Position(FIRST_BLOCK + 3, LINES[FIRST_BLOCK + 2].index("Pong"))
     above = types.Position(4, LINES[4].index("$phase"))
-    edited, moved, key = await asyncio.gather(
-        bare.text_document_hover_async(types.HoverParams(text_document=doc, position=on_edit)),
-        bare.text_document_hover_async(types.HoverParams(text_document=doc, position=below)),
-        bare.text_document_hover_async(types.HoverParams(text_document=doc, position=above)),
+    _, _, _, (edited, moved, key) = await open_and_edit(
+        bare, "stale-hover-500k.json",
+        *[(types.TEXT_DOCUMENT_HOVER, types.HoverParams(text_document=doc, position=at)) for at in (on_edit, below, above)],
     )
     # the inserted block exists only in the new parse: the hover waited for it
     assert edited is not None and "count: 7" in edited.contents.value
@@ -126,7 +130,7 @@ async def test_hover_on_the_edit_waits_and_away_from_it_answers_what_is_certain(
 @pytest.mark.asyncio
 async def test_a_client_without_refresh_waits_for_the_new_parse(bare: RecordingClient) -> None:
     await start(bare)
-    uri, old_hints, _ = await open_and_edit(bare, "stale-norefresh-500k.json")
+    uri, old_hints, _, _ = await open_and_edit(bare, "stale-norefresh-500k.json")
     doc = types.TextDocumentIdentifier(uri=uri)
     hints = hint_labels(await bare.text_document_inlay_hint_async(types.InlayHintParams(text_document=doc, range=WHOLE)))
     assert f"episodes 0–{first_phase_episodes() + 7 - 1}" in hints[0][2]
