@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from .labels import Labels
+
 #: points per run below which every episode is its own point
 BUDGET = 2500
 
@@ -72,8 +74,11 @@ def _new_keys(columns: dict[str, Any], n: int) -> tuple[np.ndarray, list[tuple]]
         values = columns.get(name)
         if values is None:
             continue
-        codes, found = pd.factorize(pd.Series(values) if isinstance(values, list) else values,
-                                    use_na_sentinel=False)
+        if isinstance(values, Labels):  # codes already: values no row uses are harmless
+            codes, found = values.codes, values.values
+        else:
+            codes, found = pd.factorize(pd.Series(values) if isinstance(values, list)
+                                        else values, use_na_sentinel=False)
         combined = combined * (len(found) + 1) + np.asarray(codes, dtype=np.int64)
         present.append((name, found))
     key_codes, found = pd.factorize(combined)

@@ -30,6 +30,7 @@ from sylla.metrics.syllabus import load_syllabus
 from .conformance import Divergence, Progress, block_ordinals, check, progress_without_syllabus, raw_l2logger_frame
 from .curve import Curve
 from .incremental import Incremental
+from .labels import Labels
 
 if TYPE_CHECKING:
     from sylla.grammar.model import Syllabus
@@ -108,41 +109,51 @@ def load_model(options: Options) -> "Syllabus | None":
     return load_syllabus(options.syllabus) if options.syllabus else None
 
 
-def _feed(curve: Curve, frame: Any, model: "Syllabus | None", appended: bool = False) -> None:
-    """Feed the curve the rows of ``frame`` it has not seen (all of them, after a reset, when
-    the table no longer starts with the rows it was fed); ``appended``: ``frame`` holds only
-    rows that follow those fed already. Per row: episode, perf, task, kind,
-    phase, block, as the PNG plots draw them; with a syllabus, phase and block come from the
-    schedule (an l2logger log has no phase labels of its own).
+def _feed(curve: Curve, frame: Any, model: "Syllabus | None") -> None:
+    """Feed the curve the rows of the reader's table ``frame`` it has not seen (all of them,
+    after a reset, when the table no longer starts with the rows it was fed)."""
+    if frame is None or frame.empty or "perf" not in frame.columns:
+        return
+    if not curve.continues(frame["episode"].to_numpy(), frame["perf"].to_numpy()):
+        curve.reset()
+    start = curve.consumed
+    if start >= len(frame):
+        return
+    # columns as they are (categorical, Arrow): the curve factorizes them
+    _feed_rows(curve, {c: frame[c].iloc[start:] for c in _CURVE_COLUMNS if c in frame.columns},
+               model)
+
+
+#: the columns the curve takes (``block_num``: an l2logger log's block, named ``block``)
+_CURVE_COLUMNS = ("run", "worker", "episode", "perf", "task", "kind", "phase", "block_num")
+
+
+def _feed_rows(curve: Curve, rows: dict[str, Any], model: "Syllabus | None") -> None:
+    """Feed the curve rows that follow those it was fed, as columns (Series, arrays or
+    `Labels`). Per row: episode, perf, task, kind, phase, block, as the PNG plots draw
+    them; with a syllabus, phase and block come from the schedule (an l2logger log has no
+    phase labels of its own).
 
     Why columns and no DataFrame.to_dict: that costs ~30 us a row, more than the metrics of an
     update; the curve bins whole columns with numpy."""
-    if frame is None or frame.empty or "perf" not in frame.columns:
-        return
-    start = 0
-    if not appended:
-        if not curve.continues(frame["episode"].to_numpy(), frame["perf"].to_numpy()):
-            curve.reset()
-        start = curve.consumed
-    cols = [c for c in ("run", "worker", "episode", "perf", "task", "kind", "phase", "block_num")
-            if c in frame.columns]
-    part = frame[cols].iloc[start:]
-    if not len(part):
+    if "perf" not in rows or not len(rows["perf"]):
         return
     values: dict[str, Any] = {}
-    for c in cols:  # columns as they are (categorical, Arrow): the curve factorizes them
-        values["block" if c == "block_num" else c] = part[c]
-    values["perf"] = part["perf"].to_numpy(dtype=np.float64)
-    values["episode"] = part["episode"].to_numpy(dtype=np.int64)
+    for c in _CURVE_COLUMNS:
+        if c in rows:
+            values["block" if c == "block_num" else c] = rows[c]
+    values["perf"] = np.asarray(rows["perf"], dtype=np.float64)
+    values["episode"] = np.asarray(rows["episode"], dtype=np.int64)
     if model is not None:
-
         sched = schedule(model)
-        labels = np.array([b.phase_label or "" for b in sched.blocks], dtype=object)
-        episode = part["episode"].to_numpy(dtype=np.int64)
+        # each block's phase label, and "" for an episode outside the schedule, as codes
+        labels, codes = np.unique(np.array([b.phase_label or "" for b in sched.blocks] + [""],
+                                           dtype=object), return_inverse=True)
+        episode = values["episode"]
         inside = (episode >= 0) & (episode < sched.episodes)
         ordinal = np.where(inside, block_ordinals(sched, episode), -1)
         values["block"] = ordinal
-        values["phase"] = np.where(inside, labels[np.maximum(ordinal, 0)], "")
+        values["phase"] = Labels(codes[ordinal], tuple(labels))
     curve.feed(values)
 
 
@@ -164,7 +175,7 @@ def incremental_state(inc: Incremental, mirror: "Mirror", model: "Syllabus",
         return None
     document = update.result.to_json()
     document["warnings"] = [mirror.real(w) for w in document["warnings"]]
-    _feed(curve, update.rows, model, appended=True)
+    _feed_rows(curve, update.rows, model)
     return State(document, None, update.progress, None, curve.points, curve.epoch)
 
 
