@@ -83,9 +83,66 @@ def l2m_smooth(x: np.ndarray, window_length: int | None = None,
     return y[int(math.floor(w / 2 - 1)) : -int(math.ceil(w / 2))]
 
 
-def l2m_saturation(x: np.ndarray, window_length: int | None = None) -> tuple[float, float]:
-    """l2metrics' block saturation: max of the smoothed block and the first index reaching it."""
-    y = l2m_smooth(x, window_length)
+def l2m_smooth_kept(x: np.ndarray, window_length: int | None, window: str, memo: Memo,
+                    key: Hashable) -> np.ndarray:
+    """`l2m_smooth` of a block that grows at its end (the block a watched run is writing),
+    bit for bit, recomputing only the outputs the appended values change.
+
+    ``memo.carry`` under ``key`` keeps the last input and its smoothing. Output ``i`` is
+    ``np.convolve`` over the padded values ``i + off .. i + off + w - 1``; the padding's head
+    reflects ``x[1:w]``, its tail the last ``w - 1`` values. So while ``x[:w]`` and the window
+    stay the same, an output whose padded window ends before the first value that differs from
+    the last input (or before the last input's tail padding) is the same number, and the
+    others are ``np.convolve`` with the same weights over the padded values from there on: each
+    output of a ``valid`` convolution is one dot product of the weights with its own window
+    (tests/metrics/test_preprocess_kept.py checks the bits at every offset). The comparison is
+    one pass over the block; the convolution, ``w`` multiply-adds per output, is redone over
+    the appended rows and ``w`` before them."""
+
+    def step(last: tuple[np.ndarray, np.ndarray] | None) -> tuple[np.ndarray, np.ndarray]:
+        y = _smooth_from(x, window_length, window, last)
+        x_kept = np.array(x, dtype=np.float64, copy=True)
+        x_kept.flags.writeable = False
+        y.flags.writeable = False
+        return x_kept, y
+
+    if not memo.keeps:
+        return l2m_smooth(x, window_length, window)
+    return memo.carry(key, step)[1]
+
+
+def _smooth_from(x: np.ndarray, window_length: int | None, window: str,
+                 last: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
+    """`l2m_smooth` of ``x``, reusing the outputs of ``last`` (an input and its smoothing)
+    that ``x`` leaves unchanged."""
+    w = l2m_window(x.size, window_length)
+    if last is None or w < 3 or x.dtype != np.float64:
+        return np.array(l2m_smooth(x, window_length, window), dtype=np.float64, copy=True)
+    x_old, y_old = last
+    n_old = x_old.size
+    if x.size < n_old or l2m_window(n_old, window_length) != w or n_old < w:
+        return np.array(l2m_smooth(x, window_length, window), dtype=np.float64, copy=True)
+    differ = np.flatnonzero(x_old.view(np.uint64) != x[:n_old].view(np.uint64))
+    k = int(differ[0]) if differ.size else n_old  # values before k are as last time
+    if k < w:  # the head padding changed
+        return np.array(l2m_smooth(x, window_length, window), dtype=np.float64, copy=True)
+    off = int(math.floor(w / 2 - 1))
+    keep = min(k - off, n_old)  # outputs i < keep: their windows end before value k
+    padded = np.r_[x[w - 1: 0: -1], x, x[-2: -w - 1: -1]]
+    m = keep + off  # the first convolution output to redo
+    tail = np.convolve(window_weights(window, w), padded[m:], mode="valid")
+    out = np.empty(x.size, dtype=np.float64)
+    out[:keep] = y_old[:keep]
+    out[keep:] = tail[: x.size - keep]
+    return out
+
+
+def l2m_saturation(x: np.ndarray, window_length: int | None = None,
+                   smooth: Callable[[np.ndarray], np.ndarray] | None = None) -> tuple[float, float]:
+    """l2metrics' block saturation: max of the smoothed block and the first index reaching it.
+    ``smooth``: `l2m_smooth` of the block with the window l2metrics takes for it (default),
+    or the same numbers from `l2m_smooth_kept`."""
+    y = smooth(x) if smooth is not None else l2m_smooth(x, window_length)
     y = y[~np.isnan(y)]
     if not y.size:
         return math.nan, math.nan
@@ -141,7 +198,8 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
     def smooth_block(a: int, b: int, x: np.ndarray) -> np.ndarray:
         """One block's smoothing, from the memo when it holds it (a finished block's rows, and
         so their smoothing, never change while a watched run grows)."""
-        return memo.get(done[a, b], lambda: l2m_smooth(x, window_length, smoothing))
+        return memo.get(done[a, b], lambda: l2m_smooth_kept(
+            x, window_length, smoothing, memo, (*scope, a, "smooth", smoothing, window_length)))
 
     perf = _smoothed_copy(run.perf, starts, stops, smoothed, smooth_block)
     ste_perf = {t: [s.perf.copy() for s in runs] for t, runs in ste.items()}
