@@ -201,7 +201,19 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
         return memo.get(done[a, b], lambda: l2m_smooth_kept(
             x, window_length, smoothing, memo, (*scope, a, "smooth", smoothing, window_length)))
 
-    perf = _smoothed_copy(run.perf, starts, stops, smoothed, smooth_block)
+    n = int(run.perf.shape[0])
+    # a watched run (a keeping memo) has its result written into the array the last
+    # computation wrote, only where a block's values changed (`_Kept`); the batch path and
+    # clamping (which rewrites every row of a task) copy the run
+    kept = (memo.keeps and not clamp and isinstance(run.perf, np.ndarray) and len(starts) > 0
+            and int(starts[0]) == 0 and int(stops[-1]) == n
+            and bool(np.all(starts[1:] == stops[:-1])))
+    perf: Any
+    if kept:
+        perf = _Stage(run.perf, starts, stops, smoothed, smooth_block)
+    else:
+        perf = _smoothed_copy(run.perf, starts, stops, smoothed, smooth_block)
+    final: dict[tuple[int, int], np.ndarray] = {}  # a kept block's values, by its range
     ste_perf = {t: [s.perf.copy() for s in runs] for t, runs in ste.items()}
     if smoothing != "none":
         for task, runs in ste.items():
@@ -241,7 +253,11 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
             lo, hi = ranges[task] if normalization == "task" else (run_lo, run_hi)
             for a, b in where:
                 key = (*done[a, b], "scale", float(lo), float(hi))
-                perf[a:b] = memo.get(key, functools.partial(_scale_range, perf, a, b, lo, hi))
+                scaled = memo.get(key, functools.partial(_scale_range, perf, a, b, lo, hi))
+                if kept:
+                    final[a, b] = scaled
+                else:
+                    perf[a:b] = scaled
                 done[a, b] = key
         for task, runs in ste.items():
             for i, s in enumerate(runs):
@@ -255,11 +271,62 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
                         lo, hi = run_lo, run_hi
                     for a, b in _block_ranges(s, t):
                         ste_perf[task][i][a:b] = _scale(ste_perf[task][i][a:b], lo, hi)
+    keys = [done[int(a), int(b)] for a, b in zip(starts, stops)]
+    if kept:
+        out = memo.carry((*scope, "prepared", smoothing, window_length, smooth_eval,
+                          normalization, bool(data_range)), lambda last: last or _Kept())
+        perf = out.write(n, [(int(a), int(b), k, final.get((int(a), int(b))))
+                             for a, b, k in zip(starts, stops, keys)], perf)
     new_run = RunData(run=run.run, perf=perf, exp=run.exp, blocks=blocks, partial=run.partial)
     new_ste = {t: [RunData(s.run, ste_perf[t][i], s.exp, s.blocks) for i, s in enumerate(runs)]
                for t, runs in ste.items()}
-    keys = [done[int(a), int(b)] for a, b in zip(starts, stops)]
     return Prepared(run=new_run, ste=new_ste, ranges=ranges, keys=keys)
+
+
+class _Stage:
+    """A run's values after smoothing, block by block, without the copy of the run
+    `_smoothed_copy` makes: ``stage[a:b]`` is block ``[a, b)``'s smoothing (from the memo)
+    or its rows. Read by `_nan_extent` and `_scale_range` for the blocks the memo lacks."""
+
+    def __init__(self, perf: np.ndarray, starts: np.ndarray, stops: np.ndarray,
+                 smoothed: list[bool], smooth: Callable[[int, int, np.ndarray], np.ndarray]) -> None:
+        self.blocks: dict[tuple[int, int], np.ndarray] = {}
+        for a, b, on in zip(starts.tolist(), stops.tolist(), smoothed):
+            self.blocks[a, b] = smooth(a, b, perf[a:b]) if on else perf[a:b]
+
+    def __getitem__(self, where: slice) -> np.ndarray:
+        return self.blocks[where.start, where.stop]
+
+
+class _Kept:
+    """The preprocessed values of a watched run, kept from one computation to the next in
+    one array: a block is written only when what its rows went through (its memo key)
+    differs from what the array holds there, so an update writes the block being written
+    and the blocks a moved normalisation range rescaled, not the whole run (two copies of
+    8 MB per update on the bench's million episodes)."""
+
+    def __init__(self) -> None:
+        self.values = np.empty(0, dtype=np.float64)
+        self.holds: dict[tuple[int, int], Hashable] = {}  # range -> key of the values there
+
+    def write(self, n: int, blocks: list[tuple[int, int, Hashable, "np.ndarray | None"]],
+              stage: _Stage) -> np.ndarray:
+        """The first ``n`` values, each block ``(a, b, key, values)`` (None: its stage
+        values) written where the array holds other values. A view: valid until the next
+        computation writes the array again."""
+        if n > len(self.values):  # room for a quarter more: a watched run grows
+            grown = np.empty(n * 5 // 4 + 1024, dtype=np.float64)
+            grown[: len(self.values)] = self.values
+            self.values = grown
+        holds = {}
+        for a, b, key, values in blocks:
+            if self.holds.get((a, b)) != key:
+                self.values[a:b] = stage[a:b] if values is None else values
+            holds[a, b] = key
+        self.holds = holds
+        view = self.values[:n]
+        view.flags.writeable = False  # the next computation's start: no plugin may change it
+        return view
 
 
 def _scale_range(values: "np.ndarray | SpillArray", a: int, b: int, lo: float,

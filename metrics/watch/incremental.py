@@ -115,7 +115,11 @@ class Incremental:
         self._tmp = Path(tempfile.mkdtemp(prefix="sylla-watch-rows-"))
         # the chunk file has the log's own name, so the reader names its run as it does the log
         self._chunk = self._tmp / self.path.name
-        self._scheduled: dict[str, np.ndarray] | None = None  # `_table`
+        #: `schedule_blocks`' columns for every scheduled block, as `Columns` holds them
+        #: (built once: per update they cost 3-5 ms of DataFrame building on the bench)
+        every = schedule_blocks(self.sched, np.ones(len(self.sched.blocks), dtype=np.int64),
+                                set())
+        self._table = {c: np.asarray(every[c]) for c in _SCHEDULED}
 
     @classmethod
     def seed(cls, mirror: "Mirror", log: EpisodeLog, result: MetricsResult,
@@ -141,6 +145,11 @@ class Incremental:
         inc = cls(mirror, log, result.runs[0], model, options)
         if memo is not None:
             inc.memo = memo
+            # the memo compares the rows of each computation with the last one's; shown the
+            # run's own growing arrays now (one comparison, inside this full computation),
+            # the first update finds them in the same memory instead of comparing 1M rows
+            run = result.runs[0]
+            memo.admit(RunData(run=run.run, perf=inc.perf, exp=inc.exp, blocks=run.blocks))
         if len(inc.perf) != len(frame) or not inc._conforms(
                 {c: frame[c] for c in ("episode", "task", "kind", "phase", "params")
                  if c in frame.columns}, 0):
@@ -295,7 +304,7 @@ class Incremental:
 
     def _blocks(self, n: int, partial: set[int]) -> Columns:
         """align's block table for the first ``n`` episodes of a conforming log: the columns
-        `schedule_blocks` gives every scheduled block (converted once, `_schedule_table`), cut
+        `schedule_blocks` gives every scheduled block (converted once, ``_table``), cut
         to the blocks with episodes, with their counts and ranges."""
         blocks = self.sched.blocks
         present = np.array([max(0, min(n, b.end) - b.start) for b in blocks], dtype=np.int64)
@@ -309,16 +318,6 @@ class Incremental:
         data["partial"] = np.isin(table["block"][have], np.fromiter(partial, dtype=np.int64,
                                                                     count=len(partial)))
         return Columns(data, BLOCK_COLUMNS)
-
-    @property
-    def _table(self) -> dict[str, np.ndarray]:
-        """`schedule_blocks`' columns for every scheduled block, as `Columns` holds them
-        (built once: per update they cost 3-5 ms of DataFrame building on the bench)."""
-        if self._scheduled is None:
-            every = np.ones(len(self.sched.blocks), dtype=np.int64)
-            frame = schedule_blocks(self.sched, every, set())
-            self._scheduled = {c: np.asarray(frame[c]) for c in BLOCK_COLUMNS}
-        return self._scheduled
 
 
 #: the block-table columns that depend on the schedule alone, not on the episodes read
