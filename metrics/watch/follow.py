@@ -13,16 +13,22 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from watchfiles import watch
 
+from sylla.metrics.errors import MetricsError
 from sylla.metrics.memo import RangeMemo
+from sylla.metrics.readers import detect
 
 from .curve import Curve
 from .incremental import Incremental
+from .iscil_tail import IscilTail
 from .mirror import Mirror
 from .state import Options, State, feasibility_notes, full_state, incremental_state, load_model, warm
+
+if TYPE_CHECKING:
+    from sylla.metrics.data import EpisodeLog
 
 
 class Follower:
@@ -41,6 +47,7 @@ class Follower:
         #: run only grows (`RangeMemo.admit` checks that before each)
         self.memo = RangeMemo()
         self.curve = Curve()  # the page's points, fed only the rows it has not seen
+        self.iscil: IscilTail | None = None  # a continual-imitation log's scans (`_read_kept`)
         self._generation = 0  # the mirror's generation the curve was fed from
         #: how the last state was made: "incremental" (appended rows only) or "full"
         self.last_update = "full"
@@ -66,7 +73,7 @@ class Follower:
                     self._generation = self.mirror.generation
                 old = self.incremental
                 state, self.incremental = full_state(self.mirror, self.options, self.model,
-                                                     self.curve, self.memo)
+                                                     self.curve, self.memo, self._read_kept)
                 if (state.error is not None and self.incremental is None and old is not None
                         and old.intact):
                     # the log as it stands is refused (an l2logger block folder with its
@@ -80,6 +87,21 @@ class Follower:
             self.state = state
             self.version += 1
         return self.state
+
+    def _read_kept(self, values: Mapping[str, Any]) -> "EpisodeLog | None":
+        """A continual-imitation log read from its appended lines (`IscilTail`), or None:
+        `read_log` reads the mirror whole (any other format, or one the tail gives up on)."""
+        if self.options.log_format not in ("auto", "iscil") or not self.mirror.path.exists():
+            return None
+        try:
+            fmt = detect(self.mirror.path) if self.options.log_format == "auto" else "iscil"
+        except MetricsError:
+            return None
+        if fmt != "iscil":
+            return None
+        if self.iscil is None:
+            self.iscil = IscilTail(self.mirror)
+        return self.iscil.read(values)
 
     def _watched(self) -> Path:
         return self.run if self.run.is_dir() else self.run.parent

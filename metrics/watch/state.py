@@ -13,7 +13,7 @@ by definition, not finished its schedule.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 import numpy as np
 
@@ -34,6 +34,7 @@ from .labels import Labels
 
 if TYPE_CHECKING:
     from sylla.grammar.model import Syllabus
+    from sylla.metrics.data import EpisodeLog
 
     from .mirror import Mirror
 
@@ -180,12 +181,16 @@ def incremental_state(inc: Incremental, mirror: "Mirror", model: "Syllabus",
 
 
 def full_state(mirror: "Mirror", options: Options, model: "Syllabus | None", curve: Curve,
-               memo: RangeMemo | None = None) -> tuple[State, Incremental | None]:
+               memo: RangeMemo | None = None,
+               reader: "Callable[[Mapping[str, Any]], EpisodeLog | None] | None" = None,
+               ) -> tuple[State, Incremental | None]:
     """`compute_state`, plus what the next update can start from when the log is one that
     `Incremental` follows (else None). ``memo``: the block values kept by the follower's last
     computation; a log re-read whole (l2logger, learnkit, continual-imitation, a plain log
     without a syllabus) still recomputes only the blocks that changed, when its rows only
-    grew (`RangeMemo.admit` checks)."""
+    grew (`RangeMemo.admit` checks). ``reader``: the log as the batch reader reads the mirror,
+    from what an earlier read kept (`IscilTail.read`, given the metric parameters), or None
+    when `read_log` must read it."""
 
     empty = Progress(0, None, None, None)
     if model is not None:
@@ -198,9 +203,11 @@ def full_state(mirror: "Mirror", options: Options, model: "Syllabus | None", cur
     try:
         plugins = load_plugins()
         values = resolve_params(plugins, dict(options.params))
-        log = read_log(mirror.path, options.perf, options.log_format, False,
-                       allow_partial=options.allow_partial or model is not None,
-                       duplicates=options.duplicates, options=values)
+        log = reader(values) if reader is not None else None
+        if log is None:
+            log = read_log(mirror.path, options.perf, options.log_format, False,
+                           allow_partial=options.allow_partial or model is not None,
+                           duplicates=options.duplicates, options=values)
         frame = log.frame
         divergence, progress = None, empty
         if "episode" in frame.columns and not frame.empty:
