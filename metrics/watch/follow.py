@@ -19,11 +19,12 @@ from watchfiles import watch
 
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.memo import RangeMemo
-from sylla.metrics.readers import detect
+from sylla.metrics.readers import DEFAULT_PERF, detect
 
 from .curve import Curve
 from .incremental import Incremental
 from .iscil_tail import IscilTail
+from .learnkit_tail import LearnkitTail
 from .mirror import Mirror
 from .state import Options, State, feasibility_notes, full_state, incremental_state, load_model, warm
 
@@ -47,7 +48,9 @@ class Follower:
         #: run only grows (`RangeMemo.admit` checks that before each)
         self.memo = RangeMemo()
         self.curve = Curve()  # the page's points, fed only the rows it has not seen
-        self.iscil: IscilTail | None = None  # a continual-imitation log's scans (`_read_kept`)
+        # a continual-imitation or learnkit log's files as read so far (`_read_kept`)
+        self.iscil: IscilTail | None = None
+        self.learnkit: LearnkitTail | None = None
         self._generation = 0  # the mirror's generation the curve was fed from
         #: how the last state was made: "incremental" (appended rows only) or "full"
         self.last_update = "full"
@@ -89,19 +92,27 @@ class Follower:
         return self.state
 
     def _read_kept(self, values: Mapping[str, Any]) -> "EpisodeLog | None":
-        """A continual-imitation log read from its appended lines (`IscilTail`), or None:
-        `read_log` reads the mirror whole (any other format, or one the tail gives up on)."""
-        if self.options.log_format not in ("auto", "iscil") or not self.mirror.path.exists():
+        """A continual-imitation or learnkit log read from its appended lines (`IscilTail`,
+        `LearnkitTail`), or None: `read_log` reads the mirror whole (any other format, or a
+        log the tail leaves to it)."""
+        fmt = self.options.log_format
+        if fmt not in ("auto", "iscil", "learnkit") or not self.mirror.path.exists():
             return None
         try:
-            fmt = detect(self.mirror.path) if self.options.log_format == "auto" else "iscil"
+            fmt = detect(self.mirror.path) if fmt == "auto" else fmt
         except MetricsError:
             return None
-        if fmt != "iscil":
-            return None
-        if self.iscil is None:
-            self.iscil = IscilTail(self.mirror)
-        return self.iscil.read(values)
+        if fmt == "iscil":
+            if self.iscil is None:
+                self.iscil = IscilTail(self.mirror)
+            return self.iscil.read(values)
+        if fmt == "learnkit" and self.mirror.path.is_dir():
+            if self.learnkit is None:
+                self.learnkit = LearnkitTail(self.mirror)
+            # what `read_log` hands the learnkit reader (`full_state`'s allow_partial)
+            return self.learnkit.read(self.options.perf or DEFAULT_PERF,
+                                      self.options.allow_partial or self.model is not None)
+        return None
 
     def _watched(self) -> Path:
         return self.run if self.run.is_dir() else self.run.parent

@@ -7,6 +7,7 @@ after every cut); the batch command reads a clean copy cut at the same line."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -446,6 +447,70 @@ def test_iscil_lines_the_reader_refuses_are_its_error(tmp_path: Path) -> None:
         state = follower.refresh()
         (clean / "training_log.log").write_bytes(log.read_bytes())
         expected, error = batch(clean)
+        _same(state, expected, error, clean, run)
+    finally:
+        follower.close()
+
+
+LEARNKIT = FIXTURES / "learnkit_sep2020" / "two_tasks-1600830032-0285285"
+
+
+def test_learnkit_files_are_parsed_from_their_appended_lines(tmp_path: Path) -> None:
+    """A learnkit log's data files are parsed from the lines appended since the last update
+    (each byte once in all), cut mid-file and mid-line, and the state equals the batch command
+    at every cut; after a data file is replaced by a shorter one the log is parsed again."""
+    run, clean = tmp_path / "live" / "lk", tmp_path / "clean" / "lk"
+    run.mkdir(parents=True)
+    clean.parent.mkdir()
+    appender = Appender(LEARNKIT, run)
+    follower = Follower(run, Options())
+    try:
+        n = len(appender.lines)
+        for cut in sorted({*_cuts(n), *range(5, n, 7), n}):
+            appender.advance(cut, half=cut < n)
+            state = follower.refresh()
+            materialise(LEARNKIT, clean, cut)
+            expected, error = batch(clean)
+            _same(state, expected, error, clean, run)
+        assert follower.learnkit is not None
+        data = sorted(run.glob("worker-env-*/*/*/data-log.tsv"))
+        assert follower.learnkit.parsed == sum(f.stat().st_size for f in data)
+        parsed = follower.learnkit.parsed
+        last = data[-1]
+        lines = last.read_bytes().splitlines(True)
+        last.write_bytes(b"".join(lines[:-2]))  # replaced by a shorter file
+        (clean / last.relative_to(run)).write_bytes(b"".join(lines[:-2]))
+        state = follower.refresh()
+        expected, error = batch(clean)
+        _same(state, expected, error, clean, run)
+        # the mirror copied that file anew: every file is parsed again, once
+        assert follower.learnkit.parsed == parsed + sum(f.stat().st_size for f in data)
+    finally:
+        follower.close()
+
+
+def test_a_learnkit_line_the_reader_refuses_is_its_error(tmp_path: Path) -> None:
+    """An appended data line the reader refuses (an unknown status) is the batch command's
+    error naming the file's own line, not a line of the appended piece."""
+    run, clean = tmp_path / "live" / "lk", tmp_path / "clean" / "lk"
+    run.mkdir(parents=True)
+    clean.mkdir(parents=True)
+    appender = Appender(LEARNKIT, run)
+    appender.advance(12)
+    follower = Follower(run, Options())
+    try:
+        appender.advance(15)
+        follower.refresh()
+        data = run / appender.lines[appender.done - 1][0]  # the file written last
+        assert data.name == "data-log.tsv"
+        row = data.read_bytes().splitlines(True)[-1].replace(b"\tDONE\t", b"\tBROKEN\t")
+        with open(data, "ab") as handle:
+            handle.write(row)
+        state = follower.refresh()
+        shutil.rmtree(clean)
+        shutil.copytree(run, clean)
+        expected, error = batch(clean)
+        assert error is not None and "BROKEN" in error
         _same(state, expected, error, clean, run)
     finally:
         follower.close()
