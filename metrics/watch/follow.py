@@ -20,6 +20,7 @@ from watchfiles import watch
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.memo import RangeMemo
 from sylla.metrics.readers import DEFAULT_PERF, detect
+from sylla.metrics.registry import load_plugins
 
 from .curve import Curve
 from .incremental import Incremental
@@ -41,6 +42,7 @@ class Follower:
         self.model = load_model(options)
         self.feasibility = feasibility_notes(self.model, options)
         warm()
+        self.plugins = load_plugins()  # found once (each search reads every entry_points.txt)
         self.mirror = Mirror(self.run)
         self.version = 0  # bumped on every new state; the server's SSE compares it
         self.incremental: Incremental | None = None
@@ -76,7 +78,8 @@ class Follower:
                     self._generation = self.mirror.generation
                 old = self.incremental
                 state, self.incremental = full_state(self.mirror, self.options, self.model,
-                                                     self.curve, self.memo, self._read_kept)
+                                                     self.curve, self.memo, self._read_kept,
+                                                     self.plugins)
                 if (state.error is not None and self.incremental is None and old is not None
                         and old.intact):
                     # the log as it stands is refused (an l2logger block folder with its
