@@ -209,7 +209,7 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
             and int(starts[0]) == 0 and int(stops[-1]) == n
             and bool(np.all(starts[1:] == stops[:-1])))
     perf: Any
-    if kept:
+    if kept and isinstance(run.perf, np.ndarray):
         perf = _Stage(run.perf, starts, stops, smoothed, smooth_block)
     else:
         perf = _smoothed_copy(run.perf, starts, stops, smoothed, smooth_block)

@@ -22,8 +22,7 @@ from ..data import Columns, RunData, column
 from ..errors import EXIT_USAGE, MetricsError
 from ..memo import NO_MEMO, Memo
 from ..needs import Need
-from ..preprocess import (WINDOWS, Prepared, l2m_saturation, l2m_smooth_kept, l2m_terminal,
-                          prepare_l2m)
+from ..preprocess import WINDOWS, Prepared, l2m_saturation, l2m_smooth_kept, l2m_terminal, prepare_l2m
 from ..registry import Context, Parameter, ParameterError, Row, positive_int, row
 from ..spill import SpillArray, gather
 from .common import AGGREGATION, aggregate

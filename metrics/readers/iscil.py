@@ -103,7 +103,7 @@ class IscilLog(EpisodeLog):
     """The pipeline's `EpisodeLog` plus the parsed experiments it came from.
 
     The per-row table is built on first use: the pipeline reads `runs` (built without pandas,
-    see `_runs`), only other callers (a sweep, tests, variant-agnostic mode) read ``frame``.
+    see `runs_of`), only other callers (a sweep, tests, variant-agnostic mode) read ``frame``.
     Not a dataclass of its own: a dataclass field (``EpisodeLog.frame``) cannot be overridden
     by a property in one, so the fields are passed on to `EpisodeLog`'s ``__init__``."""
 
@@ -184,12 +184,12 @@ def read_iscil(path: str | Path, name_filter: str = "", compat: bool = False) ->
         with _open(file) as data:
             phases = parse_phases(data, str(file), allow_over_max=compat)
             experiment = Experiment(name=name, file=str(file), all_phases=phases)
-            _check_yields(experiment)
+            check_yields(experiment)
             if compat:
                 experiment.compat = parse_compat(bytes(data), str(file))
         experiments.append(experiment)
     return IscilLog(path=str(path), files=[e.file for e in experiments], experiments=experiments,
-                    runs=_runs(experiments))
+                    runs=runs_of(experiments))
 
 
 @contextmanager
@@ -399,7 +399,7 @@ def _normalise(data: "bytes | mmap.mmap", file: str) -> "bytes | mmap.mmap":
     return data
 
 
-def _check_yields(experiment: Experiment) -> None:
+def check_yields(experiment: Experiment) -> None:
     """A log that would give no BWT/FWT/AUC says why instead of reporting 0.00 %."""
     phases, kept = experiment.all_phases, experiment.phases
     if not kept:
@@ -541,7 +541,7 @@ def _frame(experiments: list[Experiment]) -> "pd.DataFrame":
     return frame
 
 
-def _runs(experiments: list[Experiment]) -> list[RunData] | None:
+def runs_of(experiments: list[Experiment]) -> list[RunData] | None:
     """The runs `align` would make of `_frame` (one block per row: the block number changes on
     every row; one run per experiment name, in order), built without pandas; None when two
     experiments share a name or one has no kept phase (`align` then works from ``frame``)."""

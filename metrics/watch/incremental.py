@@ -254,7 +254,7 @@ class Incremental:
         if (chunk.warnings or sorted(frame.columns) != self.columns
                 or (frame["run"] != self.run).any() or (frame["worker"] != self.worker).any()):
             return None
-        return {c: (frame[c].to_numpy() if c in ("episode", "perf", "exp")
+        return {c: (np.asarray(frame[c]) if c in ("episode", "perf", "exp")
                     else labels(frame[c])) for c in frame.columns}
 
     def update(self) -> Update | None:

@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping
 
 from sylla.metrics.errors import MetricsError
-from sylla.metrics.readers.iscil import (Experiment, IscilLog, Phase, PhaseScan, _check_yields,
-                                         _runs, find_logs)
+from sylla.metrics.readers.iscil import Experiment, IscilLog, Phase, PhaseScan, check_yields, find_logs, runs_of
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -66,12 +65,12 @@ class IscilTail:
                 # a copy: the next update goes on filling the scan's last phase
                 experiment = Experiment(name=name, file=str(file), all_phases=[
                     Phase(p.number, p.line, list(p.train), dict(p.evals)) for p in phases])
-                _check_yields(experiment)
+                check_yields(experiment)
                 experiments.append(experiment)
         except MetricsError:
             return None  # the batch reader words it, from the whole file
         return IscilLog(path=str(root), files=[e.file for e in experiments],
-                        experiments=experiments, runs=_runs(experiments))
+                        experiments=experiments, runs=runs_of(experiments))
 
     def _phases(self, file: "Path") -> list[Phase] | None:
         """``file``'s phases after feeding its scan the whole lines appended since the last

@@ -72,6 +72,7 @@ class LearnkitTail:
     def _file(self, file: "Path", index: int, perf: str) -> tuple[pd.DataFrame, str]:
         stat = os.stat(file)
         report = file.parent / "block-report.tsv"
+        stamp: tuple[int, int, int | None]
         try:
             seen = os.stat(report)
             stamp = (stat.st_ino, seen.st_ino, seen.st_size)
