@@ -34,6 +34,17 @@ class Memo:
         """``compute()``; a keeping memo returns the value stored under ``key`` instead."""
         return compute()
 
+    def carry(self, key: Hashable, step: Callable[[Any], T]) -> T:
+        """``step(None)``; a keeping memo passes the value ``step`` returned under ``key``
+        last time (or None) and keeps the new one in its place.
+
+        Why beside `get`: a block still being written has another ``[start, stop)`` at each
+        update, so `get` never finds it; a carried value (a smoothing and the rows it was
+        computed from) lets the next update redo only what the appended rows change. ``step``
+        must check that what it is handed still applies (compare the rows) and must return
+        what ``step(None)`` would: the batch path only ever calls ``step(None)``."""
+        return step(None)
+
 
 class RangeMemo(Memo):
     """Keeps every value asked for during one computation, and drops at `sweep` the ones the
@@ -102,6 +113,12 @@ class RangeMemo(Memo):
             kept.flags.writeable = False
         self._values[key] = kept
         return kept  # the value compute() gave, or its frozen ndarray copy
+
+    def carry(self, key: Hashable, step: Callable[[Any], T]) -> T:
+        self._used.add(key)
+        value = step(self._values.get(key))
+        self._values[key] = value
+        return value
 
     def sweep(self) -> None:
         """Forget what the last computation did not use; start counting uses anew."""

@@ -83,9 +83,66 @@ def l2m_smooth(x: np.ndarray, window_length: int | None = None,
     return y[int(math.floor(w / 2 - 1)) : -int(math.ceil(w / 2))]
 
 
-def l2m_saturation(x: np.ndarray, window_length: int | None = None) -> tuple[float, float]:
-    """l2metrics' block saturation: max of the smoothed block and the first index reaching it."""
-    y = l2m_smooth(x, window_length)
+def l2m_smooth_kept(x: np.ndarray, window_length: int | None, window: str, memo: Memo,
+                    key: Hashable) -> np.ndarray:
+    """`l2m_smooth` of a block that grows at its end (the block a watched run is writing),
+    bit for bit, recomputing only the outputs the appended values change.
+
+    ``memo.carry`` under ``key`` keeps the last input and its smoothing. Output ``i`` is
+    ``np.convolve`` over the padded values ``i + off .. i + off + w - 1``; the padding's head
+    reflects ``x[1:w]``, its tail the last ``w - 1`` values. So while ``x[:w]`` and the window
+    stay the same, an output whose padded window ends before the first value that differs from
+    the last input (or before the last input's tail padding) is the same number, and the
+    others are ``np.convolve`` with the same weights over the padded values from there on: each
+    output of a ``valid`` convolution is one dot product of the weights with its own window
+    (tests/metrics/test_preprocess_kept.py checks the bits at every offset). The comparison is
+    one pass over the block; the convolution, ``w`` multiply-adds per output, is redone over
+    the appended rows and ``w`` before them."""
+
+    def step(last: tuple[np.ndarray, np.ndarray] | None) -> tuple[np.ndarray, np.ndarray]:
+        y = _smooth_from(x, window_length, window, last)
+        x_kept = np.array(x, dtype=np.float64, copy=True)
+        x_kept.flags.writeable = False
+        y.flags.writeable = False
+        return x_kept, y
+
+    if not memo.keeps:
+        return l2m_smooth(x, window_length, window)
+    return memo.carry(key, step)[1]
+
+
+def _smooth_from(x: np.ndarray, window_length: int | None, window: str,
+                 last: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
+    """`l2m_smooth` of ``x``, reusing the outputs of ``last`` (an input and its smoothing)
+    that ``x`` leaves unchanged."""
+    w = l2m_window(x.size, window_length)
+    if last is None or w < 3 or x.dtype != np.float64:
+        return np.array(l2m_smooth(x, window_length, window), dtype=np.float64, copy=True)
+    x_old, y_old = last
+    n_old = x_old.size
+    if x.size < n_old or l2m_window(n_old, window_length) != w or n_old < w:
+        return np.array(l2m_smooth(x, window_length, window), dtype=np.float64, copy=True)
+    differ = np.flatnonzero(x_old.view(np.uint64) != x[:n_old].view(np.uint64))
+    k = int(differ[0]) if differ.size else n_old  # values before k are as last time
+    if k < w:  # the head padding changed
+        return np.array(l2m_smooth(x, window_length, window), dtype=np.float64, copy=True)
+    off = int(math.floor(w / 2 - 1))
+    keep = min(k - off, n_old)  # outputs i < keep: their windows end before value k
+    padded = np.r_[x[w - 1: 0: -1], x, x[-2: -w - 1: -1]]
+    m = keep + off  # the first convolution output to redo
+    tail = np.convolve(window_weights(window, w), padded[m:], mode="valid")
+    out = np.empty(x.size, dtype=np.float64)
+    out[:keep] = y_old[:keep]
+    out[keep:] = tail[: x.size - keep]
+    return out
+
+
+def l2m_saturation(x: np.ndarray, window_length: int | None = None,
+                   smooth: Callable[[np.ndarray], np.ndarray] | None = None) -> tuple[float, float]:
+    """l2metrics' block saturation: max of the smoothed block and the first index reaching it.
+    ``smooth``: `l2m_smooth` of the block with the window l2metrics takes for it (default),
+    or the same numbers from `l2m_smooth_kept`."""
+    y = smooth(x) if smooth is not None else l2m_smooth(x, window_length)
     y = y[~np.isnan(y)]
     if not y.size:
         return math.nan, math.nan
@@ -141,9 +198,22 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
     def smooth_block(a: int, b: int, x: np.ndarray) -> np.ndarray:
         """One block's smoothing, from the memo when it holds it (a finished block's rows, and
         so their smoothing, never change while a watched run grows)."""
-        return memo.get(done[a, b], lambda: l2m_smooth(x, window_length, smoothing))
+        return memo.get(done[a, b], lambda: l2m_smooth_kept(
+            x, window_length, smoothing, memo, (*scope, a, "smooth", smoothing, window_length)))
 
-    perf = _smoothed_copy(run.perf, starts, stops, smoothed, smooth_block)
+    n = int(run.perf.shape[0])
+    # a watched run (a keeping memo) has its result written into the array the last
+    # computation wrote, only where a block's values changed (`_Kept`); the batch path and
+    # clamping (which rewrites every row of a task) copy the run
+    kept = (memo.keeps and not clamp and isinstance(run.perf, np.ndarray) and len(starts) > 0
+            and int(starts[0]) == 0 and int(stops[-1]) == n
+            and bool(np.all(starts[1:] == stops[:-1])))
+    perf: Any
+    if kept and isinstance(run.perf, np.ndarray):
+        perf = _Stage(run.perf, starts, stops, smoothed, smooth_block)
+    else:
+        perf = _smoothed_copy(run.perf, starts, stops, smoothed, smooth_block)
+    final: dict[tuple[int, int], np.ndarray] = {}  # a kept block's values, by its range
     ste_perf = {t: [s.perf.copy() for s in runs] for t, runs in ste.items()}
     if smoothing != "none":
         for task, runs in ste.items():
@@ -183,7 +253,11 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
             lo, hi = ranges[task] if normalization == "task" else (run_lo, run_hi)
             for a, b in where:
                 key = (*done[a, b], "scale", float(lo), float(hi))
-                perf[a:b] = memo.get(key, functools.partial(_scale_range, perf, a, b, lo, hi))
+                scaled = memo.get(key, functools.partial(_scale_range, perf, a, b, lo, hi))
+                if kept:
+                    final[a, b] = scaled
+                else:
+                    perf[a:b] = scaled
                 done[a, b] = key
         for task, runs in ste.items():
             for i, s in enumerate(runs):
@@ -197,11 +271,62 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
                         lo, hi = run_lo, run_hi
                     for a, b in _block_ranges(s, t):
                         ste_perf[task][i][a:b] = _scale(ste_perf[task][i][a:b], lo, hi)
+    keys = [done[int(a), int(b)] for a, b in zip(starts, stops)]
+    if kept:
+        out = memo.carry((*scope, "prepared", smoothing, window_length, smooth_eval,
+                          normalization, bool(data_range)), lambda last: last or _Kept())
+        perf = out.write(n, [(int(a), int(b), k, final.get((int(a), int(b))))
+                             for a, b, k in zip(starts, stops, keys)], perf)
     new_run = RunData(run=run.run, perf=perf, exp=run.exp, blocks=blocks, partial=run.partial)
     new_ste = {t: [RunData(s.run, ste_perf[t][i], s.exp, s.blocks) for i, s in enumerate(runs)]
                for t, runs in ste.items()}
-    keys = [done[int(a), int(b)] for a, b in zip(starts, stops)]
     return Prepared(run=new_run, ste=new_ste, ranges=ranges, keys=keys)
+
+
+class _Stage:
+    """A run's values after smoothing, block by block, without the copy of the run
+    `_smoothed_copy` makes: ``stage[a:b]`` is block ``[a, b)``'s smoothing (from the memo)
+    or its rows. Read by `_nan_extent` and `_scale_range` for the blocks the memo lacks."""
+
+    def __init__(self, perf: np.ndarray, starts: np.ndarray, stops: np.ndarray,
+                 smoothed: list[bool], smooth: Callable[[int, int, np.ndarray], np.ndarray]) -> None:
+        self.blocks: dict[tuple[int, int], np.ndarray] = {}
+        for a, b, on in zip(starts.tolist(), stops.tolist(), smoothed):
+            self.blocks[a, b] = smooth(a, b, perf[a:b]) if on else perf[a:b]
+
+    def __getitem__(self, where: slice) -> np.ndarray:
+        return self.blocks[where.start, where.stop]
+
+
+class _Kept:
+    """The preprocessed values of a watched run, kept from one computation to the next in
+    one array: a block is written only when what its rows went through (its memo key)
+    differs from what the array holds there, so an update writes the block being written
+    and the blocks a moved normalisation range rescaled, not the whole run (two copies of
+    8 MB per update on the bench's million episodes)."""
+
+    def __init__(self) -> None:
+        self.values = np.empty(0, dtype=np.float64)
+        self.holds: dict[tuple[int, int], Hashable] = {}  # range -> key of the values there
+
+    def write(self, n: int, blocks: list[tuple[int, int, Hashable, "np.ndarray | None"]],
+              stage: _Stage) -> np.ndarray:
+        """The first ``n`` values, each block ``(a, b, key, values)`` (None: its stage
+        values) written where the array holds other values. A view: valid until the next
+        computation writes the array again."""
+        if n > len(self.values):  # room for a quarter more: a watched run grows
+            grown = np.empty(n * 5 // 4 + 1024, dtype=np.float64)
+            grown[: len(self.values)] = self.values
+            self.values = grown
+        holds = {}
+        for a, b, key, values in blocks:
+            if self.holds.get((a, b)) != key:
+                self.values[a:b] = stage[a:b] if values is None else values
+            holds[a, b] = key
+        self.holds = holds
+        view = self.values[:n]
+        view.flags.writeable = False  # the next computation's start: no plugin may change it
+        return view
 
 
 def _scale_range(values: "np.ndarray | SpillArray", a: int, b: int, lo: float,

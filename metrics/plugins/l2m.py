@@ -14,14 +14,15 @@ import json
 import math
 from dataclasses import dataclass
 from itertools import permutations
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Hashable, Iterator
 
 import numpy as np
 
 from ..data import Columns, RunData, column
 from ..errors import EXIT_USAGE, MetricsError
+from ..memo import NO_MEMO, Memo
 from ..needs import Need
-from ..preprocess import WINDOWS, Prepared, l2m_saturation, l2m_terminal, prepare_l2m
+from ..preprocess import WINDOWS, Prepared, l2m_saturation, l2m_smooth_kept, l2m_terminal, prepare_l2m
 from ..registry import Context, Parameter, ParameterError, Row, positive_int, row
 from ..spill import SpillArray, gather
 from .common import AGGREGATION, aggregate
@@ -102,7 +103,8 @@ def regimes(ctx: Context) -> Regimes:
     for i, (a, z, kind) in enumerate(zip(column(b, "start"), column(b, "stop"),
                                          column(b, "kind"))):
         low[i], high[i], sat[i], e2s[i], term[i], e2t[i] = ctx.memo.get(
-            (*prepared.keys[i], "regime", str(kind)), functools.partial(_regime, run, a, z, kind))
+            (*prepared.keys[i], "regime", str(kind)),
+            functools.partial(_regime, run, a, z, kind, ctx.memo, (*key, _scope(ctx), a)))
     subtype = _text(b, "subtype")
     if (subtype == "sleep").any():
         filtered = ~((column(b, "kind") == "test") & (subtype == "wake"))
@@ -120,15 +122,19 @@ def _scope(ctx: Context) -> tuple[str, ...]:
     return ("l2m", "rows" if ctx.run.rows is not None else "episodes")
 
 
-def _regime(run: RunData, a: int, z: int, kind: str) -> tuple[float, ...]:
+def _regime(run: RunData, a: int, z: int, kind: str, memo: Memo = NO_MEMO,
+            stream: Hashable = None) -> tuple[float, ...]:
     """One block's range and l2metrics regime values: (min, max, saturation, experiences to
-    saturation, terminal performance, experiences to terminal performance)."""
+    saturation, terminal performance, experiences to terminal performance). ``stream``: the
+    memo key of the block's saturation smoothing whatever its end (`l2m_smooth_kept`: a
+    block still being written is smoothed again only where its new rows reach)."""
     rows = run.perf[a:z]
     low = high = math.nan
     if z > a:  # the block's range for the summary: one reduction of a slice already read
         low, high = np.min(rows), np.max(rows)
     x = exp_means(rows, run.exp[a:z])
-    sat, e2s = l2m_saturation(x)
+    sat, e2s = l2m_saturation(x, smooth=lambda v: l2m_smooth_kept(
+        v, None, "flat", memo, ("l2m_saturation", stream)))
     term = l2m_terminal(x, kind)
     e2t = int((1 - (0.1 if kind != "test" else 1) / 2) * x.size)
     return low, high, sat, e2s, term, e2t

@@ -103,7 +103,7 @@ class IscilLog(EpisodeLog):
     """The pipeline's `EpisodeLog` plus the parsed experiments it came from.
 
     The per-row table is built on first use: the pipeline reads `runs` (built without pandas,
-    see `_runs`), only other callers (a sweep, tests, variant-agnostic mode) read ``frame``.
+    see `runs_of`), only other callers (a sweep, tests, variant-agnostic mode) read ``frame``.
     Not a dataclass of its own: a dataclass field (``EpisodeLog.frame``) cannot be overridden
     by a property in one, so the fields are passed on to `EpisodeLog`'s ``__init__``."""
 
@@ -184,12 +184,12 @@ def read_iscil(path: str | Path, name_filter: str = "", compat: bool = False) ->
         with _open(file) as data:
             phases = parse_phases(data, str(file), allow_over_max=compat)
             experiment = Experiment(name=name, file=str(file), all_phases=phases)
-            _check_yields(experiment)
+            check_yields(experiment)
             if compat:
                 experiment.compat = parse_compat(bytes(data), str(file))
         experiments.append(experiment)
     return IscilLog(path=str(path), files=[e.file for e in experiments], experiments=experiments,
-                    runs=_runs(experiments))
+                    runs=runs_of(experiments))
 
 
 @contextmanager
@@ -227,62 +227,100 @@ def parse_phases(data: "bytes | mmap.mmap", file: str,
                  allow_over_max: bool = False) -> list[Phase]:
     """All phases of one log in order (including those without evaluations); see `_openings`
     for how the lines are found without a Python step per line."""
-    data = _normalise(data, file)
-    phases: list[Phase] = []
-    names: dict[str, str] = {}
-    line, counted = 1, 0
-    for m, end, known in _openings(data):
-        line = known if known else line + _newlines(data, counted, m.start())
-        counted = m.start()
-        try:
-            rest = bytes(data[m.end():end]).decode("utf-8").rstrip()
-        except UnicodeDecodeError:
-            raise MetricsError("binary file (not UTF-8 text), not a training log", file,
-                               line, exit_code=EXIT_USAGE) from None
-        if m.lastgroup == "phase":
-            phases.append(Phase(len(phases) + 1, line, _train_tasks(rest, file, line)))
-            continue
-        if not phases:
-            continue  # evaluations before the first phase belong to no phase
-        if m.lastgroup == "new":
-            shape = _NEW_REST.match(rest)
-            if shape is None:
-                raise MetricsError("evaluation line not in the form '[task N] sub_goal sequence "
-                                   "is [...] task GC : P% (RAW / MAX)'", file, line)
-            task = _task_name(shape.group(1), names, file, line)
-            raw = _number(shape.group(2), file, line)
-            top = _number(shape.group(3), file, line)
-        else:
-            shape = _OLD_REST.match(rest)
-            if shape is None:
-                raise MetricsError("evaluation line not in the form '[N]skill is  [...] rew : "
-                                   "SCORE'", file, line)
-            task = _task_name(shape.group(1), names, file, line)
-            raw, top = _number(shape.group(2), file, line), OLD_STYLE_MAX
-        _check_score(raw, top, allow_over_max, file, line)
-        evals = phases[-1].evals
-        evals.pop(task, None)
-        evals[task] = Evaluation(task, raw, top, line)
-    if not phases:
-        raise MetricsError("no phase: no line starts with {'data_name': ... (is this a "
-                           "continual-imitation training_log.log?)", file)
-    return phases
+    scan = PhaseScan(file, allow_over_max)
+    scan.feed(_normalise(data, file))
+    return scan.result()
+
+
+class PhaseScan:
+    """The phases of one log read so far, fed its lines in pieces: `parse_phases` feeds the
+    whole file once, ``sylla watch`` (`sylla.metrics.watch.iscil_tail`) each piece of whole
+    lines appended since the last update, so a growing log is scanned once in all.
+
+    Why one class for both: the result must be the batch reader's at every cut, and it is
+    when both run this code. What a line means depends only on the lines before it (the last
+    phase, the task-name cache, the line count, `_openings`' switch counters), all kept here,
+    so feeding the lines in pieces gives what feeding them at once gives. A piece must start
+    at a line start and hold whole lines (the last may lack its newline only at the end of
+    the file); `_normalise` is the caller's (it judges the whole file's line ends)."""
+
+    def __init__(self, file: str, allow_over_max: bool = False) -> None:
+        self.file = file
+        self.allow_over_max = allow_over_max
+        self.phases: list[Phase] = []
+        self.names: dict[str, str] = {}
+        self.line = 1  # the line number of the next piece's first line
+        # `_openings`' state: wanted and unwanted quoted lines seen, and whether the rest of
+        # the file is filtered by line starts
+        self.hits = self.misses = 0
+        self.by_line_start = False
+
+    def result(self) -> list[Phase]:
+        """The phases, or the reader's error for a log with none."""
+        if not self.phases:
+            raise MetricsError("no phase: no line starts with {'data_name': ... (is this a "
+                               "continual-imitation training_log.log?)", self.file)
+        return self.phases
+
+    def feed(self, data: "bytes | mmap.mmap") -> None:
+        """Scan the next piece of whole lines; an error leaves the scan unusable."""
+        file, phases, names = self.file, self.phases, self.names
+        line, counted = self.line, 0
+        for m, end, known in _openings(data, self):
+            line = known if known else line + _newlines(data, counted, m.start())
+            counted = m.start()
+            try:
+                rest = bytes(data[m.end():end]).decode("utf-8").rstrip()
+            except UnicodeDecodeError:
+                raise MetricsError("binary file (not UTF-8 text), not a training log", file,
+                                   line, exit_code=EXIT_USAGE) from None
+            if m.lastgroup == "phase":
+                phases.append(Phase(len(phases) + 1, line, _train_tasks(rest, file, line)))
+                continue
+            if not phases:
+                continue  # evaluations before the first phase belong to no phase
+            if m.lastgroup == "new":
+                shape = _NEW_REST.match(rest)
+                if shape is None:
+                    raise MetricsError("evaluation line not in the form '[task N] sub_goal "
+                                       "sequence is [...] task GC : P% (RAW / MAX)'", file, line)
+                task = _task_name(shape.group(1), names, file, line)
+                raw = _number(shape.group(2), file, line)
+                top = _number(shape.group(3), file, line)
+            else:
+                shape = _OLD_REST.match(rest)
+                if shape is None:
+                    raise MetricsError("evaluation line not in the form '[N]skill is  [...] "
+                                       "rew : SCORE'", file, line)
+                task = _task_name(shape.group(1), names, file, line)
+                raw, top = _number(shape.group(2), file, line), OLD_STYLE_MAX
+            _check_score(raw, top, self.allow_over_max, file, line)
+            evals = phases[-1].evals
+            evals.pop(task, None)
+            evals[task] = Evaluation(task, raw, top, line)
+        self.line = line + _newlines(data, counted, len(data))
 
 
 SWITCH_AFTER = 2_000
 SWITCH_RATIO = 4
 
 
-def _openings(data: "bytes | mmap.mmap") -> Iterator[tuple[re.Match, int, int]]:
-    """Each line that opens with a phase or evaluation token: (match, end of line, its line
+def _openings(data: "bytes | mmap.mmap",
+              scan: PhaseScan) -> Iterator[tuple[re.Match, int, int]]:
+    """Each line of ``data`` (the piece `scan` is fed, whose first line is line
+    ``scan.line``) that opens with a phase or evaluation token: (match, end of line, its line
     number when already known, else 0).
 
     Every such line carries a quote (the config dict, the sub-goal list) and loss lines usually
     don't, so the scan jumps from quote to quote with ``find`` (memchr speed). A trainer that
     prints quotes on every line (dict-shaped losses) would make that a per-line loop, so after
     ``SWITCH_AFTER`` unwanted quoted lines (and ``SWITCH_RATIO`` times as many as wanted ones)
-    the rest of the file is filtered by numpy on the first bytes of each line instead."""
-    size, pos, misses, hits = len(data), 0, 0, 0
+    the rest of the file is filtered by numpy on the first bytes of each line instead (the
+    counts and the switch carry over from one piece to the next in ``scan``)."""
+    if scan.by_line_start:
+        yield from _openings_by_line_start(data, 0, scan.line)
+        return
+    size, pos = len(data), 0
     while pos < size:
         quote = data.find(b"'", pos)
         if quote < 0:
@@ -293,25 +331,26 @@ def _openings(data: "bytes | mmap.mmap") -> Iterator[tuple[re.Match, int, int]]:
         pos = end + 1
         m = _OPENING.match(data, start, end)
         if m is not None:
-            hits += 1
+            scan.hits += 1
             yield m, end, 0
             continue
-        misses += 1
-        if misses >= SWITCH_AFTER and misses > SWITCH_RATIO * hits:
-            yield from _openings_by_line_start(data, pos)
+        scan.misses += 1
+        if scan.misses >= SWITCH_AFTER and scan.misses > SWITCH_RATIO * scan.hits:
+            scan.by_line_start = True
+            yield from _openings_by_line_start(data, pos, scan.line)
             return
 
 
-def _openings_by_line_start(data: "bytes | mmap.mmap",
-                            pos: int) -> Iterator[tuple[re.Match, int, int]]:
+def _openings_by_line_start(data: "bytes | mmap.mmap", pos: int,
+                            base: int = 1) -> Iterator[tuple[re.Match, int, int]]:
     """Lines from ``pos`` on whose first bytes could open a wanted line (``{'da``, ``[t``,
     ``[`` + digit, or indentation): one pass for the newlines, then gathers on line starts
-    that shrink at each step."""
+    that shrink at each step. ``base``: the line number of ``data``'s first line."""
     size = len(data)
     if pos >= size:
         return
     tail = np.frombuffer(data, np.uint8, size - pos, pos)
-    first_line = 1 + _newlines(data, 0, pos)
+    first_line = base + _newlines(data, 0, pos)
     everything = np.concatenate((np.zeros(1, np.int64), np.flatnonzero(tail == 10) + 1))
     # a wanted line is longer than 4 bytes, so starts near the end need no look (nor bounds)
     starts = everything[everything < tail.size - 4]
@@ -360,7 +399,7 @@ def _normalise(data: "bytes | mmap.mmap", file: str) -> "bytes | mmap.mmap":
     return data
 
 
-def _check_yields(experiment: Experiment) -> None:
+def check_yields(experiment: Experiment) -> None:
     """A log that would give no BWT/FWT/AUC says why instead of reporting 0.00 %."""
     phases, kept = experiment.all_phases, experiment.phases
     if not kept:
@@ -502,7 +541,7 @@ def _frame(experiments: list[Experiment]) -> "pd.DataFrame":
     return frame
 
 
-def _runs(experiments: list[Experiment]) -> list[RunData] | None:
+def runs_of(experiments: list[Experiment]) -> list[RunData] | None:
     """The runs `align` would make of `_frame` (one block per row: the block number changes on
     every row; one run per experiment name, in order), built without pandas; None when two
     experiments share a name or one has no kept phase (`align` then works from ``frame``)."""

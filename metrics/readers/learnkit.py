@@ -24,6 +24,7 @@ naming it. Other columns (observations, seeds, timings) describe the environment
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
@@ -74,19 +75,22 @@ def _shape(header: list[str], file: Path) -> str:
     raise MetricsError(f"not a learnkit data log in either known shape ({detail})", str(file))
 
 
-def _read_tsv(file: Path) -> pd.DataFrame:
+def _read_tsv(file: Path, data: bytes | None = None) -> pd.DataFrame:
+    """The file as text columns; ``data``: its header and some of its later lines instead (an
+    error then names lines of ``data``, so `LearnkitTail` reads the whole file to word it)."""
     try:
-        if file.stat().st_size == 0:
-            raise MetricsError("the file is empty", str(file))
-        with open(file, "rb") as handle:
-            data = handle.read()
+        if data is None:
+            if file.stat().st_size == 0:
+                raise MetricsError("the file is empty", str(file))
+            with open(file, "rb") as handle:
+                data = handle.read()
         try:
             data.decode("utf-8")
         except UnicodeDecodeError as exc:
             line = data[: exc.start].count(b"\n") + 1
             raise MetricsError(f"not UTF-8 text (byte 0x{data[exc.start]:02x})", str(file),
                                line) from None
-        frame = pd.read_csv(file, sep="\t", dtype=str, keep_default_na=False)
+        frame = pd.read_csv(io.BytesIO(data), sep="\t", dtype=str, keep_default_na=False)
     except MetricsError:
         raise
     except Exception as exc:  # noqa: BLE001 - any parser failure becomes a MetricsError naming the file and line
@@ -138,7 +142,11 @@ def _check_report(folder: Path, shape: str, number: int, kind: str, label: str,
         _check_equal(raw["class_name"], task, "class_name", report, rows, "folder name")
 
 
-def _read_file(file: Path, index: int, perf: str) -> tuple[pd.DataFrame, str]:
+def read_file(file: Path, index: int, perf: str, data: bytes | None = None,
+              first_row: int = 2) -> tuple[pd.DataFrame, str]:
+    """One data file's episodes (``file`` is its index among the log's files) and its shape;
+    ``data``: its header and the lines from line ``first_row`` on only (``sylla watch``
+    reads the lines appended since its last update)."""
     task_dir, phase_dir, worker_dir = file.parent, file.parent.parent, file.parent.parent.parent
     folder = FOLDER.match(phase_dir.name)
     if folder is None:
@@ -147,10 +155,10 @@ def _read_file(file: Path, index: int, perf: str) -> tuple[pd.DataFrame, str]:
     number, phase_number, kind = int(folder.group(1)), int(folder.group(2)), folder.group(3)
     label = f"{phase_number}.{kind}"
     task = task_dir.name
-    raw = _read_tsv(file)
+    raw = _read_tsv(file, data)
     shape = _shape(list(raw.columns), file)
     episode_col, block_col, task_col, status_col, phase_col = SHAPES[shape]
-    rows = np.arange(2, len(raw) + 2)
+    rows = np.arange(first_row, len(raw) + first_row)
     _check_report(task_dir, shape, number, kind, label, task)
     _check_equal(raw[task_col], task, task_col, file, rows, "task folder")
     if phase_col is not None:
@@ -180,17 +188,27 @@ def _read_file(file: Path, index: int, perf: str) -> tuple[pd.DataFrame, str]:
     return part, shape
 
 
-def read_learnkit(path: Path, perf: str = "reward", allow_partial: bool = False) -> EpisodeLog:
-    """Read every worker's data files into one episode per global episode index."""
+def data_files(path: Path) -> list[Path]:
+    """The log's data files, in the order their episodes are numbered within (``file``)."""
     files = sorted(path.glob("worker-env-*/*/*/data-log.tsv"))
     if not files:
         raise MetricsError("no worker-env-K/<block>-<phase>_<type>/<task>/data-log.tsv files",
                            str(path), exit_code=EXIT_USAGE)
-    parts, shapes = [], set()
-    for index, file in enumerate(files):
-        part, shape = _read_file(file, index, perf)
-        parts.append(part)
-        shapes.add(shape)
+    return files
+
+
+def read_learnkit(path: Path, perf: str = "reward", allow_partial: bool = False) -> EpisodeLog:
+    """Read every worker's data files into one episode per global episode index."""
+    files = data_files(path)
+    return merge(path, files, [read_file(file, index, perf) for index, file in enumerate(files)],
+                 perf, allow_partial)
+
+
+def merge(path: Path, files: list[Path], read: list[tuple[pd.DataFrame, str]], perf: str,
+          allow_partial: bool) -> EpisodeLog:
+    """The log from each data file's episodes and shape (`read_file`, in ``files`` order)."""
+    parts = [part for part, _ in read]
+    shapes = {shape for _, shape in read}
     if len(shapes) > 1:
         raise MetricsError("the data logs mix the September and February 2020 learnkit shapes",
                            str(path))

@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from .labels import from_arrow
+
 #: the columns this parser takes; any other column (``step``, ``block``, ``exp``...) means the
 #: batch reader's own handling
 TEXT = ("task", "block_type", "phase", "run", "worker")
@@ -24,8 +26,8 @@ TEXT = ("task", "block_type", "phase", "run", "worker")
 
 def parse_rows(data: bytes, header: bytes, sep: str, perf: str) -> dict[str, Any] | None:
     """``header + data`` (whole lines) as columns: ``perf`` (float64), ``episode`` (int64) and
-    the label columns present (object arrays of str, ``block_type`` named ``kind`` as the
-    reader names it); None when the rows need the batch reader."""
+    the label columns present (`labels.Labels`; ``block_type`` named
+    ``kind`` as the reader names it); None when the rows need the batch reader."""
     import pyarrow as pa  # noqa: PLC0415 - lazy: loads with the readers, only when a log is followed
     import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: as above
 
@@ -63,5 +65,5 @@ def parse_rows(data: bytes, header: bytes, sep: str, perf: str) -> dict[str, Any
         else:
             if not pa.types.is_string(kind):  # numbers or bytes that are no UTF-8: the reader's
                 return None
-            out["kind" if name == "block_type" else name] = col.to_numpy(zero_copy_only=False)
+            out["kind" if name == "block_type" else name] = from_arrow(col)
     return out

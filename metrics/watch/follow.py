@@ -13,16 +13,24 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from watchfiles import watch
 
+from sylla.metrics.errors import MetricsError
 from sylla.metrics.memo import RangeMemo
+from sylla.metrics.readers import DEFAULT_PERF, detect
+from sylla.metrics.registry import load_plugins
 
 from .curve import Curve
 from .incremental import Incremental
+from .iscil_tail import IscilTail
+from .learnkit_tail import LearnkitTail
 from .mirror import Mirror
 from .state import Options, State, feasibility_notes, full_state, incremental_state, load_model, warm
+
+if TYPE_CHECKING:
+    from sylla.metrics.data import EpisodeLog
 
 
 class Follower:
@@ -34,6 +42,7 @@ class Follower:
         self.model = load_model(options)
         self.feasibility = feasibility_notes(self.model, options)
         warm()
+        self.plugins = load_plugins()  # found once (each search reads every entry_points.txt)
         self.mirror = Mirror(self.run)
         self.version = 0  # bumped on every new state; the server's SSE compares it
         self.incremental: Incremental | None = None
@@ -41,6 +50,9 @@ class Follower:
         #: run only grows (`RangeMemo.admit` checks that before each)
         self.memo = RangeMemo()
         self.curve = Curve()  # the page's points, fed only the rows it has not seen
+        # a continual-imitation or learnkit log's files as read so far (`_read_kept`)
+        self.iscil: IscilTail | None = None
+        self.learnkit: LearnkitTail | None = None
         self._generation = 0  # the mirror's generation the curve was fed from
         #: how the last state was made: "incremental" (appended rows only) or "full"
         self.last_update = "full"
@@ -66,7 +78,8 @@ class Follower:
                     self._generation = self.mirror.generation
                 old = self.incremental
                 state, self.incremental = full_state(self.mirror, self.options, self.model,
-                                                     self.curve, self.memo)
+                                                     self.curve, self.memo, self._read_kept,
+                                                     self.plugins)
                 if (state.error is not None and self.incremental is None and old is not None
                         and old.intact):
                     # the log as it stands is refused (an l2logger block folder with its
@@ -80,6 +93,29 @@ class Follower:
             self.state = state
             self.version += 1
         return self.state
+
+    def _read_kept(self, values: Mapping[str, Any]) -> "EpisodeLog | None":
+        """A continual-imitation or learnkit log read from its appended lines (`IscilTail`,
+        `LearnkitTail`), or None: `read_log` reads the mirror whole (any other format, or a
+        log the tail leaves to it)."""
+        fmt = self.options.log_format
+        if fmt not in ("auto", "iscil", "learnkit") or not self.mirror.path.exists():
+            return None
+        try:
+            fmt = detect(self.mirror.path) if fmt == "auto" else fmt
+        except MetricsError:
+            return None
+        if fmt == "iscil":
+            if self.iscil is None:
+                self.iscil = IscilTail(self.mirror)
+            return self.iscil.read(values)
+        if fmt == "learnkit" and self.mirror.path.is_dir():
+            if self.learnkit is None:
+                self.learnkit = LearnkitTail(self.mirror)
+            # what `read_log` hands the learnkit reader (`full_state`'s allow_partial)
+            return self.learnkit.read(self.options.perf or DEFAULT_PERF,
+                                      self.options.allow_partial or self.model is not None)
+        return None
 
     def _watched(self) -> Path:
         return self.run if self.run.is_dir() else self.run.parent

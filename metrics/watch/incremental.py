@@ -29,7 +29,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -48,12 +48,17 @@ from .chunk import parse_rows
 from .conformance import Progress, block_ordinals, params_divergence
 from .growing import Growing
 from .l2logger_tail import L2loggerTail
+from .labels import constant, equals, labels, matches
 
 if TYPE_CHECKING:
     from sylla.grammar.model import Syllabus
 
     from .mirror import Mirror
     from .state import Options
+
+#: appended rows as columns: ``episode`` (int64), ``perf`` (and an l2logger log's ``exp``)
+#: float64 arrays, the text columns (``task``, ``kind``, ``run``...) `labels.Labels`
+Rows = dict[str, Any]
 
 #: the plain formats whose files only grow by whole lines (Parquet is rewritten whole)
 LINE_FORMATS = ("csv", "tsv", "jsonl")
@@ -65,7 +70,7 @@ class Update:
 
     result: MetricsResult
     progress: Progress
-    rows: pd.DataFrame
+    rows: "Rows"
 
 
 class Incremental:
@@ -110,6 +115,11 @@ class Incremental:
         self._tmp = Path(tempfile.mkdtemp(prefix="sylla-watch-rows-"))
         # the chunk file has the log's own name, so the reader names its run as it does the log
         self._chunk = self._tmp / self.path.name
+        #: `schedule_blocks`' columns for every scheduled block, as `Columns` holds them
+        #: (built once: per update they cost 3-5 ms of DataFrame building on the bench)
+        every = schedule_blocks(self.sched, np.ones(len(self.sched.blocks), dtype=np.int64),
+                                set())
+        self._table = {c: np.asarray(every[c]) for c in _SCHEDULED}
 
     @classmethod
     def seed(cls, mirror: "Mirror", log: EpisodeLog, result: MetricsResult,
@@ -135,7 +145,14 @@ class Incremental:
         inc = cls(mirror, log, result.runs[0], model, options)
         if memo is not None:
             inc.memo = memo
-        if len(inc.perf) != len(frame) or not inc._conforms(frame, 0):
+            # the memo compares the rows of each computation with the last one's; shown the
+            # run's own growing arrays now (one comparison, inside this full computation),
+            # the first update finds them in the same memory instead of comparing 1M rows
+            run = result.runs[0]
+            memo.admit(RunData(run=run.run, perf=inc.perf, exp=inc.exp, blocks=run.blocks))
+        if len(inc.perf) != len(frame) or not inc._conforms(
+                {c: frame[c] for c in ("episode", "task", "kind", "phase", "params")
+                 if c in frame.columns}, 0):
             inc.close()
             return None
         return inc
@@ -147,41 +164,41 @@ class Incremental:
     def episodes(self) -> int:
         return len(self.perf)
 
-    def _conforms(self, rows: pd.DataFrame, first: int) -> bool:
+    def _conforms(self, rows: Rows, first: int) -> bool:
         """Whether ``rows`` (episodes ``first``, ``first + 1``, ...) are exactly what the
         schedule plans there: numbering, the block's own task name, its kind and phase."""
-        n = len(rows)
-        episodes = rows["episode"].to_numpy()
+        episodes = np.asarray(rows["episode"])
+        n = len(episodes)
         if not np.array_equal(episodes, np.arange(first, first + n)):
             return False
         if first + n > self.sched.episodes:
             return False
         blocks = self.sched.blocks
         ordinals = block_ordinals(self.sched, np.arange(first, first + n))
-        checks: list[tuple[str, np.ndarray, bool]] = []
-        if "task" in rows.columns:  # compared lower-case, as align compares task names
-            names = np.array([b.task.lower() for b in blocks], dtype=object)
-            checks.append(("task", names, True))
-        if "kind" in rows.columns:
-            checks.append(("kind", np.array([block_kind(b) for b in blocks], dtype=object),
-                           False))
-        if "phase" in rows.columns:
-            checks.append(("phase", np.array([b.phase_label or "" for b in blocks],
-                                             dtype=object), False))
+        checks: list[tuple[str, list[str], bool]] = []
+        if "task" in rows:  # compared lower-case, as align compares task names
+            checks.append(("task", [b.task.lower() for b in blocks], True))
+        if "kind" in rows:
+            checks.append(("kind", [block_kind(b) for b in blocks], False))
+        if "phase" in rows:
+            checks.append(("phase", [b.phase_label or "" for b in blocks], False))
         for column, wanted, lower in checks:
-            got = rows[column].astype(str)
-            got = got.str.lower() if lower else got
-            if not np.array_equal(got.to_numpy(dtype=object), wanted[ordinals]):
+            if not matches(labels(rows[column]), wanted, ordinals, lower):
                 return False
-        if "params" in rows.columns:  # an l2logger log's task parameters, as `check` reads them
-            found = params_divergence(rows["params"].astype(str).to_numpy(), ordinals, blocks)
+        if "params" in rows:  # an l2logger log's task parameters, as `check` reads them
+            # each distinct (block, parameters) pair once
+            params = labels(rows["params"])
+            k = len(params.values)
+            pairs = np.unique(ordinals * k + params.codes)
+            texts = np.asarray(params.values, dtype=object)
+            found = params_divergence(texts[pairs % k], pairs // k, blocks)
             if found is not None:
                 return False
         return True
 
-    def _read_new(self) -> pd.DataFrame | None:
-        """The appended complete rows as the reader makes them, or None when the mirror file
-        was replaced or the new rows are not a plain continuation."""
+    def _read_new(self) -> Rows | None:
+        """The appended complete rows as columns, or None when the mirror file was replaced
+        or the new rows are not a plain continuation."""
         try:
             stat = os.stat(self.path)
         except FileNotFoundError:
@@ -189,11 +206,11 @@ class Incremental:
         if self.mirror.generation != self.generation:
             return None
         if self.tail is not None:
-            frame = self.tail.read()
-            if frame is None:
+            rows = self.tail.read()
+            if rows is None:
                 return None
-            frame["episode"] = np.arange(self.episodes, self.episodes + len(frame))
-            return frame if self._conforms(frame, self.episodes) else None
+            rows["episode"] = np.arange(self.episodes, self.episodes + len(rows["exp"]))
+            return rows if self._conforms(rows, self.episodes) else None
         if stat.st_ino != self.inode or stat.st_size < self.offset:
             return None
         with open(self.path, "rb") as handle:
@@ -201,15 +218,15 @@ class Incremental:
             data = handle.read(stat.st_size - self.offset)
         if not data.strip():
             return None
-        frame = self._parse_lean(data)
-        if frame is None:
-            frame = self._parse_batch(data)
-        if frame is None or not self._conforms(frame, self.episodes):
+        rows = self._parse_lean(data)
+        if rows is None:
+            rows = self._parse_batch(data)
+        if rows is None or not self._conforms(rows, self.episodes):
             return None
         self.offset = stat.st_size
-        return frame
+        return rows
 
-    def _parse_lean(self, data: bytes) -> pd.DataFrame | None:
+    def _parse_lean(self, data: bytes) -> Rows | None:
         """The appended rows through `chunk.parse_rows` (CSV/TSV whose columns need none of
         the batch reader's handling), or None."""
         if self.format not in ("csv", "tsv"):
@@ -218,13 +235,14 @@ class Incremental:
                           self.perf_name)
         if cols is None:
             return None
+        n = len(cols["episode"])
         for name, own in (("run", self.run), ("worker", self.worker)):
-            if name in cols and (cols[name] != own).any():
+            if name in cols and not equals(cols[name], own):
                 return None
-            cols[name] = cols.get(name, own)
-        return pd.DataFrame(cols)
+            cols[name] = constant(own, n)
+        return cols
 
-    def _parse_batch(self, data: bytes) -> pd.DataFrame | None:
+    def _parse_batch(self, data: bytes) -> Rows | None:
         """The appended rows as the batch reader makes them, or None when it warns or fails."""
         self._chunk.write_bytes(self.header + data)
         try:
@@ -236,7 +254,8 @@ class Incremental:
         if (chunk.warnings or sorted(frame.columns) != self.columns
                 or (frame["run"] != self.run).any() or (frame["worker"] != self.worker).any()):
             return None
-        return frame
+        return {c: (np.asarray(frame[c]) if c in ("episode", "perf", "exp")
+                    else labels(frame[c])) for c in frame.columns}
 
     def update(self) -> Update | None:
         """Apply the appended rows; None when the caller must recompute from the mirror."""
@@ -244,9 +263,9 @@ class Incremental:
         if rows is None:
             return None
         self.intact = False  # until the update is whole (a plugin may refuse the run)
-        self.perf = self._perf.extend(rows["perf"].to_numpy(dtype=np.float64))
-        self.exp = self._exp.extend(rows["exp" if "exp" in rows.columns else "episode"]
-                                    .to_numpy(dtype=np.float64))
+        self.perf = self._perf.extend(np.asarray(rows["perf"], dtype=np.float64))
+        self.exp = self._exp.extend(np.asarray(rows["exp" if "exp" in rows else "episode"],
+                                               dtype=np.float64))
         n = self.episodes
         partial = self._partial_blocks(n)
         run = RunData(run=self.run, perf=self.perf, exp=self.exp, blocks=self._blocks(n, partial),
@@ -284,9 +303,22 @@ class Incremental:
                 "; metrics of that block and later are marked partial"]
 
     def _blocks(self, n: int, partial: set[int]) -> Columns:
-        """align's block table for the first ``n`` episodes of a conforming log."""
-        present = np.array([max(0, min(n, b.end) - b.start) for b in self.sched.blocks], dtype=np.int64)
-        frame = schedule_blocks(self.sched, present, partial)
-        # as `Columns` (every plugin reads blocks through `column`): each column converted once
-        # per update, not once per plugin read (147 reads cost 0.13 s on the bench's table)
-        return Columns({c: np.asarray(frame[c]) for c in BLOCK_COLUMNS}, BLOCK_COLUMNS)
+        """align's block table for the first ``n`` episodes of a conforming log: the columns
+        `schedule_blocks` gives every scheduled block (converted once, ``_table``), cut
+        to the blocks with episodes, with their counts and ranges."""
+        blocks = self.sched.blocks
+        present = np.array([max(0, min(n, b.end) - b.start) for b in blocks], dtype=np.int64)
+        have = present > 0
+        stops = np.cumsum(present)
+        table = self._table
+        data = {c: table[c][have] for c in _SCHEDULED}
+        data["count"] = present[have]
+        data["stop"] = stops[have]
+        data["start"] = data["stop"] - data["count"]
+        data["partial"] = np.isin(table["block"][have], np.fromiter(partial, dtype=np.int64,
+                                                                    count=len(partial)))
+        return Columns(data, BLOCK_COLUMNS)
+
+
+#: the block-table columns that depend on the schedule alone, not on the episodes read
+_SCHEDULED = ("block", "task", "phase", "phase_number", "kind", "subtype", "learning", "params")

@@ -17,15 +17,14 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from sylla.metrics.readers.l2logger_files import FOLDER, csv_options, natural_order
 
-if TYPE_CHECKING:
-    import pyarrow as pa
+from .labels import concat, constant, equals, from_arrow
 
 
 @dataclass
@@ -78,9 +77,9 @@ class L2loggerTail:
         return bool((tasks_per_file == 1).all()) and bool(
             (frame["subtype"].astype(str) == "wake").all())
 
-    def read(self) -> pd.DataFrame | None:
-        """The appended complete rows (``exp``, ``perf``, ``task``, ``kind``, ``params``,
-        ``worker``, ``run``), or None when the log changed in a way only the reader judges."""
+    def read(self) -> dict[str, Any] | None:
+        """The appended complete rows as columns (``exp`` and ``perf`` float64 arrays,
+        ``task``, ``kind``, ``params``, ``worker``, ``run`` `labels.Labels`), or None when the log changed in a way only the reader judges."""
         listing = self._listing()
         known = [f.path for f in self.files]
         if listing[: len(known)] != known:
@@ -98,7 +97,7 @@ class L2loggerTail:
                 return None  # the reader checks folder names and numbering
             stat = os.stat(path)
             todo.append((_File(path, stat.st_ino, 0, int(folder.group(1)), None), stat.st_size))
-        parts: list[pd.DataFrame] = []
+        parts: list[dict[str, Any]] = []
         tasks: list[str | None] = []
         first = self.next_exp
         spelling = dict(self.spelling)
@@ -109,12 +108,12 @@ class L2loggerTail:
             part = self._parse(f, size, first)
             if part is None:
                 return None
-            task = str(part["task"].iloc[0])
+            task = str(part["task"][0])
             if f.task not in (None, task) or spelling.setdefault(task.lower(), task) != task:
                 return None  # a second task in a folder, or a task spelled anew
             parts.append(part)
             tasks.append(task)
-            first += len(part)
+            first += len(part["exp"])
         if not parts:
             return None
         # every part accepted: consume them
@@ -123,9 +122,12 @@ class L2loggerTail:
         self.files = [*self.files[:-1], *(f for f, _ in todo)]  # todo starts with `last`
         self.spelling = spelling
         self.next_exp = first
-        return pd.concat(parts, ignore_index=True)
+        if len(parts) == 1:
+            return parts[0]
+        return {c: (np.concatenate([p[c] for p in parts]) if isinstance(parts[0][c], np.ndarray)
+                    else concat([p[c] for p in parts])) for c in parts[0]}
 
-    def _parse(self, f: _File, size: int, first: int) -> pd.DataFrame | None:
+    def _parse(self, f: _File, size: int, first: int) -> dict[str, Any] | None:
         """The rows of one data file from ``f.offset`` (a new file: after its header) to
         ``size``, numbered from experience ``first``; None if any is not in the shape."""
         import pyarrow as pa  # noqa: PLC0415 - lazy: loads with the readers, only when a log is followed
@@ -145,29 +147,19 @@ class L2loggerTail:
         n = table.num_rows
         if not n or any(table.column(c).null_count for c in table.column_names):
             return None
-        cols = {c: table.column(c).to_numpy() if c in ("block_num", "exp_num", self.perf)
-                else _strings(table.column(c)) for c in table.column_names}
+        numbers = {c: table.column(c).to_numpy() for c in ("block_num", "exp_num", self.perf)}
+        text = {c: from_arrow(table.column(c)) for c in table.column_names if c not in numbers}
         folder = FOLDER.match(f.path.parent.name)
         assert folder is not None  # checked by `read`
-        tasks = cols["task_name"]
-        if ((cols["block_num"] != f.block).any() or (cols["block_type"] != folder.group(2)).any()
-                or (cols["exp_status"] != "complete").any()
-                or (cols["worker_id"] != self.worker).any()
-                or (self.subtype and (cols["block_subtype"] != "wake").any())
-                or (tasks != tasks[0]).any() or not np.isfinite(cols[self.perf]).all()
-                or not np.array_equal(cols["exp_num"], np.arange(first, first + n))):
+        tasks = text["task_name"]
+        if ((numbers["block_num"] != f.block).any() or not equals(text["block_type"], folder.group(2))
+                or not equals(text["exp_status"], "complete")
+                or not equals(text["worker_id"], self.worker)
+                or (self.subtype and not equals(text["block_subtype"], "wake"))
+                or (tasks.codes != tasks.codes[0]).any() or not np.isfinite(numbers[self.perf]).all()
+                or not np.array_equal(numbers["exp_num"], np.arange(first, first + n))):
             return None
-        return pd.DataFrame({"exp": cols["exp_num"].astype(np.float64),
-                             "perf": cols[self.perf].astype(np.float64),
-                             "task": tasks, "kind": cols["block_type"],
-                             "params": cols["task_params"], "worker": self.worker,
-                             "run": self.run})
-
-
-def _strings(column: "pa.ChunkedArray") -> np.ndarray:
-    """A dictionary-encoded text column as an object array of str: each chunk's few distinct
-    values converted once and taken by code (``to_pylist`` makes a Python object per row)."""
-    parts = [np.asarray(chunk.dictionary.to_pylist(), dtype=object)[
-        chunk.indices.to_numpy(zero_copy_only=False)] for chunk in column.chunks]
-    return np.concatenate(parts) if parts else np.empty(0, dtype=object)
-
+        return {"exp": numbers["exp_num"].astype(np.float64),
+                "perf": numbers[self.perf].astype(np.float64),
+                "task": tasks, "kind": text["block_type"], "params": text["task_params"],
+                "worker": constant(self.worker, n), "run": constant(self.run, n)}

@@ -13,7 +13,7 @@ by definition, not finished its schedule.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 import numpy as np
 
@@ -30,9 +30,12 @@ from sylla.metrics.syllabus import load_syllabus
 from .conformance import Divergence, Progress, block_ordinals, check, progress_without_syllabus, raw_l2logger_frame
 from .curve import Curve
 from .incremental import Incremental
+from .labels import Labels
 
 if TYPE_CHECKING:
     from sylla.grammar.model import Syllabus
+    from sylla.metrics.data import EpisodeLog
+    from sylla.metrics.registry import Metric
 
     from .mirror import Mirror
 
@@ -108,41 +111,51 @@ def load_model(options: Options) -> "Syllabus | None":
     return load_syllabus(options.syllabus) if options.syllabus else None
 
 
-def _feed(curve: Curve, frame: Any, model: "Syllabus | None", appended: bool = False) -> None:
-    """Feed the curve the rows of ``frame`` it has not seen (all of them, after a reset, when
-    the table no longer starts with the rows it was fed); ``appended``: ``frame`` holds only
-    rows that follow those fed already. Per row: episode, perf, task, kind,
-    phase, block, as the PNG plots draw them; with a syllabus, phase and block come from the
-    schedule (an l2logger log has no phase labels of its own).
+def _feed(curve: Curve, frame: Any, model: "Syllabus | None") -> None:
+    """Feed the curve the rows of the reader's table ``frame`` it has not seen (all of them,
+    after a reset, when the table no longer starts with the rows it was fed)."""
+    if frame is None or frame.empty or "perf" not in frame.columns:
+        return
+    if not curve.continues(frame["episode"].to_numpy(), frame["perf"].to_numpy()):
+        curve.reset()
+    start = curve.consumed
+    if start >= len(frame):
+        return
+    # columns as they are (categorical, Arrow): the curve factorizes them
+    _feed_rows(curve, {c: frame[c].iloc[start:] for c in _CURVE_COLUMNS if c in frame.columns},
+               model)
+
+
+#: the columns the curve takes (``block_num``: an l2logger log's block, named ``block``)
+_CURVE_COLUMNS = ("run", "worker", "episode", "perf", "task", "kind", "phase", "block_num")
+
+
+def _feed_rows(curve: Curve, rows: dict[str, Any], model: "Syllabus | None") -> None:
+    """Feed the curve rows that follow those it was fed, as columns (Series, arrays or
+    `Labels`). Per row: episode, perf, task, kind, phase, block, as the PNG plots draw
+    them; with a syllabus, phase and block come from the schedule (an l2logger log has no
+    phase labels of its own).
 
     Why columns and no DataFrame.to_dict: that costs ~30 us a row, more than the metrics of an
     update; the curve bins whole columns with numpy."""
-    if frame is None or frame.empty or "perf" not in frame.columns:
-        return
-    start = 0
-    if not appended:
-        if not curve.continues(frame["episode"].to_numpy(), frame["perf"].to_numpy()):
-            curve.reset()
-        start = curve.consumed
-    cols = [c for c in ("run", "worker", "episode", "perf", "task", "kind", "phase", "block_num")
-            if c in frame.columns]
-    part = frame[cols].iloc[start:]
-    if not len(part):
+    if "perf" not in rows or not len(rows["perf"]):
         return
     values: dict[str, Any] = {}
-    for c in cols:  # columns as they are (categorical, Arrow): the curve factorizes them
-        values["block" if c == "block_num" else c] = part[c]
-    values["perf"] = part["perf"].to_numpy(dtype=np.float64)
-    values["episode"] = part["episode"].to_numpy(dtype=np.int64)
+    for c in _CURVE_COLUMNS:
+        if c in rows:
+            values["block" if c == "block_num" else c] = rows[c]
+    values["perf"] = np.asarray(rows["perf"], dtype=np.float64)
+    values["episode"] = np.asarray(rows["episode"], dtype=np.int64)
     if model is not None:
-
         sched = schedule(model)
-        labels = np.array([b.phase_label or "" for b in sched.blocks], dtype=object)
-        episode = part["episode"].to_numpy(dtype=np.int64)
+        # each block's phase label, and "" for an episode outside the schedule, as codes
+        labels, codes = np.unique(np.array([b.phase_label or "" for b in sched.blocks] + [""],
+                                           dtype=object), return_inverse=True)
+        episode = values["episode"]
         inside = (episode >= 0) & (episode < sched.episodes)
         ordinal = np.where(inside, block_ordinals(sched, episode), -1)
         values["block"] = ordinal
-        values["phase"] = np.where(inside, labels[np.maximum(ordinal, 0)], "")
+        values["phase"] = Labels(codes[ordinal], tuple(labels))
     curve.feed(values)
 
 
@@ -164,17 +177,22 @@ def incremental_state(inc: Incremental, mirror: "Mirror", model: "Syllabus",
         return None
     document = update.result.to_json()
     document["warnings"] = [mirror.real(w) for w in document["warnings"]]
-    _feed(curve, update.rows, model, appended=True)
+    _feed_rows(curve, update.rows, model)
     return State(document, None, update.progress, None, curve.points, curve.epoch)
 
 
 def full_state(mirror: "Mirror", options: Options, model: "Syllabus | None", curve: Curve,
-               memo: RangeMemo | None = None) -> tuple[State, Incremental | None]:
+               memo: RangeMemo | None = None,
+               reader: "Callable[[Mapping[str, Any]], EpisodeLog | None] | None" = None,
+               plugins: "list[Metric] | None" = None) -> tuple[State, Incremental | None]:
     """`compute_state`, plus what the next update can start from when the log is one that
     `Incremental` follows (else None). ``memo``: the block values kept by the follower's last
     computation; a log re-read whole (l2logger, learnkit, continual-imitation, a plain log
     without a syllabus) still recomputes only the blocks that changed, when its rows only
-    grew (`RangeMemo.admit` checks)."""
+    grew (`RangeMemo.admit` checks). ``reader``: the log as the batch reader reads the mirror,
+    from what an earlier read kept (`IscilTail.read`, given the metric parameters), or None
+    when `read_log` must read it. ``plugins``: the metric plugins found once by the caller
+    (finding them reads every installed package's entry points: ~15 ms an update)."""
 
     empty = Progress(0, None, None, None)
     if model is not None:
@@ -185,11 +203,13 @@ def full_state(mirror: "Mirror", options: Options, model: "Syllabus | None", cur
         return State(None, "nothing written yet", empty, None, curve.points, curve.epoch), None
     frame = None
     try:
-        plugins = load_plugins()
+        plugins = plugins if plugins is not None else load_plugins()
         values = resolve_params(plugins, dict(options.params))
-        log = read_log(mirror.path, options.perf, options.log_format, False,
-                       allow_partial=options.allow_partial or model is not None,
-                       duplicates=options.duplicates, options=values)
+        log = reader(values) if reader is not None else None
+        if log is None:
+            log = read_log(mirror.path, options.perf, options.log_format, False,
+                           allow_partial=options.allow_partial or model is not None,
+                           duplicates=options.duplicates, options=values)
         frame = log.frame
         divergence, progress = None, empty
         if "episode" in frame.columns and not frame.empty:

@@ -240,3 +240,33 @@ def test_both_scans_agree_on_any_mix(lines, newline, final):
         finally:
             module.SWITCH_AFTER, module.SWITCH_RATIO = 2_000, 4
     assert results[0] == results[1]
+
+
+@given(st.lists(st.sampled_from(LINES), min_size=1, max_size=40), st.booleans(),
+       st.lists(st.integers(min_value=0, max_value=40), max_size=6),
+       st.sampled_from([(2_000, 4), (0, 0), (3, 1)]))
+@settings(max_examples=150, deadline=None)
+def test_lines_fed_in_pieces_read_as_the_whole(lines, final, cuts, switch):
+    """`PhaseScan` fed a log in pieces of whole lines (as ``sylla watch`` feeds the lines
+    appended since its last update) reads what it reads from the whole file: the same phases,
+    line numbers and scores, or the same error, under either scan and a switch between them
+    inside any piece."""
+    import sylla.metrics.readers.iscil as module
+
+    data = ("\n".join(lines) + ("\n" if final else "")).encode()
+    starts = [0, *(len(("\n".join(lines[:c]) + "\n").encode()) for c in sorted(set(cuts))
+                   if 0 < c < len(lines)), len(data)]
+    results = []
+    module.SWITCH_AFTER, module.SWITCH_RATIO = switch
+    try:
+        for pieces in ([data], [data[a:b] for a, b in zip(starts, starts[1:])]):
+            scan = module.PhaseScan("f")
+            try:
+                for piece in pieces:
+                    scan.feed(piece)
+                results.append([(p.line, p.train, scores(p)) for p in scan.result()])
+            except MetricsError as exc:
+                results.append(str(exc))
+    finally:
+        module.SWITCH_AFTER, module.SWITCH_RATIO = 2_000, 4
+    assert results[0] == results[1]

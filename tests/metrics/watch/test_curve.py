@@ -4,11 +4,13 @@ a long one, never straddling a block, the same however the rows arrive."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sylla.metrics.watch.curve import Curve
+from sylla.metrics.watch.labels import Labels
 
 
 def _columns(n: int, edges: tuple[int, ...] = (), start: int = 0) -> dict[str, list]:
@@ -67,3 +69,27 @@ def test_points_do_not_depend_on_how_the_rows_arrive(chunks: list[int]) -> None:
     same(pieces.points, whole.points)
     same(pieces.tail(), whole.tail())
     assert (pieces.width, pieces.consumed) == (whole.width, n)
+
+
+def test_labels_are_the_same_whatever_the_column_type() -> None:
+    """The curve takes label columns as lists, arrays, Series (text, categorical) or `Labels`
+    (an update's codes); each gives the same points."""
+    tasks = ["Pong"] * 3 + ["Breakout"] * 3 + ["Pong"] * 2
+    kinds = ["train"] * 6 + ["test"] * 2
+    episode = np.arange(8)
+    perf = np.linspace(1.0, 2.0, 8)
+    forms = [
+        (tasks, kinds),
+        (np.array(tasks, dtype=object), np.array(kinds, dtype=object)),
+        (pd.Series(tasks), pd.Series(kinds, dtype="category")),
+        (Labels(np.array([1, 1, 1, 0, 0, 0, 1, 1]), ("Breakout", "Pong", "unused")),
+         Labels(np.array([0] * 6 + [1] * 2), ("train", "test"))),
+    ]
+    points = []
+    for task, kind in forms:
+        curve = Curve(budget=2)
+        curve.feed({"episode": episode, "perf": perf, "task": task, "kind": kind,
+                    "run": ["r"] * 8, "block": np.array([0] * 3 + [1] * 3 + [2] * 2)})
+        points.append(curve.points + curve.tail())
+    assert all(p == points[0] for p in points), points
+    assert {p["task"] for p in points[0]} == {"Pong", "Breakout"}

@@ -7,6 +7,7 @@ after every cut); the batch command reads a clean copy cut at the same line."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -385,5 +386,131 @@ def test_l2logger_rows_out_of_shape_are_recomputed(tmp_path: Path,
         _same(state, expected, error, clean, run)
         if params:
             assert state.divergence is not None and state.divergence.episode == 33
+    finally:
+        follower.close()
+
+
+ISCIL = FIXTURES / "iscil" / "tree" / "iscil" / "kitchen" / "exp_worked_seed0"
+
+
+def test_iscil_log_is_scanned_from_its_appended_lines(tmp_path: Path) -> None:
+    """A continual-imitation log is read from the lines appended since the last update (each
+    byte of it scanned once in all), cut mid-phase and mid-line, and equals the batch command
+    at every cut; a log replaced by a shorter one is scanned again from its start."""
+    run, clean = tmp_path / "live" / ISCIL.name, tmp_path / "clean" / ISCIL.name
+    run.mkdir(parents=True)
+    clean.parent.mkdir()
+    appender = Appender(ISCIL, run)
+    follower = Follower(run, Options())
+    try:
+        n = len(appender.lines)
+        for cut in [*_cuts(n), n]:
+            appender.advance(cut, half=cut < n)
+            state = follower.refresh()
+            materialise(ISCIL, clean, cut)
+            expected, error = batch(clean)
+            _same(state, expected, error, clean, run)
+        assert follower.iscil is not None
+        log = run / "training_log.log"
+        assert follower.iscil.fed == log.stat().st_size  # no byte scanned twice
+        fed = follower.iscil.fed
+        materialise(ISCIL, run, n // 2)  # replaced by a shorter log
+        state = follower.refresh()
+        materialise(ISCIL, clean, n // 2)
+        expected, error = batch(clean)
+        _same(state, expected, error, clean, run)
+        assert follower.iscil.fed == fed + log.stat().st_size
+    finally:
+        follower.close()
+
+
+def test_iscil_lines_the_reader_refuses_are_its_error(tmp_path: Path) -> None:
+    """An appended evaluation line the reader cannot read is the batch command's error (with
+    its file and line), and the log is scanned again once the line is gone."""
+    lines = (ISCIL / "training_log.log").read_bytes().splitlines(True)
+    run, clean = tmp_path / "live" / ISCIL.name, tmp_path / "clean" / ISCIL.name
+    run.mkdir(parents=True)
+    clean.mkdir(parents=True)
+    log = run / "training_log.log"
+    log.write_bytes(b"".join(lines[:20]))
+    follower = Follower(run, Options())
+    try:
+        bad = b"[task 0] sub_goal sequence is ['microwave', 'kettle'] task GC : 75.00% (3.0x / 4)\n"
+        with open(log, "ab") as handle:
+            handle.write(bad)
+        state = follower.refresh()
+        (clean / "training_log.log").write_bytes(log.read_bytes())
+        expected, error = batch(clean)
+        assert error is not None and ":21" in error
+        _same(state, expected, error, clean, run)
+        log.write_bytes(b"".join(lines[:30]))
+        state = follower.refresh()
+        (clean / "training_log.log").write_bytes(log.read_bytes())
+        expected, error = batch(clean)
+        _same(state, expected, error, clean, run)
+    finally:
+        follower.close()
+
+
+LEARNKIT = FIXTURES / "learnkit_sep2020" / "two_tasks-1600830032-0285285"
+
+
+def test_learnkit_files_are_parsed_from_their_appended_lines(tmp_path: Path) -> None:
+    """A learnkit log's data files are parsed from the lines appended since the last update
+    (each byte once in all), cut mid-file and mid-line, and the state equals the batch command
+    at every cut; after a data file is replaced by a shorter one the log is parsed again."""
+    run, clean = tmp_path / "live" / "lk", tmp_path / "clean" / "lk"
+    run.mkdir(parents=True)
+    clean.parent.mkdir()
+    appender = Appender(LEARNKIT, run)
+    follower = Follower(run, Options())
+    try:
+        n = len(appender.lines)
+        for cut in sorted({*_cuts(n), *range(5, n, 7), n}):
+            appender.advance(cut, half=cut < n)
+            state = follower.refresh()
+            materialise(LEARNKIT, clean, cut)
+            expected, error = batch(clean)
+            _same(state, expected, error, clean, run)
+        assert follower.learnkit is not None
+        data = sorted(run.glob("worker-env-*/*/*/data-log.tsv"))
+        assert follower.learnkit.parsed == sum(f.stat().st_size for f in data)
+        parsed = follower.learnkit.parsed
+        last = data[-1]
+        lines = last.read_bytes().splitlines(True)
+        last.write_bytes(b"".join(lines[:-2]))  # replaced by a shorter file
+        (clean / last.relative_to(run)).write_bytes(b"".join(lines[:-2]))
+        state = follower.refresh()
+        expected, error = batch(clean)
+        _same(state, expected, error, clean, run)
+        # the mirror copied that file anew: every file is parsed again, once
+        assert follower.learnkit.parsed == parsed + sum(f.stat().st_size for f in data)
+    finally:
+        follower.close()
+
+
+def test_a_learnkit_line_the_reader_refuses_is_its_error(tmp_path: Path) -> None:
+    """An appended data line the reader refuses (an unknown status) is the batch command's
+    error naming the file's own line, not a line of the appended piece."""
+    run, clean = tmp_path / "live" / "lk", tmp_path / "clean" / "lk"
+    run.mkdir(parents=True)
+    clean.mkdir(parents=True)
+    appender = Appender(LEARNKIT, run)
+    appender.advance(12)
+    follower = Follower(run, Options())
+    try:
+        appender.advance(15)
+        follower.refresh()
+        data = run / appender.lines[appender.done - 1][0]  # the file written last
+        assert data.name == "data-log.tsv"
+        row = data.read_bytes().splitlines(True)[-1].replace(b"\tDONE\t", b"\tBROKEN\t")
+        with open(data, "ab") as handle:
+            handle.write(row)
+        state = follower.refresh()
+        shutil.rmtree(clean)
+        shutil.copytree(run, clean)
+        expected, error = batch(clean)
+        assert error is not None and "BROKEN" in error
+        _same(state, expected, error, clean, run)
     finally:
         follower.close()

@@ -1,0 +1,70 @@
+"""`l2m_smooth_kept`: the smoothing of a growing block, redone only where new rows reach, has
+the bits of `l2m_smooth` on the whole block at every length."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sylla.metrics.memo import NO_MEMO, RangeMemo
+from sylla.metrics.preprocess import WINDOWS, l2m_smooth, l2m_smooth_kept, window_weights
+
+
+def _bits(a: np.ndarray) -> np.ndarray:
+    return np.asarray(a, dtype=np.float64).view(np.uint64)
+
+
+@pytest.mark.parametrize("shape", WINDOWS)
+@pytest.mark.parametrize("w", [3, 4, 7, 64, 100])
+def test_convolve_over_a_slice_gives_the_same_bits(shape: str, w: int) -> None:
+    """What `l2m_smooth_kept` rests on: each output of a ``valid`` convolution is the same
+    number whether computed over the whole signal or from any later start, whatever the
+    slice's alignment in memory."""
+    rng = np.random.default_rng(w)
+    weights = window_weights(shape, w)
+    signal = rng.normal(3.0, 0.5, 3000) * rng.choice([1.0, 1e-3, 1e6], 3000)
+    whole = np.convolve(weights, signal, mode="valid")
+    for start in [*range(0, 37), 1001, 2999 - w]:
+        moved = np.empty(len(signal) - start + 1)[1:]  # another 8-byte alignment
+        moved[:] = signal[start:]
+        assert np.array_equal(_bits(whole[start:]),
+                              _bits(np.convolve(weights, signal[start:], mode="valid")))
+        assert np.array_equal(_bits(whole[start:]),
+                              _bits(np.convolve(weights, moved, mode="valid")))
+
+
+@pytest.mark.parametrize("shape", ["flat", "hanning", "blackman"])
+@pytest.mark.parametrize("window_length", [None, 4, 7])
+def test_a_growing_block_is_smoothed_as_a_whole_at_every_length(shape: str,
+                                                                window_length: int | None) -> None:
+    rng = np.random.default_rng(7)
+    x = rng.normal(3.0, 0.5, 2200)
+    memo = RangeMemo()
+    n = 1
+    for step in [1, 1, 2, 5, 11, 17, 40, 1, 99, 100, 101, 300, 1, 600, 900]:
+        n += step
+        got = l2m_smooth_kept(x[:n], window_length, shape, memo, "block")
+        assert np.array_equal(_bits(got), _bits(l2m_smooth(x[:n], window_length, shape))), n
+        memo.sweep()
+    assert len(memo) == 1  # the one carried block
+
+
+@pytest.mark.parametrize("where", [0, 3, 150, 1990, 1999])
+def test_a_changed_value_is_smoothed_anew(where: int) -> None:
+    """An earlier value that differs from the last input (in the head padding, the middle,
+    the last row) is no prefix: the outputs it reaches are computed again."""
+    rng = np.random.default_rng(3)
+    x = rng.normal(3.0, 0.5, 2100)
+    memo = RangeMemo()
+    l2m_smooth_kept(x[:2000], None, "flat", memo, "block")
+    y = x.copy()
+    y[where] += 1.0
+    got = l2m_smooth_kept(y[:2050], None, "flat", memo, "block")
+    assert np.array_equal(_bits(got), _bits(l2m_smooth(y[:2050])))
+    shorter = l2m_smooth_kept(y[:1500], None, "flat", memo, "block")  # cut: computed whole
+    assert np.array_equal(_bits(shorter), _bits(l2m_smooth(y[:1500])))
+
+
+def test_the_batch_memo_keeps_nothing() -> None:
+    x = np.arange(50, dtype=np.float64)
+    assert np.array_equal(l2m_smooth_kept(x, None, "flat", NO_MEMO, "block"), l2m_smooth(x))
