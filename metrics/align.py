@@ -247,8 +247,8 @@ def _align_streamed(log: EpisodeLog, model: "Syllabus") -> list[RunData] | None:
     it overlaps. None otherwise: the caller reads the whole log and `_align_schedule` words the
     disagreement (with its file and row) or marks the blocks of a run that ended early."""
     assert log.runs is not None
-    if len(log.runs) != 1:
-        return None
+    if len(log.runs) != 1 or log.workers != 1:
+        return None  # several workers: each has its own schedule (`_align_schedule`)
     (run,) = log.runs
     sched = schedule(model, workers=1, worker=0)
     n = int(run.perf.shape[0])

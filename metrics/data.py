@@ -48,6 +48,9 @@ class EpisodeLog:
     #: the runs already aligned into regimes, when the reader reduced the log block by block
     #: (`sylla.metrics.readers.l2logger_stream`); ``frame`` is then empty
     runs: "list[RunData] | None" = None
+    #: how many workers the streamed ``runs`` merge (the whole-log reader keeps them apart in
+    #: ``frame``'s ``worker`` column); a syllabus schedules each worker's episodes on its own
+    workers: int = 1
 
     @property
     def structured(self) -> bool:
