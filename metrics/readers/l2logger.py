@@ -19,8 +19,7 @@ from ..data import EpisodeLog
 from ..errors import EXIT_USAGE, MetricsError
 from ..progress import Progress
 from .common import TaskNames, perf_values, read_failure
-from .l2logger_files import (BLOCK, FOLDER, STARTS_AT_ONE, STRINGS, THREADS, csv_options,
-                             group_means, natural_order)
+from .l2logger_files import BLOCK, FOLDER, STARTS_AT_ONE, STRINGS, THREADS, csv_options, group_means, natural_order
 from .sniff import is_l2logger  # noqa: F401 - re-exported
 
 if TYPE_CHECKING:

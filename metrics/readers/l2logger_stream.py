@@ -3,7 +3,7 @@
 `read_l2logger` (``l2logger.py``) holds every logged row in memory, checks the log as a whole
 and splits it into regimes. On a 10M-episode log that is a few gigabytes, while the metrics
 only ever need one block, or one task's blocks, at a time. This reader handles the shape
-l2logger itself writes: one worker, every experience complete, each block folder one block
+l2logger itself writes: every experience complete, each block folder one block
 (one type and one subtype), experience numbers running on from one
 folder to the next without gaps or repeats (several rows of one experience are adjacent, as the
 logger writes them), finite performance values; a test block may evaluate several tasks one
@@ -12,6 +12,11 @@ reduces each experience's rows to their mean, and appends the per-experience and
 to spill files (`sylla.metrics.spill.SpillArray`); what stays in memory is the block table. A log
 smaller than `SPILL_FROM` keeps them in memory instead: reading its spill files back was a
 quarter of the time on a 1M-episode log, for memory it does not need (issue 24).
+
+A log of several workers (l2logger's ``<worker>/<block_num>-<type>`` folders, one block counter
+and one experience counter for all) is read one block number at a time, its workers' files
+merged by experience number as the whole-log reader sorts them (`_Units`); what stays in
+memory is still one block (of all workers) and the block table.
 
 Anything else raises `Irregular`, and the whole-log reader runs instead: it gives the same
 numbers, and it is the one that words the errors and warnings of an irregular log. A test
@@ -31,8 +36,7 @@ from ..memory import for_log_of, trim
 from ..progress import Progress
 from ..spill import SpillArray
 from .common import TaskNames
-from .l2logger_files import (BLOCK, FOLDER, STARTS_AT_ONE, THREADS, check_header, csv_options,
-                             group_means)
+from .l2logger_files import BLOCK, FOLDER, STARTS_AT_ONE, THREADS, check_header, csv_options, group_means
 from .l2logger_small import SMALL, Unusual
 
 if TYPE_CHECKING:
@@ -427,22 +431,22 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
     with Progress(sum(sizes), f"reading {path.name}", progress) as bar, \
             _Ahead(units.files, perf, subtype, not small) as ahead:
         for group in units.groups:
-            blocks = []
+            read_now = []
             for index in group:
-                blocks.append(_read_block(
+                read_now.append(_read_block(
                     units.files[index], perf, subtype, tasks, params,
                     _advance(bar, read) if bar.enabled else None, small=small,
                     parsed=ahead.parsed(index)))
                 read += units.sizes[index]
             if units.several:
                 exp, values, task_codes, param_codes, kind, starts, means = units.merged(
-                    blocks, [units.files[i] for i in group])
-                sub = blocks[0][5]
+                    read_now, [units.files[i] for i in group])
+                sub = read_now[0][5]
             else:
                 exp, values, task_codes, param_codes, sub, starts, means = units.single(
-                    blocks[0])
+                    read_now[0])
                 kind = _folder(units.files[group[0]])[1]
-            del blocks
+            del read_now
             # a test block evaluates several tasks one after another: one regime each (with
             # several workers, a task change between two workers' experiences is one too)
             segments = np.flatnonzero(np.r_[True, task_codes[1:] != task_codes[:-1]])

@@ -13,9 +13,7 @@ l2metrics' numbers.
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
 from pathlib import Path
 
 import numpy as np
