@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 
 import numpy as np
 
-from ..data import Columns, EpisodeLog, RunData, regime_columns
+from ..data import Columns, EpisodeLog, RunData, StreamedWorkers, regime_columns
 from ..errors import MetricsError
 from ..memory import for_log_of, trim
 from ..progress import Progress
@@ -269,23 +269,24 @@ class _Parts:
     """Values appended block by block and joined once at the end: `SpillArray`'s ``append``
     and ``size`` for a log small enough to keep in memory (`SPILL_FROM`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, dtype: "type | np.dtype" = np.float64) -> None:
         self.parts: list[np.ndarray] = []
         self.size = 0
+        self.dtype = np.dtype(dtype)
 
     def append(self, values: np.ndarray) -> None:
-        self.parts.append(np.asarray(values, dtype=np.float64))
+        self.parts.append(np.asarray(values, dtype=self.dtype))
         self.size += values.size
 
     def joined(self) -> np.ndarray:
-        whole = np.concatenate(self.parts) if self.parts else np.empty(0, np.float64)
+        whole = np.concatenate(self.parts) if self.parts else np.empty(0, self.dtype)
         self.parts = []
         return whole
 
     def copy(self) -> "_Parts":
         """The values so far, to append to separately (the parts are never written to, so
         both share them)."""
-        out = _Parts()
+        out = _Parts(self.dtype)
         out.parts, out.size = list(self.parts), self.size
         return out
 
@@ -380,7 +381,9 @@ class _Units:
             self.last_exp[worker] = int(exp[-1])
             _one_stretch_per_task(exp, task_codes)
             parts.append((exp, values, task_codes, param_codes))
-        code = np.repeat(np.arange(len(parts), dtype=np.int32), [p[0].size for p in parts])
+        names = list(self.worker_of.values())
+        code = np.repeat(np.array([names.index(b[4]) for b in blocks], dtype=np.int16),
+                         [p[0].size for p in parts])
         exp, values, task_codes, param_codes = (np.concatenate([p[j] for p in parts])
                                                 for j in range(4))
         del parts
@@ -395,10 +398,10 @@ class _Units:
             raise Irregular("experience numbers do not run on without gaps")
         self.next_exp = int(exp[-1]) + 1
         new = (step != 0) | (code[1:] != code[:-1])
-        del step, code
+        del step
         starts = None if bool(new.all()) else np.flatnonzero(np.r_[True, new])
         means = values if starts is None else group_means(values, starts)
-        return exp, values, task_codes, param_codes, kinds.pop(), starts, means
+        return exp, values, task_codes, param_codes, kinds.pop(), starts, means, code
 
 
 def _one_stretch_per_task(exp: np.ndarray, task_codes: np.ndarray) -> None:
@@ -415,7 +418,11 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
                  progress: bool | None) -> EpisodeLog:
     """One run from the block files of a regular l2logger log (see the module docstring)."""
     for_log_of(sum(sizes))
-    make = (lambda: SpillArray(np.float64)) if sum(sizes) >= SPILL_FROM else _Parts
+    spilled = sum(sizes) >= SPILL_FROM
+
+    def make(dtype: type = np.float64) -> "SpillArray | _Parts":
+        return SpillArray(dtype) if spilled else _Parts(dtype)
+
     episode_perf, episode_exp = make(), make()
     # a log with one row per experience has rows that are its episodes: the per-row values
     # are kept only from the first experience with several rows on, starting from a copy of
@@ -426,6 +433,9 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
     keys: list[tuple[str, int, str, int]] = []  # type, task code, subtype, params code
     bounds: list[tuple[int, int, int, int]] = []  # episode start/stop, row start/stop
     units = _Units(files, sizes)
+    # several workers: each episode's worker and row count (`StreamedWorkers`)
+    episode_worker = make(np.int16) if units.several else None
+    episode_nrows = make(np.int32) if units.several else None
     read = 0
     small = sum(sizes) <= SMALL
     with Progress(sum(sizes), f"reading {path.name}", progress) as bar, \
@@ -439,9 +449,17 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
                     parsed=ahead.parsed(index)))
                 read += units.sizes[index]
             if units.several:
-                exp, values, task_codes, param_codes, kind, starts, means = units.merged(
+                exp, values, task_codes, param_codes, kind, starts, means, worker = units.merged(
                     read_now, [units.files[i] for i in group])
                 sub = read_now[0][5]
+                assert episode_worker is not None and episode_nrows is not None
+                if starts is None:
+                    episode_worker.append(worker)
+                    episode_nrows.append(np.ones(exp.size, np.int32))
+                else:
+                    episode_worker.append(worker[starts])
+                    episode_nrows.append(np.diff(np.r_[starts, exp.size]))
+                del worker
             else:
                 exp, values, task_codes, param_codes, sub, starts, means = units.single(
                     read_now[0])
@@ -496,6 +514,9 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
     empty = Columns({c: np.empty(0) for c in names}, names)
     return EpisodeLog(frame=empty, path=str(path), format="l2logger",
                       files=[str(f) for f in files], perf=perf, runs=[run],
-                      workers=len(units.worker_of),
+                      workers=(StreamedWorkers(list(units.worker_of.values()),
+                                               _done(episode_worker), _done(episode_nrows))
+                               if episode_worker is not None and episode_nrows is not None
+                               else None),
                       warnings=([STARTS_AT_ONE] if first_exp_num == 1 else [])
                       + (tasks.tasks.warnings() if tasks.tasks is not None else []))

@@ -60,7 +60,7 @@ def spill(monkeypatch):
 
 def test_the_fixture_is_streamed_as_it_is_read_whole():
     streamed, _ = _both(FIXTURE)
-    assert streamed.workers == 3
+    assert streamed.workers is not None and len(streamed.workers.names) == 3
     _same(FIXTURE)
     (run,), _ = align(streamed)
     # block 0: two workers test two tasks at once, one regime per stretch of one task
@@ -100,15 +100,16 @@ def test_metrics_are_identical_streamed_or_not(tmp_path, spilled, monkeypatch):
     assert streamed.warnings == whole.warnings
 
 
-def _dealt_round_robin(tmp_path: Path, workers: int) -> Path:
+def _dealt_round_robin(tmp_path: Path, workers: int, rows: int = 1) -> Path:
     """`test_l2logger_stream.PLAN` with each block's experiences dealt to the workers in turn:
     each worker's share of a block is what the syllabus schedules for it (`schedule.share`)."""
     from sylla.metrics.synth import write_tsv
 
-    log = write_l2logger(tmp_path / "ll", STREAM_PLAN, seed=4)
+    log = write_l2logger(tmp_path / "ll", STREAM_PLAN, seed=4, rows_per_exp=rows)
     for file in sorted((log / "worker-default").glob("*/data-log.tsv")):
         frame = pd.read_csv(file, sep="\t", dtype=str, keep_default_na=False)
-        frame["worker_id"] = [f"worker-{i % workers}" for i in range(len(frame))]
+        exp = frame.exp_num.astype(int)
+        frame["worker_id"] = [f"worker-{i % workers}" for i in exp - exp.min()]
         for name, part in frame.groupby("worker_id"):
             folder = log / str(name) / file.parent.name
             folder.mkdir(parents=True)
@@ -119,25 +120,65 @@ def _dealt_round_robin(tmp_path: Path, workers: int) -> Path:
     return log
 
 
-def test_with_a_syllabus_a_log_of_several_workers_gives_the_same_metrics(tmp_path, monkeypatch):
-    """Each worker has its own schedule (`align._align_schedule`): the streamed run, all
-    workers merged, is not aligned with the schedule of one worker; the log is read again
-    whole, with the same metrics as a whole read."""
-    from sylla.metrics import align as align_module
+@pytest.mark.parametrize("workers,rows,spilled", [(2, 1, False), (3, 3, True), (3, 2, False)])
+def test_with_a_syllabus_a_log_of_several_workers_is_streamed(tmp_path, workers, rows, spilled,
+                                                               monkeypatch):
+    """Each worker has its own share of the schedule; the streamed run, all workers merged, is
+    reordered block by block as `align._align_schedule` orders the whole log (block, then
+    worker, then episode): the same run, rows and metrics, without reading the log again."""
+    from sylla.metrics.readers import l2logger, l2logger_stream
 
-    log = _dealt_round_robin(tmp_path, 3)
+    if spilled:
+        monkeypatch.setattr(l2logger_stream, "SPILL_FROM", 0)
+    log = _dealt_round_robin(tmp_path, workers, rows)
     syllabus = _syllabus(tmp_path, STREAM_PLAN)
     whole = compute_metrics(read_log(log, stream=False, progress=False), syllabus,
                             progress=False)
     calls = []
-    schedule_whole = align_module._align_schedule
-    monkeypatch.setattr(align_module, "_align_schedule",
-                        lambda *a, **k: calls.append(a[0]) or schedule_whole(*a, **k))
+    to_episodes = l2logger._to_episodes
+    monkeypatch.setattr(l2logger, "_to_episodes",
+                        lambda *a, **k: calls.append(1) or to_episodes(*a, **k))
     streamed = compute_metrics(log, syllabus, progress=False)
-    assert calls == ["ll"]
+    assert not calls, "the log should have been read block by block only"
+    assert isinstance(streamed.runs[0].perf, SpillArray if spilled else np.ndarray)
     assert len(streamed.rows) > 50
     pd.testing.assert_frame_equal(streamed.rows, whole.rows, check_exact=True)
     assert streamed.warnings == whole.warnings
+    _same_run(streamed.runs[0], whole.runs[0])
+    assert (streamed.runs[0].rows is not None) == (rows > 1)
+
+
+@pytest.mark.parametrize("change", ["random_dealing", "count", "task", "partial"])
+def test_a_syllabus_a_log_of_several_workers_disagrees_with_is_worded_as_before(tmp_path,
+                                                                               change):
+    """Where a worker's episodes do not fit its schedule the log is read again whole: the same
+    error, or with --allow-partial the same partial run."""
+    plan = [list(b) for b in STREAM_PLAN]
+    rename = None
+    if change == "random_dealing":  # shares unlike the schedule's
+        log = write_l2logger(tmp_path / "ll", STREAM_PLAN, seed=4, workers=2)
+    else:
+        log = _dealt_round_robin(tmp_path, 2)
+    if change == "count":
+        plan[1] = ("train", [(TASKS[0], 62)])
+    elif change == "task":
+        rename = {(3, TASKS[1]): TASKS[2]}
+    elif change == "partial":
+        plan.append(("train", [(TASKS[0], 10)]))
+    syllabus = _syllabus(tmp_path, plan, rename=rename)
+    if change == "partial":
+        whole = compute_metrics(read_log(log, stream=False, progress=False, allow_partial=True),
+                                syllabus, progress=False, allow_partial=True)
+        streamed = compute_metrics(log, syllabus, progress=False, allow_partial=True)
+        pd.testing.assert_frame_equal(streamed.rows, whole.rows, check_exact=True)
+        assert streamed.warnings == whole.warnings and streamed.runs[0].partial
+        return
+    with pytest.raises(MetricsError) as whole:
+        compute_metrics(read_log(log, stream=False, progress=False), syllabus, progress=False)
+    with pytest.raises(MetricsError) as streamed:
+        compute_metrics(log, syllabus, progress=False)
+    assert str(streamed.value) == str(whole.value)
+    assert "worker" in str(streamed.value)
 
 
 # --- what the merge does not cover falls back, with the whole-log reader's words -------------
