@@ -76,26 +76,30 @@ def align_streamed_workers(log: "EpisodeLog", model: "Syllabus") -> list[RunData
     row_perf = row_exp = None
     if rows is not None:
         row_perf, row_exp = _new(spilled), _new(spilled)
-        nrows = np.asarray(log.workers.nrows)
-        row_edges = np.r_[0, np.cumsum(nrows, dtype=np.int64)]
+    row_bounds: list[tuple[int, int]] = []  # each present block's rows, in the frame's order
+    a = 0
     for o in np.flatnonzero(present).tolist():
         lo, hi = int(edges[o]), int(edges[o + 1])
         order = np.argsort(rank[np.asarray(log.workers.episode[lo:hi])], kind="stable")
         perf.append(np.asarray(run.perf[lo:hi])[order])
         exp.append(np.asarray(run.exp[lo:hi])[order])
         if rows is not None and row_perf is not None and row_exp is not None:
-            a, z = int(row_edges[lo]), int(row_edges[hi])
-            lengths = nrows[lo:hi][order]
-            first = (row_edges[lo:hi] - a)[order]
+            nrows = np.asarray(log.workers.nrows[lo:hi]).astype(np.int64)
+            first = np.r_[0, np.cumsum(nrows)[:-1]][order]  # each episode's first row
+            lengths = nrows[order]
+            z = a + int(lengths.sum())
             at = np.repeat(first - (np.cumsum(lengths) - lengths), lengths) + np.arange(z - a)
             row_perf.append(np.asarray(rows.perf[a:z])[at])
             row_exp.append(np.asarray(rows.exp[a:z])[at])
+            row_bounds.append((a, z))
+            a = z
+            del nrows, first, lengths, at
         del order
     data = RunData(run=run.run, perf=_done(perf), exp=_done(exp), blocks=frame)
     if rows is not None and row_perf is not None and row_exp is not None:
         out = frame.copy()
-        out["start"] = row_edges[out["start"].to_numpy()]
-        out["stop"] = row_edges[out["stop"].to_numpy()]
+        bounds = np.array(row_bounds, dtype=np.int64).reshape(-1, 2)
+        out["start"], out["stop"] = bounds[:, 0], bounds[:, 1]
         out["count"] = out["stop"] - out["start"]
         data.rows = RunData(run=run.run, perf=_done(row_perf), exp=_done(row_exp), blocks=out)
     return [data]
