@@ -20,7 +20,8 @@ most 2x the floor, at most 1/30 of l2metrics' time and 1/5 of its peak RSS, on o
 experience (``--rows-per-exp 1``) and on 1-3 rows, at 1M and 10M episodes; the load average is
 printed first, since a busy machine moves every figure. ``--workers N`` deals the log's
 experiences to N workers at random (l2logger's ``<worker>/<block>-<type>`` layout, one
-experience counter); the STE runs keep one worker.
+experience counter); the STE runs keep one worker. ``--syllabus`` runs sylla with a syllabus
+that schedules the log episode for episode (each worker's share, dealt in turns).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ L2M_LIMIT = 1_000_000
 
 
 def generate(base: Path, n: int, rows: int, ste_per_task: int = 2,
-             workers: int = 1) -> tuple[Path, list[Path]]:
+             workers: int = 1, deal: str = "random") -> tuple[Path, list[Path]]:
     from sylla.metrics.synth import alternating_plan, write_l2logger
 
     train = max(10, int(n * 0.8 / 9))
@@ -56,7 +57,7 @@ def generate(base: Path, n: int, rows: int, ste_per_task: int = 2,
                                                      for s in stes):
         return log, stes  # kept from an earlier run (--keep)
     log = write_l2logger(log, alternating_plan(TASKS, train, test, cycles=3),
-                         seed=n % 997, rows_per_exp=rows, workers=workers)
+                         seed=n % 997, rows_per_exp=rows, workers=workers, deal=deal)
     stes = [write_l2logger(base / f"ste-{n}" / f"ste_{t}_run{k}", [("train", [(t, train)])],
                            seed=10 * i + k, rows_per_exp=rows)
             for i, t in enumerate(TASKS) for k in range(1, ste_per_task + 1)]
@@ -170,6 +171,9 @@ def main() -> int:
     parser.add_argument("--keep", help="generate logs here and keep them (and reuse them)")
     parser.add_argument("--workers", type=int, default=1, help="workers the log's experiences "
                         "are dealt to at random (default 1)")
+    parser.add_argument("--syllabus", action="store_true", help="run sylla with --syllabus (a "
+                        "syllabus scheduling the log episode for episode; with --workers the "
+                        "experiences are dealt in turns, each worker's share as scheduled)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="sylla-bench-"))
@@ -187,12 +191,16 @@ def main() -> int:
     try:
         for n in sizes:
             t0 = time.perf_counter()
-            log, stes = generate(base / (f"r{args.rows_per_exp}" + (
-                f"-w{args.workers}" if args.workers > 1 else "")), n, args.rows_per_exp,
-                args.ste_per_task, args.workers)
+            folder = base / (f"r{args.rows_per_exp}" + (
+                f"-w{args.workers}" if args.workers > 1 else "")
+                + ("-turns" if args.syllabus and args.workers > 1 else ""))
+            log, stes = generate(folder, n, args.rows_per_exp, args.ste_per_task, args.workers,
+                                 "turns" if args.syllabus else "random")
             gen = time.perf_counter() - t0
             cmd = [sylla, "metrics", "--log", str(log), "--format", "json", "--no-progress",
                    "--ste", str(stes[0].parent)]
+            if args.syllabus:
+                cmd += ["--syllabus", str(syllabus(folder, n))]
             cmds = {"sylla": cmd, "floor": [sys.executable, "-c", FLOOR, str(log),
                                             str(stes[0].parent)]}
             if args.before:

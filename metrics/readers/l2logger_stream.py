@@ -310,11 +310,12 @@ class _Units:
     ``<worker>/<block_num>-<type>``; the workers share one block counter and one experience
     counter): one block number a unit, its workers' files merged by experience number as the
     whole-log reader sorts them (``lexsort((block_num, exp))``, file order breaking ties), an
-    experience being one worker's rows of one number (`group_means`). Every check the whole-log reader makes raises `Irregular` here when it
-    would fail or warn: per worker, experience numbers rise from one file to the next and the
-    rows of one are adjacent, a task does not come back in a file nor an experience span two;
-    all together, each block's numbers come after the last block's and the numbers run on
-    without gaps; the workers of a block agree on its type and subtype."""
+    experience being one worker's rows of one number (`group_means`). Every check the whole-log
+    reader makes raises `Irregular` here when it would fail or warn: per worker, experience
+    numbers rise from one file to the next and the rows of one are adjacent, a task does not
+    come back in a file nor an experience span two; all together, each block's numbers come
+    after the last block's and the numbers run on without gaps; the workers of a block agree on
+    its type and subtype."""
 
     def __init__(self, files: list[Path], sizes: list[int]) -> None:
         workers = {f.parent.parent for f in files}
