@@ -101,23 +101,11 @@ def test_metrics_are_identical_streamed_or_not(tmp_path, spilled, monkeypatch):
 
 
 def _dealt_round_robin(tmp_path: Path, workers: int, rows: int = 1) -> Path:
-    """`test_l2logger_stream.PLAN` with each block's experiences dealt to the workers in turn:
-    each worker's share of a block is what the syllabus schedules for it (`schedule.share`)."""
-    from sylla.metrics.synth import write_tsv
-
-    log = write_l2logger(tmp_path / "ll", STREAM_PLAN, seed=4, rows_per_exp=rows)
-    for file in sorted((log / "worker-default").glob("*/data-log.tsv")):
-        frame = pd.read_csv(file, sep="\t", dtype=str, keep_default_na=False)
-        exp = frame.exp_num.astype(int)
-        frame["worker_id"] = [f"worker-{i % workers}" for i in exp - exp.min()]
-        for name, part in frame.groupby("worker_id"):
-            folder = log / str(name) / file.parent.name
-            folder.mkdir(parents=True)
-            write_tsv(part.reset_index(drop=True), folder / "data-log.tsv")
-        file.unlink()
-        file.parent.rmdir()
-    (log / "worker-default").rmdir()
-    return log
+    """`test_l2logger_stream.PLAN` with each task's experiences of a block dealt to the workers
+    in turn: each worker's share of a block is what the syllabus schedules for it
+    (`schedule.share`)."""
+    return write_l2logger(tmp_path / "ll", STREAM_PLAN, seed=4, rows_per_exp=rows,
+                          workers=workers, deal="turns")
 
 
 @pytest.mark.parametrize("workers,rows,spilled", [(2, 1, False), (3, 3, True), (3, 2, False)])
