@@ -364,12 +364,14 @@ class _Units:
         return exp, values, task_codes, param_codes, sub, starts, means
 
     def merged(self, blocks: list[tuple], files: list[Path]) -> tuple:
-        """The files of one block number, one per worker, as one unit (see the class)."""
+        """The files of one block number, one per worker, as one unit (see the class); empties
+        ``blocks`` (their arrays are joined into the unit's)."""
         parts = []
         kinds = {_folder(f)[1] for f in files}
         subs = {b[5] for b in blocks}
         if len(kinds) != 1 or len(subs) != 1:
             raise Irregular("the workers of a block differ in its type or subtype")
+        sub = subs.pop()
         for file, (exp, values, task_codes, param_codes, worker, _) in zip(files, blocks):
             if self.worker_of.setdefault(file.parent.parent, worker) != worker or \
                     list(self.worker_of.values()).count(worker) != 1:
@@ -381,18 +383,26 @@ class _Units:
                 raise Irregular("a worker's experience numbers do not rise")
             self.last_exp[worker] = int(exp[-1])
             _one_stretch_per_task(exp, task_codes)
-            parts.append((exp, values, task_codes, param_codes))
+            parts.append([exp, values, task_codes, param_codes])
         names = list(self.worker_of.values())
         code = np.repeat(np.array([names.index(b[4]) for b in blocks], dtype=np.int16),
                          [p[0].size for p in parts])
-        exp, values, task_codes, param_codes = (np.concatenate([p[j] for p in parts])
-                                                for j in range(4))
+        blocks.clear()  # the caller's list: the per-file arrays go with ``parts`` below
+        merged = []
+        for j in range(4):  # one column joined (and its files' parts freed) at a time
+            merged.append(np.concatenate([p[j] for p in parts]))
+            for p in parts:
+                p[j] = None
         del parts
+        exp = merged[0]
         if bool((exp[1:] < exp[:-1]).any()):
             order = np.argsort(exp, kind="stable")
-            exp, values, task_codes, param_codes, code = (
-                exp[order], values[order], task_codes[order], param_codes[order], code[order])
+            for j in range(4):  # one column permuted (and its unsorted copy freed) at a time
+                merged[j] = merged[j][order]
+            code = code[order]
             del order
+        exp, values, task_codes, param_codes = merged
+        del merged
         self._start(exp)
         step = np.diff(exp)
         if exp[0] != self.next_exp or bool((step > 1).any()):
@@ -402,7 +412,7 @@ class _Units:
         del step
         starts = None if bool(new.all()) else np.flatnonzero(np.r_[True, new])
         means = values if starts is None else group_means(values, starts)
-        return exp, values, task_codes, param_codes, kinds.pop(), starts, means, code
+        return exp, values, task_codes, param_codes, kinds.pop(), sub, starts, means, code
 
 
 def _one_stretch_per_task(exp: np.ndarray, task_codes: np.ndarray) -> None:
@@ -450,9 +460,8 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
                     parsed=ahead.parsed(index)))
                 read += units.sizes[index]
             if units.several:
-                exp, values, task_codes, param_codes, kind, starts, means, worker = units.merged(
-                    read_now, [units.files[i] for i in group])
-                sub = read_now[0][5]
+                (exp, values, task_codes, param_codes, kind, sub, starts, means,
+                 worker) = units.merged(read_now, [units.files[i] for i in group])
                 assert episode_worker is not None and episode_nrows is not None
                 if starts is None:
                     episode_worker.append(worker)
