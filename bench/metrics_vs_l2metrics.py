@@ -10,7 +10,7 @@ and prints wall time and peak RSS side by side with the ratios the targets are s
 
     .venv/bin/python bench/metrics_vs_l2metrics.py [--sizes 100000,1000000,10000000]
         [--rows-per-exp 3] [--ste-per-task 1] [--repeat 3] [--l2m-repeat 1] [--no-l2m]
-        [--before OTHER_SYLLA] [--keep DIR]
+        [--before OTHER_SYLLA] [--keep DIR] [--workers 1]
 
 sylla, the floor and ``--before`` take turns, ``--repeat`` times each (best and median are
 printed), after one warm-up run each that also writes the bytecode caches (`warm`).
@@ -18,7 +18,10 @@ printed), after one warm-up run each that also writes the bytecode caches (`warm
 Issue 24 states the targets on whole processes, best of 3, ratios measured in the same run: at
 most 2x the floor, at most 1/30 of l2metrics' time and 1/5 of its peak RSS, on one row per
 experience (``--rows-per-exp 1``) and on 1-3 rows, at 1M and 10M episodes; the load average is
-printed first, since a busy machine moves every figure.
+printed first, since a busy machine moves every figure. ``--workers N`` deals the log's
+experiences to N workers at random (l2logger's ``<worker>/<block>-<type>`` layout, one
+experience counter); the STE runs keep one worker. ``--syllabus`` runs sylla with a syllabus
+that schedules the log episode for episode (each worker's share, dealt in turns).
 """
 
 from __future__ import annotations
@@ -41,7 +44,8 @@ TASKS = ["alpha_v0", "beta_v0", "gamma_v0"]
 L2M_LIMIT = 1_000_000
 
 
-def generate(base: Path, n: int, rows: int, ste_per_task: int = 2) -> tuple[Path, list[Path]]:
+def generate(base: Path, n: int, rows: int, ste_per_task: int = 2,
+             workers: int = 1, deal: str = "random") -> tuple[Path, list[Path]]:
     from sylla.metrics.synth import alternating_plan, write_l2logger
 
     train = max(10, int(n * 0.8 / 9))
@@ -53,7 +57,7 @@ def generate(base: Path, n: int, rows: int, ste_per_task: int = 2) -> tuple[Path
                                                      for s in stes):
         return log, stes  # kept from an earlier run (--keep)
     log = write_l2logger(log, alternating_plan(TASKS, train, test, cycles=3),
-                         seed=n % 997, rows_per_exp=rows)
+                         seed=n % 997, rows_per_exp=rows, workers=workers, deal=deal)
     stes = [write_l2logger(base / f"ste-{n}" / f"ste_{t}_run{k}", [("train", [(t, train)])],
                            seed=10 * i + k, rows_per_exp=rows)
             for i, t in enumerate(TASKS) for k in range(1, ste_per_task + 1)]
@@ -98,6 +102,11 @@ print(n)
 """
 
 
+#: the least CPU time (user + system) each command took, by command line: on a shared machine
+#: it moves less than wall time does
+CPU: dict[str, float] = {}
+
+
 def run_child(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
     """Run through a tiny wrapper so the peak RSS is the child's alone (getrusage of children
     accumulates the maximum over all children so far)."""
@@ -105,12 +114,14 @@ def run_child(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float,
                "p=subprocess.Popen(sys.argv[1:],stdout=subprocess.PIPE,stderr=subprocess.PIPE);"
                "_,s,u=os.wait4(p.pid,0);o=p.stdout.read();e=p.stderr.read();"
                "print(json.dumps({'wall':time.perf_counter()-t,'rss':u.ru_maxrss/1024,"
+               "'cpu':u.ru_utime+u.ru_stime,"
                "'rc':os.waitstatus_to_exitcode(s),'out':o.decode(),'err':e.decode()[-3000:]}))")
     proc = subprocess.run([sys.executable, "-c", wrapper, *cmd], capture_output=True, env=env,
                           text=True)
     data = json.loads(proc.stdout)
     if data["rc"]:
         raise SystemExit(f"command failed ({data['rc']}): {' '.join(cmd)}\n{data['err']}")
+    CPU[" ".join(cmd)] = min(CPU.get(" ".join(cmd), float("inf")), data["cpu"])
     return data["wall"], data["rss"], data["out"]
 
 
@@ -130,7 +141,8 @@ def interleaved(cmds: dict[str, list[str]], repeat: int) -> dict[str, dict]:
         for name, cmd in cmds.items():
             runs[name].append(run_child(cmd))
     return {name: {"best": min(r[0] for r in got), "median": statistics.median(r[0] for r in got),
-                   "rss": max(r[1] for r in got), "out": got[0][2]}
+                   "rss": max(r[1] for r in got), "out": got[0][2],
+                   "cpu": CPU[" ".join(cmds[name])]}
             for name, got in runs.items()}
 
 
@@ -157,6 +169,11 @@ def main() -> int:
     parser.add_argument("--before", metavar="SYLLA", help="also time this other sylla "
                         "executable (e.g. an install of the previous commit), same run")
     parser.add_argument("--keep", help="generate logs here and keep them (and reuse them)")
+    parser.add_argument("--workers", type=int, default=1, help="workers the log's experiences "
+                        "are dealt to at random (default 1)")
+    parser.add_argument("--syllabus", action="store_true", help="run sylla with --syllabus (a "
+                        "syllabus scheduling the log episode for episode; with --workers the "
+                        "experiences are dealt in turns, each worker's share as scheduled)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="sylla-bench-"))
@@ -167,17 +184,23 @@ def main() -> int:
               file=sys.stderr)
     sylla = str(Path(sys.executable).with_name("sylla"))
     print(f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())}; rows per "
-          f"experience 1..{args.rows_per_exp}; {3 * args.ste_per_task} STE runs; best of "
+          f"experience 1..{args.rows_per_exp}; {args.workers} worker(s); "
+          f"{3 * args.ste_per_task} STE runs; best of "
           f"{args.repeat}", flush=True)
     results = []
     try:
         for n in sizes:
             t0 = time.perf_counter()
-            log, stes = generate(base / f"r{args.rows_per_exp}", n, args.rows_per_exp,
-                                 args.ste_per_task)
+            folder = base / (f"r{args.rows_per_exp}" + (
+                f"-w{args.workers}" if args.workers > 1 else "")
+                + ("-turns" if args.syllabus and args.workers > 1 else ""))
+            log, stes = generate(folder, n, args.rows_per_exp, args.ste_per_task, args.workers,
+                                 "turns" if args.syllabus else "random")
             gen = time.perf_counter() - t0
             cmd = [sylla, "metrics", "--log", str(log), "--format", "json", "--no-progress",
                    "--ste", str(stes[0].parent)]
+            if args.syllabus:
+                cmd += ["--syllabus", str(syllabus(folder, n))]
             cmds = {"sylla": cmd, "floor": [sys.executable, "-c", FLOOR, str(log),
                                             str(stes[0].parent)]}
             if args.before:
@@ -190,11 +213,13 @@ def main() -> int:
             row = {"n": n, "gen": gen, "sylla_wall": got["sylla"]["best"],
                    "sylla_median": got["sylla"]["median"], "sylla_rss": got["sylla"]["rss"],
                    "floor_wall": got["floor"]["best"], "floor_median": got["floor"]["median"],
-                   "floor_rss": got["floor"]["rss"], "rows": int(got["floor"]["out"])}
+                   "floor_rss": got["floor"]["rss"], "rows": int(got["floor"]["out"]),
+                   "sylla_cpu": got["sylla"]["cpu"], "floor_cpu": got["floor"]["cpu"]}
             if args.before:
                 row.update(before_wall=got["before"]["best"],
                            before_median=got["before"]["median"],
-                           before_rss=got["before"]["rss"], same=got["before"]["out"] == s_out)
+                           before_rss=got["before"]["rss"], same=got["before"]["out"] == s_out,
+                           before_cpu=got["before"]["cpu"])
             if have_l2m and n <= L2M_LIMIT:
                 env = dict(os.environ, L2DATA=tempfile.mkdtemp(prefix="l2data-"))
                 lcmd = [str(L2M_PY), str(DRIVER), str(log), "--summary"]
@@ -224,12 +249,14 @@ def main() -> int:
         print(f"{r['n']:,}: sylla time = {r['sylla_wall'] / r['floor_wall']:.2f}x the pyarrow "
               f"read floor ({r['floor_wall']:.2f}s, {r['rows']:,} rows; target <= 2x); "
               f"medians {r['sylla_median']:.2f}s / {r['floor_median']:.2f}s = "
-              f"{r['sylla_median'] / r['floor_median']:.2f}x")
+              f"{r['sylla_median'] / r['floor_median']:.2f}x; CPU {r['sylla_cpu']:.2f}s / "
+              f"{r['floor_cpu']:.2f}s = {r['sylla_cpu'] / r['floor_cpu']:.2f}x")
         if "before_wall" in r:
             print(f"{r['n']:,}: before {r['before_wall']:.2f}s {r['before_rss']:.0f} MiB "
                   f"({r['before_wall'] / r['floor_wall']:.2f}x the floor; median "
                   f"{r['before_median'] / r['floor_median']:.2f}x), after "
-                  f"{r['sylla_wall']:.2f}s {r['sylla_rss']:.0f} MiB; JSON "
+                  f"{r['sylla_wall']:.2f}s {r['sylla_rss']:.0f} MiB; CPU before "
+                  f"{r['before_cpu']:.2f}s, after {r['sylla_cpu']:.2f}s; JSON "
                   f"{'identical' if r['same'] else 'DIFFERS'}")
     print(f"load average at the end {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     if 1_000_000 in by and 10_000_000 in by:

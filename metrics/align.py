@@ -249,6 +249,10 @@ def _align_streamed(log: EpisodeLog, model: "Syllabus") -> list[RunData] | None:
     assert log.runs is not None
     if len(log.runs) != 1:
         return None
+    if log.workers is not None:  # several workers: each has its own schedule
+        from .align_workers import align_streamed_workers  # noqa: PLC0415 - lazy: logs of several workers only
+
+        return align_streamed_workers(log, model)
     (run,) = log.runs
     sched = schedule(model, workers=1, worker=0)
     n = int(run.perf.shape[0])

@@ -48,10 +48,27 @@ class EpisodeLog:
     #: the runs already aligned into regimes, when the reader reduced the log block by block
     #: (`sylla.metrics.readers.l2logger_stream`); ``frame`` is then empty
     runs: "list[RunData] | None" = None
+    #: which worker logged each episode of the streamed ``runs``, when they merge several
+    #: (the whole-log reader keeps them apart in ``frame``'s ``worker`` column); a syllabus
+    #: schedules each worker's episodes on its own
+    workers: "StreamedWorkers | None" = None
 
     @property
     def structured(self) -> bool:
         return "task" in self.frame.columns and "kind" in self.frame.columns
+
+
+@dataclass
+class StreamedWorkers:
+    """The workers of a run read block by block from a log of several workers (all workers'
+    experiences merged in experience order): ``episode[i]`` is the code of the worker that
+    logged episode ``i`` (``names[code]`` its ``worker_id``), ``nrows[i]`` how many rows it
+    logged. `sylla.metrics.align` needs them to lay each worker's share of a syllabus over its
+    own episodes; both are spilled to files with the run's values."""
+
+    names: list[str]
+    episode: "np.ndarray | SpillArray"
+    nrows: "np.ndarray | SpillArray"
 
 
 class Columns:

@@ -33,11 +33,17 @@ def alternating_plan(tasks: Sequence[str], train: int, test: int, cycles: int = 
 
 def write_l2logger(directory: str | Path, plan: Plan, seed: int = 0, version: str = "1.1",
                    worker: str = "worker-default", perf: str = "reward",
-                   rows_per_exp: int = 1) -> Path:
+                   rows_per_exp: int = 1, workers: int = 1, deal: str = "random") -> Path:
     """Write an l2logger run directory and return it.
 
     ``rows_per_exp > 1`` gives each experience between 1 and that many records (with their own
-    noise), as agents that log per step or per evaluation episode do."""
+    noise), as agents that log per step or per evaluation episode do. ``workers > 1`` deals
+    each experience to one of that many workers (``worker-0``, ``worker-1``, ...) at random, as
+    parallel workers sharing one experience counter log them: each worker writes its
+    experiences of a block in its own ``<worker>/<block_num>-<type>`` folder, and a worker that
+    got none of a block has no folder for it. ``deal="turns"`` deals each task's experiences of
+    a block to the workers in turn instead, so each worker's share is what a syllabus with one
+    ``$repeat`` per task and block schedules for it (`sylla.grammar.schedule.share`)."""
     rng = np.random.default_rng(seed)
     root = Path(directory)
     root.mkdir(parents=True, exist_ok=True)
@@ -63,7 +69,10 @@ def write_l2logger(directory: str | Path, plan: Plan, seed: int = 0, version: st
             reward = curve + rng.normal(0, 1.0, n)
             frame = pd.DataFrame({
                 "block_num": block_num, "exp_num": np.arange(exp, exp + n),
-                "worker_id": worker, "block_type": block_type, "block_subtype": "wake",
+                "worker_id": (worker if workers == 1 else
+                              np.array([f"worker-{k}" for k in range(workers)])[
+                                  np.arange(n) % workers if deal == "turns"
+                                  else rng.integers(0, workers, n)]), "block_type": block_type, "block_subtype": "wake",
                 "task_name": task, "task_params": "{}", "exp_status": "complete",
                 "timestamp": "20240101T000000.000000", perf: np.round(reward, 6),
             })
@@ -77,10 +86,12 @@ def write_l2logger(directory: str | Path, plan: Plan, seed: int = 0, version: st
             for t in list(skill):
                 if t != parts[0][0]:
                     skill[t] *= 0.9
-        folder = root / worker / f"{block_num}-{block_type}"
-        folder.mkdir(parents=True, exist_ok=True)
         data = pd.concat(frames, ignore_index=True)[columns + [perf]]
-        write_tsv(data, folder / "data-log.tsv")
+        for name, part in ([(worker, data)] if workers == 1 else
+                           data.groupby("worker_id", sort=True)):
+            folder = root / str(name) / f"{block_num}-{block_type}"
+            folder.mkdir(parents=True, exist_ok=True)
+            write_tsv(part.reset_index(drop=True), folder / "data-log.tsv")
     return root
 
 

@@ -19,7 +19,7 @@ from ..data import EpisodeLog
 from ..errors import EXIT_USAGE, MetricsError
 from ..progress import Progress
 from .common import TaskNames, perf_values, read_failure
-from .l2logger_files import BLOCK, FOLDER, STARTS_AT_ONE, STRINGS, THREADS, csv_options, natural_order
+from .l2logger_files import BLOCK, FOLDER, STARTS_AT_ONE, STRINGS, THREADS, csv_options, group_means, natural_order
 from .sniff import is_l2logger  # noqa: F401 - re-exported
 
 if TYPE_CHECKING:
@@ -420,9 +420,10 @@ def _to_episodes(a: dict[str, np.ndarray], codes: dict[str, _Codes], perf: str, 
             order = np.argsort(ids, kind="stable")
             row_perf = values[order]
             nrows = np.bincount(ids)
-            frame["perf"] = frame.groupby(keys, sort=False, observed=True)["perf"].transform(
-                "mean")
             frame = frame.drop_duplicates(keys, keep="first", ignore_index=True)
+            # the streaming reader's mean (`group_means`), so both give the same bits whatever
+            # the pandas version (pandas 2's groupby mean adds with Kahan compensation)
+            frame["perf"] = group_means(row_perf, (np.cumsum(nrows) - nrows).astype(np.int64))
         frame["nrows"] = nrows.astype(np.int32)
         frame["row_start"] = (np.cumsum(nrows) - nrows).astype(np.int64)
     frame["run"] = pd.Categorical.from_codes(np.zeros(len(frame), dtype=np.int8), [path.name])

@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from ..errors import MetricsError
 
 if TYPE_CHECKING:
@@ -30,6 +32,14 @@ def natural_order(name: "str | Path") -> tuple:
     """The sort key of l2logger's files and workers (and of STE run folders): numbers by value,
     so ``2-test`` comes before ``10-train`` and ``worker2`` before ``worker10``."""
     return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", str(name)))
+
+
+def group_means(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """The mean of each run of rows starting at ``starts``: their sum in row order over their
+    count. The whole-log reader averages the experiences of several workers with this function
+    too (pandas' groupby mean summed with Kahan compensation before pandas 3, so the two readers
+    would differ in the last bit with pandas 2 if each used its own)."""
+    return np.add.reduceat(values, starts) / np.diff(np.r_[starts, values.size])
 
 
 def csv_options(file: Path, perf: str, subtype: bool, as_text: bool = False) -> dict:

@@ -3,7 +3,7 @@
 `read_l2logger` (``l2logger.py``) holds every logged row in memory, checks the log as a whole
 and splits it into regimes. On a 10M-episode log that is a few gigabytes, while the metrics
 only ever need one block, or one task's blocks, at a time. This reader handles the shape
-l2logger itself writes: one worker, every experience complete, each block folder one block
+l2logger itself writes: every experience complete, each block folder one block
 (one type and one subtype), experience numbers running on from one
 folder to the next without gaps or repeats (several rows of one experience are adjacent, as the
 logger writes them), finite performance values; a test block may evaluate several tasks one
@@ -12,6 +12,11 @@ reduces each experience's rows to their mean, and appends the per-experience and
 to spill files (`sylla.metrics.spill.SpillArray`); what stays in memory is the block table. A log
 smaller than `SPILL_FROM` keeps them in memory instead: reading its spill files back was a
 quarter of the time on a 1M-episode log, for memory it does not need (issue 24).
+
+A log of several workers (l2logger's ``<worker>/<block_num>-<type>`` folders, one block counter
+and one experience counter for all) is read one block number at a time, its workers' files
+merged by experience number as the whole-log reader sorts them (`_Units`); what stays in
+memory is still one block (of all workers) and the block table.
 
 Anything else raises `Irregular`, and the whole-log reader runs instead: it gives the same
 numbers, and it is the one that words the errors and warnings of an irregular log. A test
@@ -25,13 +30,13 @@ from typing import TYPE_CHECKING, Callable, Iterator
 
 import numpy as np
 
-from ..data import Columns, EpisodeLog, RunData, regime_columns
+from ..data import Columns, EpisodeLog, RunData, StreamedWorkers, regime_columns
 from ..errors import MetricsError
 from ..memory import for_log_of, trim
 from ..progress import Progress
 from ..spill import SpillArray
 from .common import TaskNames
-from .l2logger_files import BLOCK, FOLDER, STARTS_AT_ONE, THREADS, check_header, csv_options
+from .l2logger_files import BLOCK, FOLDER, STARTS_AT_ONE, THREADS, check_header, csv_options, group_means
 from .l2logger_small import SMALL, Unusual
 
 if TYPE_CHECKING:
@@ -264,23 +269,24 @@ class _Parts:
     """Values appended block by block and joined once at the end: `SpillArray`'s ``append``
     and ``size`` for a log small enough to keep in memory (`SPILL_FROM`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, dtype: "type | np.dtype" = np.float64) -> None:
         self.parts: list[np.ndarray] = []
         self.size = 0
+        self.dtype = np.dtype(dtype)
 
     def append(self, values: np.ndarray) -> None:
-        self.parts.append(np.asarray(values, dtype=np.float64))
+        self.parts.append(np.asarray(values, dtype=self.dtype))
         self.size += values.size
 
     def joined(self) -> np.ndarray:
-        whole = np.concatenate(self.parts) if self.parts else np.empty(0, np.float64)
+        whole = np.concatenate(self.parts) if self.parts else np.empty(0, self.dtype)
         self.parts = []
         return whole
 
     def copy(self) -> "_Parts":
         """The values so far, to append to separately (the parts are never written to, so
         both share them)."""
-        out = _Parts()
+        out = _Parts(self.dtype)
         out.parts, out.size = list(self.parts), self.size
         return out
 
@@ -294,11 +300,140 @@ def _advance(bar: Progress, base: int) -> "Callable[[int], None]":
     return lambda done: bar.advance(base + done)
 
 
+class _Units:
+    """The reading units of a log, each what the reduction below takes: the experience
+    numbers, performance values, task and parameter codes of its rows in the whole-log
+    reader's order, the first row of each experience (None when every row is one), and the
+    means of the experiences.
+
+    One worker: one block file a unit, read as it is. Several workers (l2logger's layout
+    ``<worker>/<block_num>-<type>``; the workers share one block counter and one experience
+    counter): one block number a unit, its workers' files merged by experience number as the
+    whole-log reader sorts them (``lexsort((block_num, exp))``, file order breaking ties), an
+    experience being one worker's rows of one number (`group_means`). Every check the whole-log
+    reader makes raises `Irregular` here when it would fail or warn: per worker, experience
+    numbers rise from one file to the next and the rows of one are adjacent, a task does not
+    come back in a file nor an experience span two; all together, each block's numbers come
+    after the last block's and the numbers run on without gaps; the workers of a block agree on
+    its type and subtype."""
+
+    def __init__(self, files: list[Path], sizes: list[int]) -> None:
+        workers = {f.parent.parent for f in files}
+        self.several = len(workers) > 1
+        # the whole-log reader takes the files in natural order (worker, then block); here a
+        # block's files are read together, in that order among themselves
+        order = sorted(range(len(files)), key=lambda i: (_folder(files[i])[0], i))
+        self.files = [files[i] for i in order]
+        self.sizes = [sizes[i] for i in order]
+        self.groups: list[list[int]] = []
+        for k, file in enumerate(self.files):
+            if self.several and self.groups and \
+                    _folder(self.files[self.groups[-1][0]])[0] == _folder(file)[0]:
+                self.groups[-1].append(k)
+            else:
+                self.groups.append([k])
+        self.worker_of: dict[Path, str] = {}  # worker folder -> its worker_id
+        self.last_exp: dict[str, int] = {}  # worker_id -> its last experience number
+        self.next_exp = 0
+        self.first_exp: int | None = None
+
+    def _start(self, exp: np.ndarray) -> None:
+        if self.first_exp is None:
+            self.first_exp = int(exp[0])
+            if self.first_exp == 1:
+                self.next_exp = 1  # counted from 1: complete all the same (`STARTS_AT_ONE`)
+
+    def single(self, block: tuple) -> tuple:
+        """One worker's block file as a unit (the shape l2logger writes for one worker)."""
+        exp, values, task_codes, param_codes, this_worker, sub = block
+        if self.worker_of.setdefault(Path(), this_worker) != this_worker:
+            raise Irregular("several workers")
+        if not np.isfinite(values).all():
+            raise Irregular("a performance value is not finite")
+        step = np.diff(exp)
+        self._start(exp)
+        if exp[0] != self.next_exp or bool((step < 0).any()) or bool((step > 1).any()):
+            raise Irregular("experience numbers do not run on without gaps or repeats")
+        self.next_exp = int(exp[-1]) + 1
+        _one_stretch_per_task(exp, task_codes)
+        # one row per experience (every step 1): no experience starts to find, the rows are
+        # the episodes; spares two block-sized arrays at the peak of an STE run's reading
+        starts = None if bool((step == 1).all()) else np.flatnonzero(np.r_[True, step != 0])
+        del step
+        means = values if starts is None else group_means(values, starts)
+        return exp, values, task_codes, param_codes, sub, starts, means
+
+    def merged(self, blocks: list[tuple], files: list[Path]) -> tuple:
+        """The files of one block number, one per worker, as one unit (see the class); empties
+        ``blocks`` (their arrays are joined into the unit's)."""
+        parts = []
+        kinds = {_folder(f)[1] for f in files}
+        subs = {b[5] for b in blocks}
+        if len(kinds) != 1 or len(subs) != 1:
+            raise Irregular("the workers of a block differ in its type or subtype")
+        sub = subs.pop()
+        for file, (exp, values, task_codes, param_codes, worker, _) in zip(files, blocks):
+            if self.worker_of.setdefault(file.parent.parent, worker) != worker or \
+                    list(self.worker_of.values()).count(worker) != 1:
+                raise Irregular("a worker_id other than its folder's worker's")
+            if not np.isfinite(values).all():
+                raise Irregular("a performance value is not finite")
+            step = np.diff(exp)
+            if bool((step < 0).any()) or exp[0] <= self.last_exp.get(worker, -1 << 62):
+                raise Irregular("a worker's experience numbers do not rise")
+            self.last_exp[worker] = int(exp[-1])
+            _one_stretch_per_task(exp, task_codes)
+            parts.append([exp, values, task_codes, param_codes])
+        names = list(self.worker_of.values())
+        code = np.repeat(np.array([names.index(b[4]) for b in blocks], dtype=np.int16),
+                         [p[0].size for p in parts])
+        blocks.clear()  # the caller's list: the per-file arrays go with ``parts`` below
+        merged = []
+        for j in range(4):  # one column joined (and its files' parts freed) at a time
+            merged.append(np.concatenate([p[j] for p in parts]))
+            for p in parts:
+                p[j] = None
+        del parts
+        exp = merged[0]
+        if bool((exp[1:] < exp[:-1]).any()):
+            order = np.argsort(exp, kind="stable")
+            for j in range(4):  # one column permuted (and its unsorted copy freed) at a time
+                merged[j] = merged[j][order]
+            code = code[order]
+            del order
+        exp, values, task_codes, param_codes = merged
+        del merged
+        self._start(exp)
+        step = np.diff(exp)
+        if exp[0] != self.next_exp or bool((step > 1).any()):
+            raise Irregular("experience numbers do not run on without gaps")
+        self.next_exp = int(exp[-1]) + 1
+        new = (step != 0) | (code[1:] != code[:-1])
+        del step
+        starts = None if bool(new.all()) else np.flatnonzero(np.r_[True, new])
+        means = values if starts is None else group_means(values, starts)
+        return exp, values, task_codes, param_codes, kinds.pop(), sub, starts, means, code
+
+
+def _one_stretch_per_task(exp: np.ndarray, task_codes: np.ndarray) -> None:
+    """A block file's tasks each in one stretch, an experience's rows all of one task (else
+    the whole-log reader reports it)."""
+    segments = np.flatnonzero(np.r_[True, task_codes[1:] != task_codes[:-1]])
+    if len(set(task_codes[segments].tolist())) != segments.size:
+        raise Irregular("a task comes back within a block")
+    if bool((exp[segments[1:]] == exp[segments[1:] - 1]).any()):
+        raise Irregular("an experience's rows span two tasks")
+
+
 def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes: list[int],
                  progress: bool | None) -> EpisodeLog:
     """One run from the block files of a regular l2logger log (see the module docstring)."""
     for_log_of(sum(sizes))
-    make = (lambda: SpillArray(np.float64)) if sum(sizes) >= SPILL_FROM else _Parts
+    spilled = sum(sizes) >= SPILL_FROM
+
+    def make(dtype: type = np.float64) -> "SpillArray | _Parts":
+        return SpillArray(dtype) if spilled else _Parts(dtype)
+
     episode_perf, episode_exp = make(), make()
     # a log with one row per experience has rows that are its episodes: the per-row values
     # are kept only from the first experience with several rows on, starting from a copy of
@@ -308,45 +443,44 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
     tasks, params = _Strings(fold=True), _Strings()
     keys: list[tuple[str, int, str, int]] = []  # type, task code, subtype, params code
     bounds: list[tuple[int, int, int, int]] = []  # episode start/stop, row start/stop
-    worker: str | None = None
-    next_exp = 0
-    first_exp_num: int | None = None
+    units = _Units(files, sizes)
+    # several workers: each episode's worker and row count (`StreamedWorkers`)
+    episode_worker = make(np.int16) if units.several else None
+    episode_nrows = make(np.int32) if units.several else None
     read = 0
     small = sum(sizes) <= SMALL
     with Progress(sum(sizes), f"reading {path.name}", progress) as bar, \
-            _Ahead(files, perf, subtype, not small) as ahead:
-        for index, (file, size) in enumerate(zip(files, sizes)):
-            exp, values, task_codes, param_codes, this_worker, sub = _read_block(
-                file, perf, subtype, tasks, params, _advance(bar, read) if bar.enabled else None,
-                small=small, parsed=ahead.parsed(index))
-            if worker is not None and this_worker != worker:
-                raise Irregular("several workers")
-            worker = this_worker
-            kind = _folder(file)[1]
-            if not np.isfinite(values).all():
-                raise Irregular("a performance value is not finite")
-            step = np.diff(exp)
-            if first_exp_num is None:
-                first_exp_num = int(exp[0])
-                if first_exp_num == 1:
-                    next_exp = 1  # counted from 1: complete all the same (`STARTS_AT_ONE`)
-            if exp[0] != next_exp or bool((step < 0).any()) or bool((step > 1).any()):
-                raise Irregular("experience numbers do not run on without gaps or repeats")
-            next_exp = int(exp[-1]) + 1
-            # one row per experience (every step 1): no experience starts to find, the rows are
-            # the episodes; spares two block-sized arrays at the peak of an STE run's reading
-            starts = None if bool((step == 1).all()) else np.flatnonzero(np.r_[True, step != 0])
-            del step
-            # a test block evaluates several tasks one after another: one regime each
-            segments = np.flatnonzero(np.r_[True, task_codes[1:] != task_codes[:-1]])
-            if len(set(task_codes[segments].tolist())) != segments.size:
-                raise Irregular("a task comes back within a block")
-            if bool((exp[segments[1:]] == exp[segments[1:] - 1]).any()):
-                raise Irregular("an experience's rows span two tasks")
-            if starts is None:
-                means, first_exp = values, exp
+            _Ahead(units.files, perf, subtype, not small) as ahead:
+        for group in units.groups:
+            read_now = []
+            for index in group:
+                read_now.append(_read_block(
+                    units.files[index], perf, subtype, tasks, params,
+                    _advance(bar, read) if bar.enabled else None, small=small,
+                    parsed=ahead.parsed(index)))
+                read += units.sizes[index]
+            if units.several:
+                (exp, values, task_codes, param_codes, kind, sub, starts, means,
+                 worker) = units.merged(read_now, [units.files[i] for i in group])
+                assert episode_worker is not None and episode_nrows is not None
+                if starts is None:
+                    episode_worker.append(worker)
+                    episode_nrows.append(np.ones(exp.size, np.int32))
+                else:
+                    episode_worker.append(worker[starts])
+                    episode_nrows.append(np.diff(np.r_[starts, exp.size]))
+                del worker
             else:
-                means = np.add.reduceat(values, starts) / np.diff(np.r_[starts, exp.size])
+                exp, values, task_codes, param_codes, sub, starts, means = units.single(
+                    read_now[0])
+                kind = _folder(units.files[group[0]])[1]
+            del read_now
+            # a test block evaluates several tasks one after another: one regime each (with
+            # several workers, a task change between two workers' experiences is one too)
+            segments = np.flatnonzero(np.r_[True, task_codes[1:] != task_codes[:-1]])
+            if starts is None:
+                first_exp = exp
+            else:
                 first_exp = exp[starts]
                 if row_perf is None:
                     row_perf, row_exp = episode_perf.copy(), episode_exp.copy()
@@ -367,9 +501,12 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
             rows_read = r0 + exp.size
             del exp, values, task_codes, param_codes, starts, means, first_exp
             trim()
-            read += size
             bar.estimate(rows_read, read)
             bar.advance(read)
+    if units.several and tasks.tasks is not None and tasks.tasks.spellings:
+        # the spelling kept is the first met: the whole-log reader meets them worker by worker
+        raise Irregular("a task written in several spellings by several workers")
+    first_exp_num = units.first_exp
     kinds = np.array([k[0] for k in keys], dtype=object)
     task = np.array([tasks.names[k[1]] for k in keys], dtype=object)
     subs = np.array([k[2] for k in keys], dtype=object)
@@ -387,5 +524,9 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
     empty = Columns({c: np.empty(0) for c in names}, names)
     return EpisodeLog(frame=empty, path=str(path), format="l2logger",
                       files=[str(f) for f in files], perf=perf, runs=[run],
+                      workers=(StreamedWorkers(list(units.worker_of.values()),
+                                               _done(episode_worker), _done(episode_nrows))
+                               if episode_worker is not None and episode_nrows is not None
+                               else None),
                       warnings=([STARTS_AT_ONE] if first_exp_num == 1 else [])
                       + (tasks.tasks.warnings() if tasks.tasks is not None else []))
