@@ -21,12 +21,17 @@ frozen slotted records; ``replace`` and ``field_names`` stand for ``dataclasses.
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable, TypeVar, dataclass_transform
 
 from . import code_cache
+from .no_typing import TYPE_CHECKING
 
-T = TypeVar("T")
-_C = TypeVar("_C", bound=type)
+if TYPE_CHECKING:
+    from typing import Any, Callable, TypeVar, dataclass_transform
+
+    T = TypeVar("T")
+    _C = TypeVar("_C", bound=type)
+else:  # the decorator only type checkers read, without importing typing (start-up, issue 24)
+    from .no_typing import dataclass_transform
 
 
 class _Missing:

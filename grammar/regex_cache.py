@@ -21,10 +21,13 @@ import marshal
 import re
 import sys
 from pathlib import Path
-from typing import Any
 
 from . import cache
 from .digest import blake2b
+from .no_typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 try:
     from re import _compiler, _parser  # type: ignore[attr-defined]  # CPython's regex compiler: what re.compile runs, not in re's stubs

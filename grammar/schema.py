@@ -17,13 +17,16 @@ import atexit
 import functools
 import json
 from pathlib import Path
-from typing import Any, Iterable
 
 from . import cache
 from .digest import blake2b
 from .model import Diagnostic, Span
+from .no_typing import TYPE_CHECKING
 from .sorted_lines import SortedLines
 from .source_map import SourceMap
+
+if TYPE_CHECKING:
+    from typing import Any, Iterable
 
 SCHEMA_PATH = Path(__file__).with_name("syllabus.schema.json")
 _CACHE_LIMIT = 100_000

@@ -12,10 +12,13 @@ what its author meant. Rule N607 reports it.
 from __future__ import annotations
 
 import re
-from typing import Iterator
 
 from sylla.grammar.model import LineIndex, NonJsonKind, Span, Syllabus
+from sylla.grammar.no_typing import TYPE_CHECKING
 from sylla.grammar.record import field, record
+
+if TYPE_CHECKING:
+    from typing import Iterator
 
 DIRECTIVE = re.compile(r"sylla:\s*ignore\b(\s*\[)?")
 _COMMENTS = (NonJsonKind.LINE_COMMENT, NonJsonKind.BLOCK_COMMENT)

@@ -12,10 +12,13 @@ import gc
 import importlib
 import os
 import sys
-from typing import NoReturn, Sequence
 
+from sylla.grammar.no_typing import TYPE_CHECKING
 from sylla.suggest import NATIVE_SUGGESTIONS, unrecognized_message, with_choice_hint
 from sylla.version import __version__
+
+if TYPE_CHECKING:
+    from typing import NoReturn, Sequence
 
 # Order is the order of ``sylla --help``.
 COMMANDS = ("new", "explain", "lint", "fmt", "rules", "rule", "lsp", "metrics", "simulate", "sweep", "compare", "watch", "report")

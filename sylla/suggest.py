@@ -12,7 +12,11 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from typing import Iterable
+
+from sylla.grammar.no_typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Iterable
 
 #: argparse of Python 3.14 and newer can suggest a close choice on its own
 NATIVE_SUGGESTIONS = sys.version_info >= (3, 14)
