@@ -11,7 +11,11 @@ In the core because the core's own cache uses it and the core imports nothing ab
 from __future__ import annotations
 
 import os
-from typing import Callable
+
+from .no_typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Callable
 
 
 def default_mode() -> int:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import operator
 import re
 from types import MappingProxyType
-from typing import Any, Mapping, Sequence
 
 from .lalr import Item, Tok
 from .model import (
@@ -26,8 +25,12 @@ from .model import (
     TopLevelKey,
     Unknown,
 )
+from .no_typing import TYPE_CHECKING
 from .record import field_names
 from .source_map import SourceMap
+
+if TYPE_CHECKING:
+    from typing import Any, Mapping, Sequence
 
 PHASE_LABEL = re.compile(r"(0|[1-9][0-9]*)\.(train|test)")
 SYLLABUS_TYPES = ("CL", "ANT-A", "ANT-B", "ANT-C", "STE")

@@ -18,7 +18,11 @@ from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
-from typing import Iterator
+
+from .no_typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Iterator
 
 
 @contextmanager

@@ -19,11 +19,14 @@ import itertools
 import json
 import re
 from json.scanner import make_scanner
-from typing import Any, Callable
 
 from .model import Diagnostic, NonJson, NonJsonKind, Related, Severity, Span
+from .no_typing import TYPE_CHECKING
 from .regex_cache import compile_cached
 from .tables import Tables, tables
+
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 #: Nesting deeper than this is refused: no syllabus needs more than six levels, and the
 #: schema validator and every tree walk downstream recurse once per level.

@@ -12,7 +12,11 @@ from __future__ import annotations
 import importlib
 import sys
 import types
-from typing import Any, Callable, Mapping
+
+from .no_typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, Callable, Mapping
 
 
 class _LazyPackage(types.ModuleType):

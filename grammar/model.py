@@ -11,11 +11,13 @@ from __future__ import annotations
 import bisect
 from enum import StrEnum
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal, Mapping, Sequence, Union
 
+from .no_typing import TYPE_CHECKING
 from .record import field, record
 
 if TYPE_CHECKING:
+    from typing import Any, Literal, Mapping, Sequence
+
     from .source_map import SourceMap
 
 EMPTY: Mapping[str, Any] = MappingProxyType({})
@@ -85,9 +87,12 @@ class NonJson:
         return source[self.span.start : self.span.end]
 
 
-LeafKind = Literal["episode", "dataset"]
-PhaseKind = Literal["train", "test"]
-DocumentForm = Literal["object", "fragment", "array"]
+if TYPE_CHECKING:
+    LeafKind = Literal["episode", "dataset"]
+    PhaseKind = Literal["train", "test"]
+    DocumentForm = Literal["object", "fragment", "array"]
+else:  # the names at run time, without importing typing (start-up, issue 24)
+    LeafKind = PhaseKind = DocumentForm = str
 
 
 @record(frozen=True, slots=True)
@@ -216,7 +221,7 @@ class Unknown:
         return self.directives[0] if self.directives else None
 
 
-Instruction = Union[PhaseMark, Block, Info, Unknown]
+Instruction = PhaseMark | Block | Info | Unknown
 
 
 @record(frozen=True, slots=True)

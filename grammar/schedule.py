@@ -8,10 +8,12 @@ state in force; it is never guessed from the phase kind, because engines do not 
 
 from __future__ import annotations
 
-from typing import Any, Mapping
-
 from .model import Block, Info, PhaseMark, Syllabus
+from .no_typing import TYPE_CHECKING
 from .record import record
+
+if TYPE_CHECKING:
+    from typing import Any, Mapping
 
 
 @record(frozen=True, slots=True)

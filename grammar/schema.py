@@ -17,12 +17,16 @@ import atexit
 import functools
 import json
 from pathlib import Path
-from typing import Any, Iterable
 
 from . import cache
 from .digest import blake2b
 from .model import Diagnostic, Span
+from .no_typing import TYPE_CHECKING
+from .sorted_lines import SortedLines
 from .source_map import SourceMap
+
+if TYPE_CHECKING:
+    from typing import Any, Iterable
 
 SCHEMA_PATH = Path(__file__).with_name("syllabus.schema.json")
 _CACHE_LIMIT = 100_000
@@ -70,7 +74,7 @@ class _KnownValid:
         return blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
     def __contains__(self, digest: str | None) -> bool:
-        return digest is not None and (digest in _known() or digest in _pending)
+        return digest is not None and (digest in _pending or digest in _known())
 
     def add(self, digest: str | None) -> None:
         if digest is None or not self.remember or digest in _known():
@@ -91,14 +95,17 @@ def flush_known() -> None:
     """Write the digests that passed in this process into the cache file (atomically; a
     concurrent run's additions since this one read the file may be lost, which only costs a
     validation)."""
+    global _known_lines
     if not _pending:
         return
-    known = _known()
+    known = _known().lines()
     if len(known) >= _DISK_CACHE_LIMIT:
         known.clear()
     known.update(_pending)
     _pending.clear()
-    cache.write_atomically(_known_path(), "\n".join(sorted(known)).encode())
+    data = "\n".join(sorted(known)).encode()
+    _known_lines = SortedLines(data)  # what this process knows, whether or not the write succeeds
+    cache.write_atomically(_known_path(), data)
 
 
 @functools.cache
@@ -111,12 +118,20 @@ def _known_path() -> Path:
     return cache.directory() / f"valid-{digest}.txt"
 
 
-@functools.cache
-def _known() -> set[str]:
-    try:
-        return set(_known_path().read_text(encoding="ascii").split())
-    except (OSError, ValueError):
-        return set()
+#: the cache file's digests, read on the first lookup (``_known``)
+_known_lines: SortedLines | None = None
+
+
+def _known() -> SortedLines:
+    """The file's digests, read once and searched in place (``SortedLines``: building a set
+    of them cost a small lint more than its parse)."""
+    global _known_lines
+    if _known_lines is None:
+        try:
+            _known_lines = SortedLines(_known_path().read_bytes())
+        except OSError:
+            _known_lines = SortedLines(b"")
+    return _known_lines
 
 
 def validate(value: Any, form: str, source: SourceMap, text: str) -> list[Diagnostic]:

@@ -9,10 +9,12 @@ nothing until somebody needs them.
 
 from __future__ import annotations
 
-from typing import Iterable
-
 from .lalr import Item, Node, Tok, parse_range
 from .model import Span
+from .no_typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Iterable
 
 Path = tuple[str | int, ...]
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from .no_typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Iterable
 
 
 def closest(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | None:

@@ -14,10 +14,13 @@ syllabi repeat ``"agent_pos": [1, 1]`` on every block.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from .model import Syllabus
+from .no_typing import TYPE_CHECKING
 from .record import record
+
+if TYPE_CHECKING:
+    from typing import Any
 
 UNANNOTATED = "unannotated"
 _MISSING = "(not set)"

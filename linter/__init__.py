@@ -17,9 +17,12 @@ formatter, the fixes or the engine, which ``sylla lint`` on one file may not nee
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+
+from sylla.grammar.no_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from .config import Config as Config
     from .config import ConfigError as ConfigError
     from .config import load_config as load_config

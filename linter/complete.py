@@ -12,11 +12,14 @@ task is trained with.
 from __future__ import annotations
 
 import json
-from typing import Sequence
 
 from sylla.grammar.model import Block, Info, PhaseMark, Span, Syllabus
+from sylla.grammar.no_typing import TYPE_CHECKING
 
 from .finding import Edit
+
+if TYPE_CHECKING:
+    from typing import Sequence
 
 
 def uses_flag(model: Syllabus) -> bool:

@@ -14,14 +14,17 @@ from __future__ import annotations
 import fnmatch
 import re
 from pathlib import Path, PurePath
-from typing import Any, Mapping
 
 from sylla.grammar.detect import is_syllabus
 from sylla.grammar.model import Severity
+from sylla.grammar.no_typing import TYPE_CHECKING
 from sylla.grammar.record import field, record, replace
 
 from .suggest import did_you_mean
 from .syllabus_type import TYPES
+
+if TYPE_CHECKING:
+    from typing import Any, Mapping
 
 PROFILES = ("l2m", "pretest")
 FILE_KEYS = ("profile", "select", "ignore", "severity", "per-file-types", "per-file-ignores", "registry", "syllabi",

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Callable, Iterable
 
 from sylla.grammar.model import LineIndex, Span, Syllabus
+from sylla.grammar.no_typing import TYPE_CHECKING
 from sylla.grammar.parse import ParseResult
 from sylla.grammar.record import record
 from sylla.grammar.schedule import schedule
@@ -14,6 +14,8 @@ from .finding import Finding, Fix, RelatedSpan
 from .syllabus_type import SyllabusType
 
 if TYPE_CHECKING:
+    from typing import Callable, Iterable
+
     from sylla.grammar.schedule import Schedule
 
     from .config import Config  # the rules import this module, and config checks selectors against the rules

@@ -227,7 +227,7 @@ def _inline(node: Node) -> str:
 
 
 def _is_directive(comment: str) -> bool:
-    return DIRECTIVE.search(comment) is not None
+    return re.search(DIRECTIVE, comment) is not None
 
 
 def _has_directive(e: Element) -> bool:

@@ -22,19 +22,23 @@ a parser, issue 24) and the module of its descriptor, imported when a file of it
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Protocol, Sequence, TypeVar
 
 from sylla.grammar.model import Diagnostic, LineIndex, Severity
+from sylla.grammar.no_typing import TYPE_CHECKING
 
 from .rules import Language
 from .write import encode_utf8_like
 
 if TYPE_CHECKING:
+    from typing import Any, Callable, ClassVar, Generic, Protocol, Sequence, TypeVar
+
     from .config import Config  # the rules import config's selectors check; the engine only passes it on
     from .finding import Finding
     from .rule import Rule
     from .suppress import Suppressions
     from .syllabus_type import SyllabusType
+else:  # subscriptable bases, without importing typing (start-up, issue 24)
+    from sylla.grammar.no_typing import Generic, Protocol, TypeVar
 
 
 class Parsed(Protocol):

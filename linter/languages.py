@@ -21,9 +21,9 @@ with ``id``, ``program``, ``data``), then syllabi (``Config.is_syllabus``).
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any, Callable
 
 from sylla.grammar.birds.detect import birds_kind
+from sylla.grammar.no_typing import TYPE_CHECKING
 from sylla.grammar.record import record
 
 from .config import Config
@@ -31,6 +31,8 @@ from .engine import run
 from .rules import Language
 
 if TYPE_CHECKING:
+    from typing import Any, Callable
+
     from .engine import LintResult
     from .language import LanguageSpec
 

@@ -10,11 +10,13 @@ yamllint's rule protocol (an ID, a type, a ``check`` generator), in our own term
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, Iterable
 
 from sylla.grammar.model import Severity
+from sylla.grammar.no_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from typing import ClassVar, Iterable
+
     from .context import Context
     from .finding import Finding
 

@@ -8,9 +8,8 @@ with its consequences); ``// sylla: ignore[...]`` comments and ``"sylla_ignore"`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
-
 from sylla.grammar.model import Syllabus, Unknown
+from sylla.grammar.no_typing import TYPE_CHECKING
 from sylla.grammar.parse import ParseResult, parse
 
 from .context import Context
@@ -20,6 +19,8 @@ from .suppress import Suppressions, suppressions
 from .syllabus_type import SyllabusType, resolve_type
 
 if TYPE_CHECKING:
+    from typing import Any, Callable
+
     from .config import Config
     from .rule import Rule
 

@@ -7,9 +7,8 @@ syllabus without variation is linted as ANT-A (ANT-A and ANT-B have the same sha
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from sylla.grammar.model import Syllabus
+from sylla.grammar.no_typing import TYPE_CHECKING
 from sylla.grammar.record import record
 from sylla.grammar.syllabus_type import TypeInference, infer_type
 

@@ -19,11 +19,12 @@ and ``compute_metrics`` are imported for type checkers below and on first use at
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+from sylla.grammar.no_typing import TYPE_CHECKING
 from sylla.version import __version__
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from sylla.grammar.explain import explain as explain
     from sylla.grammar.model import Syllabus
     from sylla.grammar.parse import ParseResult

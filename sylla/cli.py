@@ -12,10 +12,13 @@ import gc
 import importlib
 import os
 import sys
-from typing import NoReturn, Sequence
 
+from sylla.grammar.no_typing import TYPE_CHECKING
 from sylla.suggest import NATIVE_SUGGESTIONS, unrecognized_message, with_choice_hint
 from sylla.version import __version__
+
+if TYPE_CHECKING:
+    from typing import Any, NoReturn, Sequence
 
 # Order is the order of ``sylla --help``.
 COMMANDS = ("new", "explain", "lint", "fmt", "rules", "rule", "lsp", "metrics", "simulate", "sweep", "compare", "watch", "report")
@@ -140,10 +143,53 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"sylla: {with_choice_hint(message)}\n")
 
 
+class _OneCommand:
+    """What a command's ``register`` is given when only that command is parsed: ``add_parser``
+    makes the command's own parser as the subcommands action would (the same ``prog``, class
+    and keywords), without the top-level parser around it."""
+
+    def __init__(self) -> None:
+        self.choices: dict[str, argparse.ArgumentParser] = {}
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        kwargs.pop("help", None)  # the top-level listing's line, not the command's
+        kwargs.setdefault("prog", f"sylla {name}")
+        parser = self.choices[name] = _Parser(**kwargs)
+        return parser
+
+
+def command_parser(name: str) -> argparse.ArgumentParser | None:
+    """The parser of one subcommand alone, for its arguments after the name (what `main` builds
+    when the first argument names a command: importing and building the other subcommands'
+    parsers was a tenth of ``sylla metrics``' start-up, and the top-level parser around it 2M
+    instructions of a small ``sylla lint``; issue 24). None: that command is not installed."""
+    try:
+        module = importlib.import_module(f"sylla.commands.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"sylla.commands.{name}":
+            return None
+        raise
+    sub = _OneCommand()
+    module.register(sub)
+    command = sub.choices.get(name)
+    if command is not None:
+        _finish(command, name, module)
+    return command
+
+
+def _finish(command: argparse.ArgumentParser, name: str, module: object) -> None:
+    """The help layout and the exit-code table of a subcommand's parser."""
+    command.formatter_class = HelpFormatter
+    codes = command_exit_codes(name, module)
+    if codes:
+        if isinstance(command, _Parser):
+            command.exit_codes = codes
+        else:
+            command.epilog = (command.epilog + "\n\n" if command.epilog else "") + exit_codes_epilog(codes)
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The whole command line, or with ``only`` a parser that knows just that subcommand (what
-    `main` builds when the first argument names one: importing and building the other
-    subcommands' parsers was a tenth of ``sylla metrics``' start-up; issue 24)."""
+    """The whole command line, or with ``only`` a parser that knows just that subcommand."""
     parser = _Parser(
         prog="sylla", description="Author, lint and measure lifelong-learning syllabi.",
         formatter_class=HelpFormatter,
@@ -162,13 +208,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         module.register(sub)
         command = sub.choices.get(name)
         if command is not None:
-            command.formatter_class = HelpFormatter
-            codes = command_exit_codes(name, module)
-            if codes:
-                if isinstance(command, _Parser):
-                    command.exit_codes = codes
-                else:
-                    command.epilog = (command.epilog + "\n\n" if command.epilog else "") + exit_codes_epilog(codes)
+            _finish(command, name, module)
     return parser
 
 
@@ -187,8 +227,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(argv: Sequence[str]) -> int:
     argv = list(argv)
-    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
-    args = parser.parse_args(argv)
+    command = command_parser(argv[0]) if argv and argv[0] in COMMANDS else None
+    parser = command or build_parser()
+    args = parser.parse_args(argv[1:] if command is not None else argv)
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE

@@ -12,12 +12,17 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from typing import Iterable
+
+from sylla.grammar.no_typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Iterable
 
 #: argparse of Python 3.14 and newer can suggest a close choice on its own
 NATIVE_SUGGESTIONS = sys.version_info >= (3, 14)
 
-_INVALID_CHOICE = re.compile(r"invalid choice: (?P<value>'[^']*'|\S+) \(choose from (?P<choices>.*)\)\s*$", re.S)
+#: argparse's message for a bad choice, compiled on first use (re caches it): compiling a regular expression at import is 0.3-1M instructions a small lint need not spend (issue 24)
+_INVALID_CHOICE = r"invalid choice: (?P<value>'[^']*'|\S+) \(choose from (?P<choices>.*)\)\s*$"
 
 
 def closest(word: str, candidates: Iterable[str]) -> str | None:
@@ -36,7 +41,7 @@ def option_strings(parser: argparse.ArgumentParser) -> list[str]:
 def with_choice_hint(message: str) -> str:
     """argparse's "invalid choice" message with "did you mean 'X'?" appended when one of the
     choices is close; other messages (and those argparse 3.14 already completed) unchanged."""
-    m = _INVALID_CHOICE.search(message)
+    m = re.search(_INVALID_CHOICE, message, re.S)
     if m is None or "maybe you meant" in message:
         return message
     value = m.group("value").strip("'")

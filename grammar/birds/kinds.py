@@ -6,7 +6,12 @@ import the typed model, which only a file that is a Science Birds config needs (
 
 from __future__ import annotations
 
-from typing import Literal
+from ..no_typing import TYPE_CHECKING
 
-Kind = Literal["meta", "generated"]
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Kind = Literal["meta", "generated"]
+else:  # the name at run time, without importing typing (start-up, issue 24)
+    Kind = str
 ROOTS: dict[str, Kind] = {"config_generation": "meta", "evaluation": "generated"}

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 import re
 
-ID_RE = re.compile(r"^c[0-9]{3}$")
+#: a trial's ``id``, compiled on first use (re caches it): compiling a regular expression at import is 0.3-1M instructions a small lint need not spend (issue 24)
+ID_RE = r"^c[0-9]{3}$"
 
 
 def is_trial_file(data: bytes | str) -> bool:
@@ -24,7 +25,7 @@ def is_trial_file(data: bytes | str) -> bool:
     except ValueError:
         return _looks_like(data)
     return (
-        isinstance(doc, dict) and isinstance(doc.get("id"), str) and bool(ID_RE.match(doc["id"]))
+        isinstance(doc, dict) and isinstance(doc.get("id"), str) and bool(re.match(ID_RE, doc["id"]))
         and isinstance(doc.get("program"), str) and isinstance(doc.get("data"), list)
     )
 

@@ -8,9 +8,13 @@ only the reporter asked for: a lint prints one format (issue 24).
 from __future__ import annotations
 
 import importlib
-from typing import Callable
+
+from sylla.grammar.no_typing import TYPE_CHECKING
 
 from .file_report import FileReport
+
+if TYPE_CHECKING:
+    from typing import Callable
 
 __all__ = ["FileReport", "get"]
 

@@ -5,12 +5,14 @@ package imports the reporters without a cycle."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from sylla.grammar.no_typing import TYPE_CHECKING
 from sylla.grammar.record import record
 
 from ..engine import LintResult
 from ..finding import Finding
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @record()

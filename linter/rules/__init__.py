@@ -16,12 +16,17 @@ language (``Rule.language``); the registry checks the two agree.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Literal
+
+from sylla.grammar.no_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from typing import Literal
+
     from ..rule import Rule
 
-Language = Literal["syllabus", "birds", "trials"]
+    Language = Literal["syllabus", "birds", "trials"]
+else:  # the name at run time, without importing typing (start-up, issue 24)
+    Language = str
 
 #: every language, in registry order
 LANGUAGES: tuple[Language, ...] = ("syllabus", "birds", "trials")

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Iterator
-
 from sylla.grammar.model import Block, Span
+from sylla.grammar.no_typing import TYPE_CHECKING
 from sylla.grammar.syllabus_type import canonical
 
 from ..context import Context
 from ._phases import valid_phases
+
+if TYPE_CHECKING:
+    from typing import Iterator
 
 ANT = ("ANT-A", "ANT-B", "ANT-C")
 

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Iterator
-
 from sylla.grammar.model import Block, Severity, Syllabus
+from sylla.grammar.no_typing import TYPE_CHECKING
 
 from .. import complete
 from ..context import Context
 from ..finding import Finding, Fix
 from ..rule import Rule, rule_doc
+
+if TYPE_CHECKING:
+    from typing import Iterator
 
 
 class AntBTransferMatrix(Rule):

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Iterator
-
 from sylla.grammar.model import Severity
+from sylla.grammar.no_typing import TYPE_CHECKING
 
 from ..context import Context
 from ..finding import Finding, RelatedSpan
 from ..rule import Rule, rule_doc
 from ._phases import blocks_by_phase
+
+if TYPE_CHECKING:
+    from typing import Iterator
 
 
 class AntCTestSameTask(Rule):

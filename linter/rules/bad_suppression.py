@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Iterator
-
 from sylla.grammar.model import Severity
+from sylla.grammar.no_typing import TYPE_CHECKING
 
 from ..context import Context
 from ..finding import Finding
 from ..rule import Rule, imported_codes, known_selector_of, rule_doc
 from ..suppress import directives
+
+if TYPE_CHECKING:
+    from typing import Iterator
 
 
 class BadSuppression(Rule):

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Iterator
-
 from sylla.grammar.model import Severity
+from sylla.grammar.no_typing import TYPE_CHECKING
 
 from .. import complete
 from ..context import Context
 from ..finding import Finding, Fix
 from ..rule import Rule, rule_doc
 from ._types import applies, has_test_phase, type_span
+
+if TYPE_CHECKING:
+    from typing import Iterator
 
 
 class ClNoTestPhase(Rule):

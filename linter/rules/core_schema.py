@@ -7,13 +7,15 @@ stable codes; more specific rules (phase labels, unknown directives) claim their
 
 from __future__ import annotations
 
-from typing import Any
-
 from sylla.grammar.model import Diagnostic, Severity
+from sylla.grammar.no_typing import TYPE_CHECKING
 
 from ..context import Context
 from ..finding import Finding, RelatedSpan
 from ..rule import Rule, rule_doc
+
+if TYPE_CHECKING:
+    from typing import Any
 
 _WHY = (
     "**Why it matters.** Engines validate instructions as they run them; a malformed instruction "

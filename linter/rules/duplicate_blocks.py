@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator
-
 from sylla.grammar.model import Block, Severity, Span
+from sylla.grammar.no_typing import TYPE_CHECKING
 from sylla.grammar.syllabus_type import canonical
 
 from ..context import Context
 from ..finding import Edit, Finding, Fix
 from ..rule import Rule, rule_doc
+
+if TYPE_CHECKING:
+    from typing import Any, Iterator
 
 
 def _same(a: Block, b: Block) -> bool:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Iterator
-
 from sylla.grammar.model import Info, PhaseMark, Severity
+from sylla.grammar.no_typing import TYPE_CHECKING
 
 from ..context import Context
 from ..edits import insert_after
 from ..finding import Finding, Fix, RelatedSpan
 from ..rule import Rule, rule_doc
+
+if TYPE_CHECKING:
+    from typing import Iterator
 
 RESET = '{"$info": {}}'
 

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Iterator
-
 from sylla.grammar.model import Severity
+from sylla.grammar.no_typing import TYPE_CHECKING
 
 from ..context import Context
 from ..finding import Finding
 from ..rule import Rule, rule_doc
 from ..suggest import did_you_mean
+
+if TYPE_CHECKING:
+    from typing import Iterator
 
 
 class UnknownParameter(Rule):

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
-from typing import Iterator
 
 from sylla.grammar.model import Severity
+from sylla.grammar.no_typing import TYPE_CHECKING
 
 from ..context import Context
 from ..finding import Finding
 from ..rule import Rule, rule_doc
+
+if TYPE_CHECKING:
+    from typing import Iterator
 
 
 class BadParameterValue(Rule):

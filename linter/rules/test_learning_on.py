@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Iterator
-
 from sylla.grammar.model import Info, Instruction, PhaseMark, Severity, Span
+from sylla.grammar.no_typing import TYPE_CHECKING
 from sylla.grammar.schedule import PhaseRun
 
 from ..context import Context
 from ..edits import insert_after, insert_before
 from ..finding import Edit, Finding, Fix
 from ..rule import Rule, rule_doc
+
+if TYPE_CHECKING:
+    from typing import Iterator
 
 DISABLE = '{"$info": {"disable_updates": true}}'
 RESET = '{"$info": {}}'

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Iterator
-
 from sylla.grammar.model import Info, PhaseMark, Severity
+from sylla.grammar.no_typing import TYPE_CHECKING
 
 from ..context import Context
 from ..finding import Finding
 from ..rule import Rule, rule_doc
+
+if TYPE_CHECKING:
+    from typing import Iterator
 
 
 class LearningDisabledInTrain(Rule):

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Iterator
-
 from sylla.grammar.model import Info, Severity, Syllabus
+from sylla.grammar.no_typing import TYPE_CHECKING
 from sylla.grammar.record import replace
 
 from ..context import Context
 from ..finding import Finding
 from ..rule import Rule, rule_doc
 from ..suggest import closest
+
+if TYPE_CHECKING:
+    from typing import Iterator
 
 KNOWN = ("disable_updates",)
 

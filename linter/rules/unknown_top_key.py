@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Iterator
-
 from sylla.grammar.model import Diagnostic, Severity, TopLevelKey
+from sylla.grammar.no_typing import TYPE_CHECKING
 from sylla.grammar.record import replace
 
 from ..context import Context
 from ..finding import Finding
 from ..rule import Rule, rule_doc
 from ..suggest import closest, did_you_mean
+
+if TYPE_CHECKING:
+    from typing import Iterator
 
 KNOWN = ("name", "author", "contains", "default_params", "comments", "syllabus_type", "sylla_ignore", "instructions")
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING
+
+from sylla.grammar.no_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from sylla.grammar.parse import ParseResult

@@ -132,20 +132,24 @@ def test_the_probe_sees_the_birds_model_and_trial_parser_where_they_are_used():
 #: (its cache of valid instructions answers), lark (the cached LALR tables answer), entry points,
 #: dataclasses and the inspect it imports (with ast, dis, tokenize): the model and the linter's
 #: classes are records (grammar/record.py), which cost a third of the process as dataclasses;
-#: threading (the engine's per-thread hook is ``_thread._local``)
+#: threading (the engine's per-thread hook is ``_thread._local``); typing (annotations are
+#: strings, and what the lint path needs of it at run time is in grammar/no_typing.py)
 NOT_FOR_A_SMALL_LINT = ("shutil", "textwrap", "difflib", "tempfile", "random", "sylla.linter.fixes",
                         "sylla.linter.fmt", "sylla.grammar.incremental", "jsonschema", "lark",
                         "importlib.metadata", "configparser", "sylla.linter.reporters.sarif",
-                        "dataclasses", "inspect", "ast", "dis", "tokenize", "copy", "weakref", "threading")
+                        "dataclasses", "inspect", "ast", "dis", "tokenize", "copy", "weakref", "threading",
+                        "typing", "collections.abc")
 #: sylla's own modules a small lint loads (91 when this was set; 38 of them are rule modules;
 #: 93 since the language descriptors, linter/language.py and linter/syllabus.py, issue 28;
-#: 94 with grammar/record.py): a new one on this path is a start-up cost, so raising the budget
-#: is a decision, not an accident
-SYLLA_MODULES_FOR_A_SMALL_LINT = 94
+#: 94 with grammar/record.py; 97 with grammar/no_typing.py, grammar/code_cache.py and
+#: grammar/sorted_lines.py, 0.3M instructions each, which took typing (12M), compiling the
+#: records' __init__ (11M) and a set of the known-valid digests (16M) off the path): a new one on
+#: this path is a start-up cost, so raising the budget is a decision, not an accident
+SYLLA_MODULES_FOR_A_SMALL_LINT = 97
 #: every module a small lint loads, the interpreter's own and site's (an editable install's
-#: finder) included (182 when this was set, with 94 of sylla's): a standard library module on
-#: this path costs start-up too
-MODULES_FOR_A_SMALL_LINT = 182
+#: finder) included (182 when this was set, with 94 of sylla's; 179 without typing and its
+#: four modules, with 97 of sylla's): a standard library module on this path costs start-up too
+MODULES_FOR_A_SMALL_LINT = 179
 
 
 def test_a_small_lint_loads_only_what_it_needs():

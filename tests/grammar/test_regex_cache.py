@@ -3,7 +3,7 @@ the one ``re.compile`` gives: ``Pattern`` equality compares the programs."""
 
 from __future__ import annotations
 
-import json
+import marshal
 import re
 from pathlib import Path
 
@@ -27,14 +27,14 @@ def _lexer_pattern() -> str:
 
 
 def _stored(cache_dir: Path) -> list[Path]:
-    return sorted(cache_dir.glob("regex-*.json"))
+    return sorted(cache_dir.glob("regex-*.marshal"))
 
 
 def test_the_program_is_stored_then_read_and_equals_re_compile(cache_dir: Path) -> None:
     pattern = _lexer_pattern()
     first = compile_cached(pattern)
     [path] = _stored(cache_dir)
-    assert json.loads(path.read_text())["pattern"] == pattern
+    assert marshal.loads(path.read_bytes())["pattern"] == pattern
     second = compile_cached(pattern)
     assert first == second == re.compile(pattern)
     assert second is not first  # built from the stored program, not re's in-process cache
@@ -47,23 +47,25 @@ def test_a_damaged_program_falls_back_to_re_compile(cache_dir: Path) -> None:
     pattern = _lexer_pattern()
     compile_cached(pattern)
     [path] = _stored(cache_dir)
-    program = json.loads(path.read_text())
+    program = marshal.loads(path.read_bytes())
     program["code"] = program["code"][: len(program["code"]) // 2]  # cut: the matcher refuses it
-    path.write_text(json.dumps(program))
+    path.write_bytes(marshal.dumps(program))
     assert compile_cached(pattern) == re.compile(pattern)
-    path.write_text("{not json")
+    path.write_bytes(b"\xffnot marshal")
     assert compile_cached(pattern) == re.compile(pattern)
-    json.loads(path.read_text())  # rewritten whole
+    path.write_bytes(marshal.dumps(program)[:100])  # truncated
+    assert compile_cached(pattern) == re.compile(pattern)
+    marshal.loads(path.read_bytes())  # rewritten whole
 
 
 def test_a_program_stored_for_another_pattern_is_not_used(cache_dir: Path) -> None:
     compile_cached("a+")
     [path] = _stored(cache_dir)
-    other = json.loads(path.read_text())
+    other = marshal.loads(path.read_bytes())
     other["pattern"] = "b+"  # as if two patterns shared a digest
-    path.write_text(json.dumps(other))
+    path.write_bytes(marshal.dumps(other))
     assert compile_cached("a+") == re.compile("a+")
-    assert json.loads(path.read_text())["pattern"] == "a+"
+    assert marshal.loads(path.read_bytes())["pattern"] == "a+"
 
 
 def test_without_the_cache_nothing_is_stored(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
