@@ -23,6 +23,7 @@ from sylla.grammar.schedule import schedule
 
 from .data import RunData, column
 from .readers.l2logger_files import natural_order
+from .scheduled import block_kind, same_task, schedule_blocks
 from .spill import SpillArray
 
 if TYPE_CHECKING:
@@ -37,7 +38,6 @@ CHUNK = 1 << 20
 def align_streamed_workers(log: "EpisodeLog", model: "Syllabus") -> list[RunData] | None:
     """The one streamed run of ``log`` aligned with ``model`` as `_align_schedule` aligns the
     whole log, or None where it would not (see the module docstring)."""
-    from .align import block_kind, same_task, schedule_blocks  # noqa: PLC0415 - import cycle
 
     assert log.runs is not None and log.workers is not None
     (run,) = log.runs

@@ -17,10 +17,10 @@ import numpy as np
 import pandas as pd
 
 from sylla.grammar.schedule import schedule
-from sylla.metrics.align import block_kind, same_task
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.readers.l2logger import data_files
 from sylla.metrics.readers.l2logger_files import natural_order
+from sylla.metrics.scheduled import block_kind, same_task
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -35,7 +35,6 @@ import numpy as np
 import pandas as pd
 
 from sylla.grammar.schedule import Schedule, schedule
-from sylla.metrics.align import block_kind, schedule_blocks
 from sylla.metrics.data import BLOCK_COLUMNS, Columns, EpisodeLog, RunData
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.memo import RangeMemo
@@ -43,6 +42,7 @@ from sylla.metrics.readers.l2logger import read_info
 from sylla.metrics.readers.plain import read_plain
 from sylla.metrics.registry import load_plugins
 from sylla.metrics.result import MetricsResult, compute_metrics
+from sylla.metrics.scheduled import block_kind, schedule_blocks
 
 from .chunk import parse_rows
 from .conformance import Progress, block_ordinals, params_divergence

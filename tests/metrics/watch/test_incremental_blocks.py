@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sylla.metrics.align import schedule_blocks
 from sylla.metrics.data import BLOCK_COLUMNS
+from sylla.metrics.scheduled import schedule_blocks
 from sylla.metrics.watch.follow import Follower
 from sylla.metrics.watch.state import Options
 
