@@ -245,11 +245,7 @@ def test_irregular_logs_fall_back_to_the_whole_log_reader(tmp_path, case):
             _tasks(0, k)(frame)
     _rewrite(log, edit)
     if outcome == "error":
-        with pytest.raises(MetricsError) as whole:
-            read_log(log, stream=False, progress=False)
-        with pytest.raises(MetricsError) as streamed:
-            read_log(log, stream=True, progress=False)
-        assert str(streamed.value) == str(whole.value)
+        same_refusal(log)
         return
     streamed, whole = _both(log)
     (expected,), _ = align(whole)
@@ -264,12 +260,8 @@ def test_irregular_logs_fall_back_to_the_whole_log_reader(tmp_path, case):
 def test_a_bad_value_is_worded_as_before(tmp_path):
     log = _generated(tmp_path, 1)
     _rewrite(log, lambda f: f.__setitem__("reward", ["0.5"] * (len(f) - 1) + ["oops"]))
-    with pytest.raises(MetricsError) as whole:
-        read_log(log, stream=False, progress=False)
-    with pytest.raises(MetricsError) as streamed:
-        read_log(log, stream=True, progress=False)
-    assert str(streamed.value) == str(whole.value)
-    assert "oops" in str(streamed.value) and "data-log.tsv" in str(streamed.value)
+    message = same_refusal(log)
+    assert "oops" in message and "data-log.tsv" in message
 
 
 # --- with a syllabus -------------------------------------------------------------------------
@@ -303,6 +295,17 @@ def _syllabus(tmp_path: Path, plan: list, split: bool = False, rename: dict | No
 
 
 PLAN = alternating_plan(TASKS, 60, 12, cycles=2)
+
+
+def same_refusal(log: Path) -> str:
+    """The error both readers stop ``log`` with, which must be worded the same (the streaming
+    reader hands what it cannot judge to the whole-log reader)."""
+    with pytest.raises(MetricsError) as whole:
+        read_log(log, stream=False, progress=False)
+    with pytest.raises(MetricsError) as streamed:
+        read_log(log, stream=True, progress=False)
+    assert str(streamed.value) == str(whole.value)
+    return str(streamed.value)
 
 
 def streamed_like_whole(log: Path, syllabus: Path, partial: bool) -> str | None:
