@@ -210,7 +210,11 @@ class Incremental:
             if rows is None:
                 return None
             rows["episode"] = np.arange(self.episodes, self.episodes + len(rows["exp"]))
-            return rows if self._conforms(rows, self.episodes) else None
+            if not self._conforms(rows, self.episodes):
+                # the tail has moved past these rows: this state cannot take the next ones
+                self.intact = False
+                return None
+            return rows
         if stat.st_ino != self.inode or stat.st_size < self.offset:
             return None
         with open(self.path, "rb") as handle:

@@ -386,6 +386,14 @@ def test_l2logger_rows_out_of_shape_are_recomputed(tmp_path: Path,
         _same(state, expected, error, clean, run)
         if params:
             assert state.divergence is not None and state.divergence.episode == 33
+        # and the next well-formed row is read after those rows, not in their place
+        after = _NEXT.replace("\t33\t", "\t34\t")
+        for target in (run, clean):
+            with open(target / "worker-default/1-test/data-log.tsv", "a", encoding="utf-8") as handle:
+                handle.write(after)
+        state = follower.refresh()
+        expected, error = batch(clean, "--syllabus", str(syllabus), "--allow-partial")
+        _same(state, expected, error, clean, run)
     finally:
         follower.close()
 
@@ -512,5 +520,33 @@ def test_a_learnkit_line_the_reader_refuses_is_its_error(tmp_path: Path) -> None
         expected, error = batch(clean)
         assert error is not None and "BROKEN" in error
         _same(state, expected, error, clean, run)
+    finally:
+        follower.close()
+
+
+def test_rows_the_schedule_refuses_are_not_skipped_by_the_next_update(tmp_path: Path) -> None:
+    """l2logger rows that the fast path has read but the schedule refuses (a train block where
+    the syllabus tests) make the state the batch command's error; a next block that fits the
+    schedule again must not be updated onto the rows before the refused ones as if those had
+    never been written: the state stays the batch command's error."""
+    fixture = WATCH / "l2logger_run"
+    run, clean = tmp_path / "live" / "run", tmp_path / "clean" / "run"
+    run.parent.mkdir()
+    clean.parent.mkdir()
+    materialise(fixture, run, 35)  # block 0 whole, block 1 (1-test) with three rows
+    materialise(fixture, clean, 35)
+    header = (run / "worker-default/1-test/data-log.tsv").read_text(encoding="utf-8").splitlines(True)[0]
+    follower = Follower(run, Options(syllabus=str(SYLLABUS), allow_partial=True))
+    try:
+        assert follower.incremental is not None
+        for folder, row in (("2-train", _NEXT.replace("1\t33\tworker-default\ttest", "2\t33\tworker-default\ttrain")),
+                            ("3-test", _NEXT.replace("1\t33\t", "3\t34\t"))):
+            for target in (run, clean):
+                (target / "worker-default" / folder).mkdir()
+                (target / "worker-default" / folder / "data-log.tsv").write_text(header + row, encoding="utf-8")
+            state = follower.refresh()
+            expected, error = batch(clean, "--syllabus", str(SYLLABUS), "--allow-partial")
+            assert error is not None
+            _same(state, expected, error, clean, run)
     finally:
         follower.close()
