@@ -52,6 +52,7 @@ from .labels import constant, equals, labels, matches
 
 if TYPE_CHECKING:
     from sylla.grammar.model import Syllabus
+    from sylla.metrics.registry import Metric
 
     from .mirror import Mirror
     from .state import Options
@@ -77,7 +78,7 @@ class Incremental:
     """The aligned state of a single-run, single-worker log followed with a syllabus."""
 
     def __init__(self, mirror: "Mirror", log: EpisodeLog, run: RunData, model: "Syllabus",
-                 options: "Options") -> None:
+                 options: "Options", plugins: "list[Metric] | None" = None) -> None:
         self.path = mirror.path
         self.mirror = mirror
         self.generation = mirror.generation
@@ -107,7 +108,8 @@ class Incremental:
         self._perf = Growing(np.asarray(run.perf, dtype=np.float64))
         self._exp = Growing(np.asarray(run.exp, dtype=np.float64))
         self.perf, self.exp = self._perf.values, self._exp.values
-        self.plugins = load_plugins()  # once: finding them reads every entry_points.txt
+        # found once (it reads every entry_points.txt): the follower's, else here
+        self.plugins = plugins if plugins is not None else load_plugins()
         #: False while an update is half applied: the state is then no start for another
         self.intact = True
         #: the plugins' per-block values of the rows read so far (the follower's, from `seed`)
@@ -124,7 +126,8 @@ class Incremental:
     @classmethod
     def seed(cls, mirror: "Mirror", log: EpisodeLog, result: MetricsResult,
              model: "Syllabus | None", options: "Options",
-             memo: RangeMemo | None = None) -> "Incremental | None":
+             memo: RangeMemo | None = None,
+             plugins: "list[Metric] | None" = None) -> "Incremental | None":
         """An incremental follower for this log, or None when the log is one the fast path
         does not handle (then every update recomputes). ``memo``: what computing ``result``
         kept (`compute_metrics`'s ``memo``), for the first update to start from."""
@@ -142,7 +145,7 @@ class Incremental:
               or "exp" in frame.columns or "nrows" in frame.columns
               or frame["run"].nunique() != 1 or frame["worker"].nunique() != 1):
             return None
-        inc = cls(mirror, log, result.runs[0], model, options)
+        inc = cls(mirror, log, result.runs[0], model, options, plugins)
         if memo is not None:
             inc.memo = memo
             # the memo compares the rows of each computation with the last one's; shown the

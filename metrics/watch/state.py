@@ -228,7 +228,7 @@ def full_state(mirror: "Mirror", options: Options, model: "Syllabus | None", cur
         memo.sweep()
         document = result.to_json()
         document["warnings"] = [mirror.real(w) for w in document["warnings"]]
-        inc = (Incremental.seed(mirror, log, result, model, options, memo)
+        inc = (Incremental.seed(mirror, log, result, model, options, memo, plugins)
                if divergence is None else None)
         return State(document, None, progress, divergence, curve.points, curve.epoch), inc
     except MetricsError as exc:
