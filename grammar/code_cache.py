@@ -48,14 +48,11 @@ def keep(source: str, code: CodeType) -> None:
 
 def _path() -> Path:
     key = f"{sys.version}\0{sys.implementation.cache_tag}\0{marshal.version}".encode()
-    return cache.directory() / f"code-{blake2b(key, digest_size=8).hexdigest()}.marshal"
+    return cache.directory() / f"code-{blake2b(key, digest_size=8).hexdigest()}.sealed"
 
 
 def _read() -> dict[str, CodeType]:
-    try:
-        stored = marshal.loads(_path().read_bytes())
-    except (OSError, EOFError, ValueError, TypeError):
-        return {}
+    stored = cache.read_marshalled(_path())
     if not isinstance(stored, dict):
         return {}
     return {k: v for k, v in stored.items() if isinstance(k, str) and isinstance(v, CodeType)}
@@ -76,4 +73,4 @@ def _write() -> None:
         stored = {}
     stored.update(_new)
     _new.clear()
-    cache.write_atomically(_path(), marshal.dumps(stored))
+    cache.write_marshalled(_path(), stored)

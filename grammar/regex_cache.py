@@ -10,14 +10,14 @@ matcher's ``MAGIC``; later runs hand it to the matcher directly. It is stored ma
 Python stores bytecode): reading the same program as JSON cost four times as much (issue 24).
 
 A program is stored only when the pattern built from it equals ``re.compile``'s (``Pattern``
-equality compares the programs), and the matcher validates any program it is given, so a
-damaged or foreign file can only fall back to ``re.compile``, never match differently.
+equality compares the programs), in a sealed file (`cache.write_marshalled`: a damaged byte
+fails its digest, where the matcher, which only checks that a program is well formed, could
+take a changed literal), so a damaged or foreign file falls back to ``re.compile``.
 """
 
 from __future__ import annotations
 
 import _sre  # type: ignore[import-not-found]  # CPython's regex matcher: no stubs, the public re module does not expose programs
-import marshal
 import re
 import sys
 from pathlib import Path
@@ -40,22 +40,22 @@ def compile_cached(pattern: str, flags: int = 0) -> re.Pattern[str]:
     if _compiler is None or not cache.enabled():
         return re.compile(pattern, flags)
     path = _path(pattern, flags)
+    stored = cache.read_marshalled(path)
     try:
-        stored = marshal.loads(path.read_bytes())
         if stored["pattern"] == pattern and stored["requested"] == flags:
             return _build(pattern, stored)
-    except (OSError, EOFError, ValueError, KeyError, TypeError, RuntimeError):
+    except (KeyError, TypeError, ValueError, RuntimeError, OverflowError, MemoryError):
         pass  # not cached yet, damaged, or refused by the matcher: compile
     compiled = re.compile(pattern, flags)
     program = _program(pattern, flags)
     if program is not None and _build(pattern, program) == compiled:
-        cache.write_atomically(path, marshal.dumps(program))
+        cache.write_marshalled(path, program)
     return compiled
 
 
 def _path(pattern: str, flags: int) -> Path:
     key = f"{sys.version}\0{_sre.MAGIC}\0{flags}\0{pattern}".encode("utf-8", "surrogatepass")
-    return cache.directory() / f"regex-{blake2b(key, digest_size=8).hexdigest()}.marshal"
+    return cache.directory() / f"regex-{blake2b(key, digest_size=8).hexdigest()}.sealed"
 
 
 def _program(pattern: str, flags: int) -> dict[str, Any] | None:

@@ -11,7 +11,6 @@ as Python stores bytecode, since reading it as JSON cost four times as much (iss
 from __future__ import annotations
 
 import functools
-import marshal
 import re
 from pathlib import Path
 
@@ -135,21 +134,18 @@ def _lark_fingerprint() -> bytes:
 
 def _cache_file() -> Path:
     digest = blake2b(GRAMMAR_PATH.read_bytes() + _lark_fingerprint()).hexdigest()
-    return cache.directory() / f"tables-{_FORMAT}-{digest[:16]}.marshal"
+    return cache.directory() / f"tables-{_FORMAT}-{digest[:16]}.sealed"
 
 
 def _load_or_build() -> dict:
     path = _cache_file()
     if cache.enabled():
-        try:
-            data = marshal.loads(path.read_bytes())
-            if data.get("format") == _FORMAT:
-                return data
-        except (OSError, EOFError, ValueError, TypeError, AttributeError):
-            pass
+        data = cache.read_marshalled(path)
+        if isinstance(data, dict) and data.get("format") == _FORMAT:
+            return data
     data = _build()
     if cache.enabled():
-        cache.write_atomically(path, marshal.dumps(data))
+        cache.write_marshalled(path, data)
     return data
 
 

@@ -34,7 +34,7 @@ def _compiles(cache: Path, **env: str) -> int:
 def test_a_later_run_compiles_no_record_init(tmp_path: Path) -> None:
     first = _compiles(tmp_path)
     assert first > 3  # Span, Syllabus, ParseResult, ... each compiled once
-    [stored] = (tmp_path / "sylla").glob("code-*.marshal")
+    [stored] = (tmp_path / "sylla").glob("code-*.sealed")
     assert _compiles(tmp_path) == 0
     stored.write_bytes(b"\xffnot marshal")  # damaged: compiled again, and written again
     assert _compiles(tmp_path) == first

@@ -3,12 +3,12 @@ the one ``re.compile`` gives: ``Pattern`` equality compares the programs."""
 
 from __future__ import annotations
 
-import marshal
 import re
 from pathlib import Path
 
 import pytest
 
+from sylla.grammar import cache
 from sylla.grammar.regex_cache import compile_cached
 from sylla.grammar.tables import tables
 
@@ -27,14 +27,14 @@ def _lexer_pattern() -> str:
 
 
 def _stored(cache_dir: Path) -> list[Path]:
-    return sorted(cache_dir.glob("regex-*.marshal"))
+    return sorted(cache_dir.glob("regex-*.sealed"))
 
 
 def test_the_program_is_stored_then_read_and_equals_re_compile(cache_dir: Path) -> None:
     pattern = _lexer_pattern()
     first = compile_cached(pattern)
     [path] = _stored(cache_dir)
-    assert marshal.loads(path.read_bytes())["pattern"] == pattern
+    assert cache.read_marshalled(path)["pattern"] == pattern
     second = compile_cached(pattern)
     assert first == second == re.compile(pattern)
     assert second is not first  # built from the stored program, not re's in-process cache
@@ -47,25 +47,25 @@ def test_a_damaged_program_falls_back_to_re_compile(cache_dir: Path) -> None:
     pattern = _lexer_pattern()
     compile_cached(pattern)
     [path] = _stored(cache_dir)
-    program = marshal.loads(path.read_bytes())
+    program = cache.read_marshalled(path)
     program["code"] = program["code"][: len(program["code"]) // 2]  # cut: the matcher refuses it
-    path.write_bytes(marshal.dumps(program))
+    cache.write_marshalled(path, program)
     assert compile_cached(pattern) == re.compile(pattern)
     path.write_bytes(b"\xffnot marshal")
     assert compile_cached(pattern) == re.compile(pattern)
-    path.write_bytes(marshal.dumps(program)[:100])  # truncated
+    path.write_bytes(path.read_bytes()[:100])  # truncated
     assert compile_cached(pattern) == re.compile(pattern)
-    marshal.loads(path.read_bytes())  # rewritten whole
+    cache.read_marshalled(path)  # rewritten whole
 
 
 def test_a_program_stored_for_another_pattern_is_not_used(cache_dir: Path) -> None:
     compile_cached("a+")
     [path] = _stored(cache_dir)
-    other = marshal.loads(path.read_bytes())
+    other = cache.read_marshalled(path)
     other["pattern"] = "b+"  # as if two patterns shared a digest
-    path.write_bytes(marshal.dumps(other))
+    cache.write_marshalled(path, other)
     assert compile_cached("a+") == re.compile("a+")
-    assert marshal.loads(path.read_bytes())["pattern"] == "a+"
+    assert cache.read_marshalled(path)["pattern"] == "a+"
 
 
 def test_without_the_cache_nothing_is_stored(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:

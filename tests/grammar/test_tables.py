@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import marshal
 import subprocess
 import sys
 from pathlib import Path
+
+from sylla.grammar import cache
 
 CODE = (
     "import sys; from sylla.grammar.tables import tables, _cache_file; t = tables(); "
@@ -24,7 +25,7 @@ def test_tables_are_built_by_lark_once_then_loaded_from_the_cache(tmp_path: Path
     path, imported_lark, states = _run(tmp_path)
     assert Path(path).parent == tmp_path / "sylla"
     assert imported_lark == "True"  # first run: Lark builds the LALR table
-    data = marshal.loads(Path(path).read_bytes())
+    data = cache.read_marshalled(Path(path))
     assert data["start_state"] in {int(k) for k in data["actions"]}
     path2, imported_again, states2 = _run(tmp_path)
     assert (path2, states2) == (path, states)
@@ -33,8 +34,11 @@ def test_tables_are_built_by_lark_once_then_loaded_from_the_cache(tmp_path: Path
 
 def test_a_broken_cache_file_is_rebuilt(tmp_path: Path) -> None:
     path, _, states = _run(tmp_path)
-    for broken in (b"\xffnot marshal", marshal.dumps(["not", "a", "table"]), Path(path).read_bytes()[:200]):
-        Path(path).write_bytes(broken)
+    for broken in (b"\xffnot marshal", ["not", "a", "table"], Path(path).read_bytes()[:200]):
+        if isinstance(broken, bytes):
+            Path(path).write_bytes(broken)
+        else:  # well sealed, but no table
+            cache.write_marshalled(Path(path), broken)
         _, imported, states2 = _run(tmp_path)
         assert imported == "True" and states2 == states
-        assert marshal.loads(Path(path).read_bytes())["start_state"] >= 0  # rewritten whole
+        assert cache.read_marshalled(Path(path))["start_state"] >= 0  # rewritten whole
