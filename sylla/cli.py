@@ -163,13 +163,18 @@ def command_parser(name: str) -> argparse.ArgumentParser | None:
     when the first argument names a command: importing and building the other subcommands'
     parsers was a tenth of ``sylla metrics``' start-up, and the top-level parser around it 2M
     instructions of a small ``sylla lint``; issue 24). None: that command is not installed."""
+    return _register(name, _OneCommand())
+
+
+def _register(name: str, sub: Any) -> argparse.ArgumentParser | None:
+    """Import subcommand ``name``'s module and add its parser to ``sub`` (subparsers), laid out
+    with its exit codes; None when that command is not installed (an extra left out)."""
     try:
         module = importlib.import_module(f"sylla.commands.{name}")
     except ModuleNotFoundError as exc:
         if exc.name == f"sylla.commands.{name}":
             return None
         raise
-    sub = _OneCommand()
     module.register(sub)
     command = sub.choices.get(name)
     if command is not None:
@@ -188,8 +193,8 @@ def _finish(command: argparse.ArgumentParser, name: str, module: object) -> None
             command.epilog = (command.epilog + "\n\n" if command.epilog else "") + exit_codes_epilog(codes)
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The whole command line, or with ``only`` a parser that knows just that subcommand."""
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line (``sylla --help``, the docs; `command_parser` builds one command)."""
     parser = _Parser(
         prog="sylla", description="Author, lint and measure lifelong-learning syllabi.",
         formatter_class=HelpFormatter,
@@ -198,17 +203,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.exit_codes = ((0, "success"), (1, "findings or bad input (see each command)"), (2, "usage or I/O error"))
     parser.add_argument("--version", action="version", version=f"sylla {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMANDS if only is None else (only,):
-        try:
-            module = importlib.import_module(f"sylla.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"sylla.commands.{name}":
-                continue
-            raise
-        module.register(sub)
-        command = sub.choices.get(name)
-        if command is not None:
-            _finish(command, name, module)
+    for name in COMMANDS:
+        _register(name, sub)
     return parser
 
 
