@@ -1,19 +1,20 @@
 """Keep the C allocator from holding on to the memory of freed block arrays.
 
-Reading and reducing a long log one block at a time allocates and frees arrays of a few to a
-few tens of megabytes, one after another. glibc's malloc serves allocations above a threshold
-with ``mmap`` and unmaps them when they are freed, but it raises that threshold (up to 32 MiB)
-each time such a block is freed, so the following arrays come from the heap, and a heap that is
-fragmented by them keeps its pages: the process holds several blocks' worth of memory it no
-longer uses. Fixing the threshold (``mallopt(M_MMAP_THRESHOLD, ...)``, which also turns the
-adjustment off) makes every array of a block go back to the system when it is freed.
+Reading and reducing a long log one block at a time, and computing its metrics one block at a
+time, allocates and frees arrays of a few to a few tens of megabytes, one after another.
+glibc's malloc serves allocations above a threshold with ``mmap`` and unmaps them when they
+are freed; it raises that threshold (up to 32 MiB) each time such a block is freed, and its
+heap-trimming threshold with it, and a heap fragmented by a long log's arrays then keeps pages
+it no longer uses. For a log of at least `LARGE` bytes both thresholds are fixed at 32 MiB
+(``mallopt``, which also turns the adjustment off), and the heap is trimmed after each block
+(`trim`): the process holds about the arrays it uses, not the most it ever used.
 
-Both settings cost page faults (an unmapped array's pages are faulted in again by the next
-one): about 15 % of the time of a log of 100,000 episodes, and a fifth of ``sylla metrics``' time
-on a log of a million (110,000 more page faults, 0.3 s), where they save 10-15 MB. So they are
-switched on only for a log of at least `LARGE` bytes, the size from which the streaming reader
-spills its values to files too (a log whose memory matters), and stay on for the rest of the
-process.
+Why not lower: a threshold of 256 KiB (sylla before issue 24's last round) made every array of
+a block a fresh mapping, faulted in page by page and unmapped again: 1.4 million page faults and
+7 s of system time on a 10M-episode log on a 2-core VM, for 50 MB less peak memory; a 4 MiB one
+still faulted in every 890k-value array of the metrics (2 s). The parse buffers, the other
+large churn, come from Arrow's own pool and are bounded by the reader's byte ranges
+(`l2logger_stream.RANGE`), which hands them back when a log is read (`release_parse_memory`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ import os
 from typing import Callable, Iterator
 
 _M_MMAP_THRESHOLD = -3  # glibc's <malloc.h>
-THRESHOLD = 1 << 18  # bytes: arrays of 32k float64 values and more
+_M_TRIM_THRESHOLD = -1  # glibc's <malloc.h>
+THRESHOLD = 32 << 20  # bytes: both thresholds (glibc's dynamic maximum for the mmap one)
 LARGE = 200 << 20  # bytes of log data (about 2M l2logger rows; `l2logger_stream.SPILL_FROM`)
 _active = False
 
@@ -43,7 +45,8 @@ def return_freed_arrays() -> bool:
     """Fix glibc's mmap threshold (see the module docstring); True if it took effect. A no-op
     on a C library without ``mallopt`` (musl, macOS), which do not adjust a threshold."""
     mallopt = _mallopt()
-    return mallopt is not None and bool(mallopt(_M_MMAP_THRESHOLD, THRESHOLD))
+    return mallopt is not None and bool(mallopt(_M_MMAP_THRESHOLD, THRESHOLD)) and bool(
+        mallopt(_M_TRIM_THRESHOLD, THRESHOLD))
 
 
 @functools.cache
@@ -66,7 +69,6 @@ def trim() -> None:
         release(0)
 
 
-_M_TRIM_THRESHOLD = -1  # glibc's <malloc.h>
 _GLIBC_DEFAULT = 128 * 1024  # both thresholds' glibc default (bytes)
 _IN_RUN_TRIM = 128 << 20
 _IN_RUN_MMAP = 32 << 20

@@ -25,6 +25,7 @@ checks that both readers give the same runs, rows and metrics.
 
 from __future__ import annotations
 
+from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 
@@ -36,7 +37,7 @@ from ..memory import for_log_of, trim
 from ..progress import Progress
 from ..spill import SpillArray
 from .common import TaskNames
-from .l2logger_files import BLOCK, FOLDER, STARTS_AT_ONE, THREADS, check_header, csv_options, group_means
+from .l2logger_files import FOLDER, STARTS_AT_ONE, check_header, csv_options, group_means, header, release_parse_memory
 from .l2logger_small import SMALL, Unusual
 
 if TYPE_CHECKING:
@@ -49,23 +50,56 @@ class Irregular(Exception):
     """The log is not in the regular shape this reader handles (the message says why)."""
 
 
-def _single(array: "pa.DictionaryArray", column: str) -> str:
-    """The one value of a dictionary-encoded column in a batch, or `Irregular`. Read off the
-    batch's dictionary (a CSV batch's dictionary holds the values it met), not with
-    ``Array.unique``: that loads pyarrow.compute, a tenth of a second of start-up (issue 24)."""
-    dictionary = array.dictionary
-    if len(dictionary) == 1:
-        return str(dictionary[0].as_py())
-    names = dictionary.to_pylist()
-    values = {names[i] for i in np.unique(_numpy(array.indices)).tolist()}
+#: runs of one value length a block's string column may take before the block is `Irregular`:
+#: a regular block's tasks each come in one stretch, so a column changes value (and so length)
+#: at most once per task
+MAX_RUNS = 1 << 12
+
+
+def _runs(array: "pa.BinaryArray") -> tuple[np.ndarray, list[str]]:
+    """The first row of each run of equal values in a string column read as bytes, and each
+    run's value. The stream reader parses its string columns as ``binary``: dictionary-encoding
+    them in the CSV parser was a third of the parse's CPU on a 10M-episode log (issue 24), and a
+    block's columns hold a handful of values, each in one stretch, which rows compared with the
+    row before find in one vectorised pass: rows of equal length side by side as a 2-D byte
+    array. A value that is not UTF-8 is `Irregular` (the whole-log reader words it)."""
+    n = len(array)
+    if array.null_count:
+        raise Irregular("a missing value")
+    _, offset_buffer, data = array.buffers()
+    offsets = np.frombuffer(offset_buffer, dtype=np.int32, count=n + 1, offset=array.offset * 4)
+    raw = np.frombuffer(data, dtype=np.uint8) if data is not None else np.empty(0, np.uint8)
+    lengths = np.diff(offsets)
+    edges = np.flatnonzero(lengths[1:] != lengths[:-1]) + 1
+    if edges.size >= MAX_RUNS:
+        raise Irregular("a string column changes too often within a block")
+    starts = [np.zeros(1, np.int64)] + [edges]
+    for a, b in zip([0] + edges.tolist(), edges.tolist() + [n]):
+        width = int(lengths[a])
+        if width and b - a > 1:  # each row against the one before: the bytes one width apart
+            lo, hi = int(offsets[a]), int(offsets[b])
+            differ = np.flatnonzero(raw[lo + width:hi] != raw[lo:hi - width])
+            if differ.size:
+                starts.append(a + 1 + np.unique(differ // width))
+    first = np.unique(np.concatenate(starts)) if len(starts) > 2 else np.concatenate(starts)
+    try:
+        values = [bytes(raw[offsets[i]:offsets[i + 1]]).decode() for i in first.tolist()]
+    except UnicodeDecodeError:
+        raise Irregular("a value that is not UTF-8") from None
+    return first, values
+
+
+def _single(array: "pa.BinaryArray", column: str) -> str:
+    """The one value of a string column in a batch, or `Irregular`."""
+    _, values = _runs(array)
     if len(values) != 1:
-        raise Irregular(f"{column} takes {len(values)} values in one block")
-    return str(values.pop())
+        raise Irregular(f"{column} changes within a block")
+    return values[0]
 
 
 class _Strings:
-    """Global codes for a dictionary-encoded column across batches (each has its own
-    dictionary); task names compare case-insensitively (`TaskNames`)."""
+    """Global codes for a string column across batches; task names compare case-insensitively
+    (`TaskNames`)."""
 
     def __init__(self, fold: bool = False) -> None:
         self.index: dict[str, int] = {}
@@ -76,10 +110,12 @@ class _Strings:
             return self.tasks.code(value)
         return self.index.setdefault(value, len(self.index))
 
-    def codes(self, array: "pa.DictionaryArray") -> np.ndarray:
-        local = np.array([self.code(str(v)) for v in array.dictionary.to_pylist()],
-                         dtype=np.int32)
-        return local[_numpy(array.indices)]
+    def codes(self, array: "pa.BinaryArray") -> np.ndarray:
+        """Each row's code (`_runs`: the values coded in the order they first appear, as the
+        whole-log reader's dictionaries list them)."""
+        starts, values = _runs(array)
+        local = np.array([self.code(v) for v in values], dtype=np.int32)
+        return np.repeat(local, np.diff(np.r_[starts, len(array)]))
 
     @property
     def names(self) -> list[str]:
@@ -111,38 +147,43 @@ def _folder(file: Path) -> tuple[int, str]:
     return int(folder.group(1)), folder.group(2)
 
 
-#: block files up to this size are parsed whole, on all cores (a 1M-episode log's largest is
-#: about 10 MB, a 10M-episode log's about 90 MB); larger ones batch by batch on one thread, so
-#: the parse buffers stay a few megabytes whatever the file
-WHOLE = 256 << 20
+#: bytes of a block file parsed at a time, by pyarrow's threaded reader on all cores: enough
+#: that a range's set-up is noise, few enough that the ranges in flight (one reduced, one or two
+#: parsed ahead) hold a few tens of megabytes whatever the size of the files (issue 24: a
+#: 10M-episode log's block files are about 90 MB each, parsed whole they were most of the peak)
+RANGE = 16 << 20
 
 
-def parse_whole(file: Path, perf: str, subtype: bool) -> "pa.Table | None":
-    """A block file of at most `WHOLE` bytes in one multi-threaded read (issue 24: pulling 1 MiB
-    batches one at a time on one thread was most of the reading time); None for a larger one,
-    which `_batches` reads batch by batch. Thread-safe: `read_regular` parses the next file
-    with it while it reduces the current one."""
-    import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
-
-    if file.stat().st_size > WHOLE:
-        return None
-    options = csv_options(file, perf, subtype)
-    options["read_options"] = pacsv.ReadOptions(use_threads=True)
-    return pacsv.read_csv(file, **options)
-
-
-def _batches(file: Path, options: dict, size: int,
-             on_bytes: "Callable[[int], None] | None") -> "Iterator[pa.RecordBatch]":
-    """The rows of a file larger than `WHOLE` as Arrow record batches, parsed one at a time on
-    one thread, so the parse buffers stay a few megabytes whatever the file."""
-    import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
-
-    options["read_options"] = pacsv.ReadOptions(use_threads=THREADS, block_size=BLOCK)
+def _ranges(file: Path) -> list[tuple[int, int]]:
+    """The byte ranges a block file is parsed in: from the end of its header line to the end of
+    the file, cut after the first line end at least `RANGE` bytes on (pyarrow's reader cuts its
+    own blocks at line ends too, as a value cannot hold one). At least one range (an empty one
+    for a file without rows), so that the file's parse reports what is wrong with it."""
+    size = file.stat().st_size
     with open(file, "rb") as handle:
-        for k, batch in enumerate(pacsv.open_csv(handle, **options), 1):
-            if on_bytes is not None:
-                on_bytes(min(k * BLOCK, size))
-            yield batch
+        lo = len(handle.readline())
+        out: list[tuple[int, int]] = []
+        while lo + RANGE < size:
+            handle.seek(lo + RANGE)
+            handle.readline()  # to the end of the line the cut falls in
+            hi = min(handle.tell(), size)
+            out.append((lo, hi))
+            lo = hi
+    return out + [(lo, size)] if lo < size or not out else out
+
+
+def _parse_range(file: Path, lo: int, hi: int, perf: str, subtype: bool) -> "pa.Table":
+    """Bytes ``lo .. hi`` of a block file (whole lines after its header) as an Arrow table, the
+    string columns as bytes (`csv_options`, `_runs`). Thread-safe: `_Ahead` parses ranges ahead
+    of the one being reduced."""
+    import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
+    import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
+
+    options = csv_options(file, perf, subtype, binary=True)
+    options["read_options"] = pacsv.ReadOptions(use_threads=True, column_names=header(file))
+    with pa.OSFile(str(file), memory_pool=options["memory_pool"]) as handle:
+        data = handle.read_at(hi - lo, lo)
+    return pacsv.read_csv(pa.BufferReader(data), **options)
 
 
 def _read_small(file: Path, perf: str, subtype: bool, tasks: _Strings,
@@ -172,13 +213,12 @@ def _read_small(file: Path, perf: str, subtype: bool, tasks: _Strings,
 
 
 def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _Strings,
-                on_bytes: "Callable[[int], None] | None", small: bool = False,
-                parsed: "Future[pa.Table | None] | None" = None) -> tuple:
-    """One block file (`parse_whole` or `_batches`): the experience numbers, performance values
-    and task and parameter codes of its rows, and its worker, type and subtype. Whatever the
-    whole-file reader would report raises `Irregular`. ``small``: try the standard-library
-    parser first (`_read_small`); ``parsed``: the file's `parse_whole`, under way on another
-    thread."""
+                tables: "Iterator[tuple[pa.Table, int]]",
+                on_bytes: "Callable[[int], None] | None", small: bool = False) -> tuple:
+    """One block file: the experience numbers, performance values and task and parameter codes
+    of its rows, and its worker, type and subtype. Whatever the whole-file reader would report
+    raises `Irregular`. ``tables``: the file's ranges parsed (`_Ahead.tables`), each with the
+    byte it ends at; ``small``: try the standard-library parser first (`_read_small`)."""
     if small:
         try:
             block = _read_small(file, perf, subtype, tasks, params)
@@ -189,29 +229,27 @@ def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _
                 on_bytes(file.stat().st_size)
             return block
     number, kind = _folder(file)
-    size = file.stat().st_size
-    options = csv_options(file, perf, subtype) if size > WHOLE else {}
     exps, values, task_codes, param_codes = [], [], [], []
     seen: dict[str, str] = {}
     try:
-        table = parsed.result() if parsed is not None else parse_whole(file, perf, subtype)
-        if table is not None and on_bytes is not None:
-            on_bytes(size)
-        for batch in (table.to_batches() if table is not None
-                      else _batches(file, options, size, on_bytes)):
-            if not batch.num_rows:
-                continue
-            if bool((_numpy(batch.column("block_num")) != number).any()):
-                raise Irregular("block_num differs from the folder's")
-            for column in ("worker_id", "block_type", "exp_status") + (
-                    ("block_subtype",) if subtype else ()):
-                value = _single(batch.column(column), column)
-                if seen.setdefault(column, value) != value:
-                    raise Irregular(f"{column} changes within a block")
-            exps.append(_numpy(batch.column("exp_num")))
-            values.append(_numpy(batch.column(perf)))
-            task_codes.append(tasks.codes(batch.column("task_name")))
-            param_codes.append(params.codes(batch.column("task_params")))
+        for table, end in tables:
+            if on_bytes is not None:
+                on_bytes(end)
+            for batch in table.to_batches():
+                if not batch.num_rows:
+                    continue
+                if bool((_numpy(batch.column("block_num")) != number).any()):
+                    raise Irregular("block_num differs from the folder's")
+                for column in ("worker_id", "block_type", "exp_status") + (
+                        ("block_subtype",) if subtype else ()):
+                    value = _single(batch.column(column), column)
+                    if seen.setdefault(column, value) != value:
+                        raise Irregular(f"{column} changes within a block")
+                exps.append(_numpy(batch.column("exp_num")))
+                values.append(_numpy(batch.column(perf)))
+                task_codes.append(tasks.codes(batch.column("task_name")))
+                param_codes.append(params.codes(batch.column("task_params")))
+            del table
     except (Irregular, MetricsError):  # an empty file or a missing column (`check_header`)
         raise
     except Exception as exc:  # noqa: BLE001 - the whole-file reader locates and words it
@@ -226,10 +264,13 @@ def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _
 
 
 class _Ahead:
-    """Parses block file ``k + 1`` on a thread while file ``k`` is reduced: pyarrow's parser
-    releases the GIL, so the reduction's numpy work overlaps the next parse instead of waiting
-    for it (issue 24). At most one file is parsed ahead, so at most two files' tables are held
-    at a time. Without ``enabled`` (a small log) nothing is parsed ahead."""
+    """The block files' ranges (`_ranges`) parsed in reading order, `DEPTH` ranges ahead of the
+    one being reduced: a range's parse runs on pyarrow's threads, which release the GIL, so the
+    reduction's numpy work overlaps the next parse instead of waiting for it (issue 24). Without
+    ``enabled`` (a small log, read by the standard-library parser) a range is parsed when it
+    is asked for."""
+
+    DEPTH = 2
 
     def __init__(self, files: list[Path], perf: str, subtype: bool, enabled: bool) -> None:
         self.files, self.perf, self.subtype = files, perf, subtype
@@ -238,26 +279,42 @@ class _Ahead:
             from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - lazy: start-up, small logs parse in the main thread
 
             self.pool = ThreadPoolExecutor(1, thread_name_prefix="sylla-parse")
-        self.futures: "dict[int, Future[pa.Table | None]]" = {}
+        self.jobs = ((k, lo, hi) for k in range(len(files)) for lo, hi in _ranges(files[k]))
+        self.queue: "deque[tuple[int, int, Future[pa.Table]]]" = deque()
 
-    def _submit(self, k: int) -> None:
-        if self.pool is not None and k < len(self.files) and k not in self.futures:
-            self.futures[k] = self.pool.submit(parse_whole, self.files[k], self.perf,
-                                               self.subtype)
+    def _fill(self) -> None:
+        assert self.pool is not None
+        while len(self.queue) < self.DEPTH:
+            job = next(self.jobs, None)
+            if job is None:
+                return
+            k, lo, hi = job
+            self.queue.append((k, hi, self.pool.submit(
+                _parse_range, self.files[k], lo, hi, self.perf, self.subtype)))
 
-    def parsed(self, k: int) -> "Future[pa.Table | None] | None":
-        """File ``k``'s parse (started now if it was not yet), after starting file ``k + 1``'s."""
-        self._submit(k)
-        self._submit(k + 1)
-        return self.futures.pop(k, None)
+    def tables(self, k: int) -> "Iterator[tuple[pa.Table, int]]":
+        """File ``k``'s ranges parsed, each with the byte it ends at. The files are asked for
+        in order, each once (a file the standard-library parser read is skipped)."""
+        if self.pool is None:
+            for lo, hi in _ranges(self.files[k]):
+                yield _parse_range(self.files[k], lo, hi, self.perf, self.subtype), hi
+            return
+        self._fill()
+        while self.queue and self.queue[0][0] < k:  # a file read without pyarrow
+            self.queue.popleft()[2].cancel()
+            self._fill()
+        while self.queue and self.queue[0][0] == k:
+            _, hi, parsed = self.queue.popleft()
+            self._fill()
+            yield parsed.result(), hi
 
     def __enter__(self) -> "_Ahead":
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.pool is not None:  # an irregular log stops early: drop the parse ahead
+        if self.pool is not None:  # an irregular log stops early: drop the parses ahead
             self.pool.shutdown(wait=True, cancel_futures=True)
-        self.futures.clear()
+        self.queue.clear()
 
 
 #: bytes of block files from which the per-experience and per-row values are spilled to files
@@ -455,9 +512,8 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
             read_now = []
             for index in group:
                 read_now.append(_read_block(
-                    units.files[index], perf, subtype, tasks, params,
-                    _advance(bar, read) if bar.enabled else None, small=small,
-                    parsed=ahead.parsed(index)))
+                    units.files[index], perf, subtype, tasks, params, ahead.tables(index),
+                    _advance(bar, read) if bar.enabled else None, small=small))
                 read += units.sizes[index]
             if units.several:
                 (exp, values, task_codes, param_codes, kind, sub, starts, means,
@@ -503,6 +559,7 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
             trim()
             bar.estimate(rows_read, read)
             bar.advance(read)
+    release_parse_memory()
     if units.several and tasks.tasks is not None and tasks.tasks.spellings:
         # the spelling kept is the first met: the whole-log reader meets them worker by worker
         raise Irregular("a task written in several spellings by several workers")

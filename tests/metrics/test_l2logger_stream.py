@@ -15,6 +15,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sylla.metrics.align import align
 from sylla.metrics.data import as_frame, column
@@ -154,17 +156,51 @@ def test_an_unusual_small_file_is_left_to_pyarrow(tmp_path):
 
 
 @pytest.mark.parametrize("rows", [1, 3])
-def test_a_block_file_larger_than_whole_is_read_in_batches(tmp_path, rows, monkeypatch):
-    """Files over `WHOLE` bytes are parsed batch by batch; the run is the same."""
+@pytest.mark.parametrize("ahead", [True, False])
+def test_block_files_parsed_in_many_ranges_give_the_same_run(tmp_path, rows, ahead, monkeypatch):
+    """Files are parsed `RANGE` bytes at a time, cut at line ends, parsed ahead of the one being
+    reduced or not; the run is the same however small the ranges."""
     from sylla.metrics.readers import l2logger_stream
 
     log = _generated(tmp_path, rows)
     (expected,), _ = align(read_log(log, stream=True, progress=False))
-    monkeypatch.setattr(l2logger_stream, "SMALL", -1)  # pyarrow parses even a small log
-    monkeypatch.setattr(l2logger_stream, "WHOLE", 0)
-    monkeypatch.setattr(l2logger_stream, "BLOCK", 4096)
+    monkeypatch.setattr(l2logger_stream, "SMALL", -1 if ahead else 1 << 30)
+    monkeypatch.setattr(l2logger_stream, "_read_small", _unusual)  # pyarrow parses every file
+    monkeypatch.setattr(l2logger_stream, "RANGE", 300)
     (got,), _ = align(read_log(log, stream=True, progress=False))
     _same_run(got, expected)
+
+
+def _unusual(*args: object) -> None:
+    from sylla.metrics.readers.l2logger_small import Unusual
+
+    raise Unusual("parsed by pyarrow in this test")
+
+
+@pytest.mark.parametrize("size", [1, 57, 300, 4096])
+def test_ranges_cut_a_file_after_line_ends_and_cover_it(tmp_path, size, monkeypatch):
+    from sylla.metrics.readers import l2logger_stream
+
+    lines = [b"a\tb\n"] + [b"%d\t%s\n" % (k, b"x" * (k % 37)) for k in range(200)]
+    file = tmp_path / "data-log.tsv"
+    file.write_bytes(b"".join(lines)[:-1])  # the last line without its line end
+    monkeypatch.setattr(l2logger_stream, "RANGE", size)
+    ranges = l2logger_stream._ranges(file)
+    data = file.read_bytes()
+    assert ranges[0][0] == len(lines[0]) and ranges[-1][1] == len(data)
+    assert all(hi == lo for (_, hi), (lo, _) in zip(ranges, ranges[1:]))
+    assert all(data[hi - 1:hi] == b"\n" for _, hi in ranges[:-1])
+    for lo, hi in ranges[:-1]:  # each cut at the first line end at least `RANGE` bytes on
+        assert hi - lo > size and b"\n" not in data[lo + size:hi - 1]
+    assert (len(ranges) > 1) == (len(lines[0]) + size < len(data))
+
+
+def test_a_file_with_only_its_header_is_one_empty_range(tmp_path):
+    from sylla.metrics.readers import l2logger_stream
+
+    file = tmp_path / "data-log.tsv"
+    file.write_bytes(b"a\tb\n")
+    assert l2logger_stream._ranges(file) == [(4, 4)]
 
 
 @pytest.mark.parametrize("spilled", [True, False])
@@ -379,3 +415,29 @@ def test_a_syllabus_the_log_disagrees_with_is_worded_as_before(tmp_path, change)
     syllabus = _syllabus(tmp_path, plan, rename=rename)
     message = streamed_like_whole(log, syllabus, partial=change == "partial")
     assert message is None or "data-log.tsv" in message
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["", "a", "b", "ab", "ba", "abc", "Alpha_V0", "\u00e9t\u00e9"]),
+                min_size=1, max_size=40), st.integers(0, 5))
+def test_runs_finds_every_change_of_value(values, cut):
+    """`_runs` against a plain loop, on values of equal and differing lengths, whole or sliced."""
+    import pyarrow as pa
+
+    from sylla.metrics.readers.l2logger_stream import _runs
+
+    array = pa.array([v.encode() for v in values], pa.binary()).slice(min(cut, len(values) - 1))
+    kept = values[min(cut, len(values) - 1):]
+    starts, found = _runs(array)
+    expected = [i for i, v in enumerate(kept) if i == 0 or v != kept[i - 1]]
+    assert starts.tolist() == expected
+    assert found == [kept[i] for i in expected]
+
+
+def test_runs_refuses_bytes_that_are_not_utf8():
+    import pyarrow as pa
+
+    from sylla.metrics.readers.l2logger_stream import Irregular, _runs
+
+    with pytest.raises(Irregular, match="UTF-8"):
+        _runs(pa.array([b"ok", b"\xff\xfe"], pa.binary()))
