@@ -19,6 +19,7 @@ from typing import Any, Callable, Hashable
 
 import numpy as np
 
+from .convolve import convolve_valid
 from .data import RunData, column
 from .memo import NO_MEMO, Memo
 from .spill import SpillArray, gather
@@ -44,7 +45,10 @@ def rolling(x: np.ndarray, w: int) -> np.ndarray:
         return x.astype(np.float64, copy=True)
     if len(x) < w:
         return np.empty(0)
-    c = np.cumsum(np.r_[0.0, x])
+    c = np.empty(x.size + 1)  # the running sums from 0.0, as np.cumsum(np.r_[0.0, x]) but
+    c[0] = 0.0  # without np.r_'s second copy of the block
+    c[1:] = x
+    np.cumsum(c, out=c)
     return (c[w:] - c[:-w]) / w
 
 
@@ -79,7 +83,7 @@ def l2m_smooth(x: np.ndarray, window_length: int | None = None,
     if w < 3:
         return x
     padded = np.r_[x[w - 1 : 0 : -1], x, x[-2 : -w - 1 : -1]]
-    y = np.convolve(window_weights(window, w), padded, mode="valid")
+    y = convolve_valid(window_weights(window, w), padded)
     return y[int(math.floor(w / 2 - 1)) : -int(math.ceil(w / 2))]
 
 
@@ -130,7 +134,7 @@ def _smooth_from(x: np.ndarray, window_length: int | None, window: str,
     keep = min(k - off, n_old)  # outputs i < keep: their windows end before value k
     padded = np.r_[x[w - 1: 0: -1], x, x[-2: -w - 1: -1]]
     m = keep + off  # the first convolution output to redo
-    tail = np.convolve(window_weights(window, w), padded[m:], mode="valid")
+    tail = convolve_valid(window_weights(window, w), padded[m:])
     out = np.empty(x.size, dtype=np.float64)
     out[:keep] = y_old[:keep]
     out[keep:] = tail[: x.size - keep]

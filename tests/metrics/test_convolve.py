@@ -1,0 +1,52 @@
+"""`convolve_valid` against ``np.convolve(..., "valid")`` itself, bit for bit: the stretches it
+cuts the outputs into must not move a single output's rounding (l2metrics' smoothing is
+compared with l2metrics to the last bit, tests/metrics/test_parity_l2metrics.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sylla.metrics import convolve
+from sylla.metrics.convolve import convolve_valid
+from sylla.metrics.preprocess import WINDOWS, rolling, window_weights
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(3, 100), st.integers(0, 3000), st.sampled_from(WINDOWS), st.integers(0, 2**32 - 1),
+       st.integers(2, 5), st.integers(1, 300))
+def test_stretches_give_the_bits_of_one_convolution(w, extra, shape, seed, cores, stretch):
+    values = np.random.default_rng(seed).normal(size=w + 1 + extra) * 1e3
+    weights = window_weights(shape, w)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(convolve, "STRETCH", stretch)
+        patch.setattr(convolve, "_cores", lambda: cores)
+        got = convolve_valid(weights, values)
+    expected = np.convolve(weights, values, mode="valid")
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    assert np.array_equal(got.view(np.uint64), expected.view(np.uint64))
+
+
+def test_a_long_block_is_cut_into_stretches(monkeypatch):
+    """The split happens (the bits test above would pass without it too)."""
+    calls = []
+    real = np.convolve
+    monkeypatch.setattr(convolve, "_cores", lambda: 2)
+    monkeypatch.setattr(convolve.np, "convolve", lambda a, v, mode: calls.append(v.size) or real(a, v, mode))
+    out = convolve_valid(window_weights("flat", 100), np.arange(4 * convolve.STRETCH + 99, dtype=float))
+    assert len(calls) == 2 and sum(calls) == out.size + 2 * 99
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.floats(-1e6, 1e6), st.just(-0.0), st.integers(-5, 5)), max_size=60),
+       st.integers(2, 12))
+def test_rolling_is_the_difference_of_running_sums_from_zero(xs, w):
+    """`rolling`'s definition: running sums from ``0.0`` (so ``-0.0`` values sum as numpy sums
+    them after a leading zero), their differences ``w`` apart, over ``w``."""
+    x = np.array(xs, dtype=float)
+    c = np.cumsum(np.r_[0.0, x])
+    expected = (c[w:] - c[:-w]) / w if x.size >= w else np.empty(0)
+    got = rolling(x, w)
+    assert np.array_equal(got.view(np.uint64), expected.view(np.uint64))
