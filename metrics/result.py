@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from .data import Columns, EpisodeLog, RunData, column, variant_base, with_frames
 from .errors import EXIT_USAGE, MetricsError
-from .memo import NO_MEMO, Memo
+from .memo import NO_MEMO, Memo, RunMemo
 from .memory import trim
 from .progress import Progress
 from .registry import Context, Metric, load_plugins, resolve_params
@@ -253,7 +253,8 @@ def compute_metrics(
     details: dict[str, dict[str, dict[str, Any]]] = {}
     with bar:
         for run in runs:
-            kept = memo if memo is not None and len(runs) == 1 and memo.admit(run) else NO_MEMO
+            kept = (memo if memo is not None and len(runs) == 1 and memo.admit(run)
+                    else RunMemo())
             details[run.run] = _run_plugins(run, ste_data, values, all_plugins, records,
                                             warnings, len(runs), bar, produced_by, kept)
     for plugin in all_plugins:  # plugins that aggregate across runs (e.g. a pooled row)

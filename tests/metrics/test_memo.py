@@ -7,10 +7,10 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from sylla.metrics.memo import NO_MEMO, RangeMemo
+from sylla.metrics.memo import NO_MEMO, RangeMemo, RunMemo
 
 
-def test_the_batch_memo_keeps_nothing() -> None:
+def test_no_memo_keeps_nothing() -> None:
     calls = []
     for _ in range(2):
         NO_MEMO.get(("k",), lambda: calls.append(1))
@@ -80,3 +80,43 @@ def test_a_run_grown_in_place_is_admitted_without_comparing() -> None:
     grown = SimpleNamespace(perf=perf.extend(np.array([9.0])), exp=exp.extend(np.array([4.0])),
                             rows=None)
     assert memo.admit(grown) and memo.get("block 0-4", lambda: 0) == 1
+
+
+def test_the_run_memo_computes_a_small_value_once_and_an_array_each_time() -> None:
+    memo = RunMemo()
+    calls: list[str] = []
+
+    def computed(value: object, name: str) -> object:
+        calls.append(name)
+        return value
+
+    for _ in range(3):
+        assert memo.get(("sat", 0, 5), lambda: computed((1.5, np.float64(2.0)), "sat")) == (1.5, 2.0)
+        assert memo.get("none", lambda: computed(None, "none")) is None
+        got = memo.get(("curve", 0, 5), lambda: computed(np.arange(3.0), "curve"))
+        got[0] = 9.0  # a caller's own array: the next ask gets a fresh one
+        assert memo.get(("pair", 1), lambda: computed((1.0, np.ones(2)), "pair"))[0] == 1.0
+    assert calls.count("sat") == calls.count("none") == 1
+    assert calls.count("curve") == calls.count("pair") == 3
+    assert not memo.keeps and memo.carry("k", lambda last: last) is None
+
+
+def test_a_batch_computation_asks_each_block_saturation_once(tmp_path, monkeypatch) -> None:
+    """`compute_metrics` hands the plugins a `RunMemo`: the reference plugins ask for the same
+    blocks' saturations, and each is computed once."""
+    from sylla.metrics.plugins import reference
+    from sylla.metrics.result import compute_metrics
+    from sylla.metrics.synth import alternating_plan, write_l2logger
+
+    log = write_l2logger(tmp_path / "log", alternating_plan(["a", "b"], 40, 10, cycles=2), seed=3)
+    seen: list[int] = []
+    real = reference.saturation
+    monkeypatch.setattr(reference, "saturation", lambda x, s: seen.append(x.size) or real(x, s))
+    compute_metrics(log, progress=False)
+    with_memo = len(seen)
+    seen.clear()
+    import sylla.metrics.result as result
+
+    monkeypatch.setattr(result, "RunMemo", lambda: NO_MEMO)
+    compute_metrics(log, progress=False)
+    assert 0 < with_memo < len(seen)
