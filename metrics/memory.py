@@ -32,12 +32,17 @@ LARGE = 200 << 20  # bytes of log data (about 2M l2logger rows; `l2logger_stream
 _active = False
 
 
-def for_log_of(size: int) -> None:
-    """Switch the settings on if a log of ``size`` bytes is large (see the module docstring)."""
+def for_log_of(size: int) -> bool:
+    """Switch the settings on if a log of ``size`` bytes is large (see the module docstring).
+    Returns whether a large log has been read in this process: the stream reader then spills
+    this log's values to files whatever its size, so that the expert (STE) runs read after a
+    10M-episode log, 74 MB each and below the reader's own threshold, are not held in memory
+    beside the run it spilled (issue 24: 170 MB of a 3-worker log's 402 MiB peak)."""
     global _active
     if size >= LARGE and not _active:
         _active = True
         return_freed_arrays()
+    return _active
 
 
 @functools.cache

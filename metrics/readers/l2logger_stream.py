@@ -485,8 +485,8 @@ def _one_stretch_per_task(exp: np.ndarray, task_codes: np.ndarray) -> None:
 def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes: list[int],
                  progress: bool | None) -> EpisodeLog:
     """One run from the block files of a regular l2logger log (see the module docstring)."""
-    for_log_of(sum(sizes))
-    spilled = sum(sizes) >= SPILL_FROM
+    # a log after a large one spills too (`for_log_of`): the expert runs of a long run
+    spilled = for_log_of(sum(sizes)) or sum(sizes) >= SPILL_FROM
 
     def make(dtype: type = np.float64) -> "SpillArray | _Parts":
         return SpillArray(dtype) if spilled else _Parts(dtype)

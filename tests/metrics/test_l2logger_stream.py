@@ -441,3 +441,23 @@ def test_runs_refuses_bytes_that_are_not_utf8():
 
     with pytest.raises(Irregular, match="UTF-8"):
         _runs(pa.array([b"ok", b"\xff\xfe"], pa.binary()))
+
+
+def test_a_log_read_after_a_large_one_spills_whatever_its_size(tmp_path, monkeypatch):
+    """The expert runs of a long run are read after it: once a log of `memory.LARGE` bytes
+    has been read, every later one spills its values (`memory.for_log_of`)."""
+    from sylla.metrics import memory
+
+    monkeypatch.setattr(memory, "_active", False)
+    monkeypatch.setattr(memory, "return_freed_arrays", lambda: True)  # this process's malloc as it is
+    small = _generated(tmp_path / "small", 1)
+    large = _generated(tmp_path / "large", 3)
+    first = read_log(small, stream=True, progress=False)
+    assert isinstance(first.runs[0].perf, np.ndarray)
+    monkeypatch.setattr(memory, "LARGE", sum(f.stat().st_size for f in large.rglob("*.tsv")))
+    assert isinstance(read_log(large, stream=True, progress=False).runs[0].perf, SpillArray)
+    again = read_log(small, stream=True, progress=False)
+    assert isinstance(again.runs[0].perf, SpillArray)
+    (got,), _ = align(again)
+    (expected,), _ = align(first)
+    _same_run(got, expected)
