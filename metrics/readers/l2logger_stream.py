@@ -152,6 +152,11 @@ def _folder(file: Path) -> tuple[int, str]:
 #: parsed ahead) hold a few tens of megabytes whatever the size of the files (issue 24: a
 #: 10M-episode log's block files are about 90 MB each, parsed whole they were most of the peak)
 RANGE = 16 << 20
+#: bytes of a range each of pyarrow's threads parses at a time: four to a range, so that the
+#: reduction loops over a few large batches (on a 10M-episode log of three rows per experience,
+#: 1 MiB batches cost 1 s more CPU in per-batch overhead); a larger `RANGE` would put its
+#: buffers past glibc's mmap threshold (`sylla.metrics.memory.THRESHOLD`), faulted in afresh
+PARSE_BLOCK = 4 << 20
 
 
 def _ranges(file: Path) -> list[tuple[int, int]]:
@@ -180,7 +185,8 @@ def _parse_range(file: Path, lo: int, hi: int, perf: str, subtype: bool) -> "pa.
     import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
     options = csv_options(file, perf, subtype, binary=True)
-    options["read_options"] = pacsv.ReadOptions(use_threads=True, column_names=header(file))
+    options["read_options"] = pacsv.ReadOptions(use_threads=True, column_names=header(file),
+                                                block_size=PARSE_BLOCK)
     with pa.OSFile(str(file), memory_pool=options["memory_pool"]) as handle:
         data = handle.read_at(hi - lo, lo)
     return pacsv.read_csv(pa.BufferReader(data), **options)
