@@ -184,7 +184,7 @@ def _parse_range(file: Path, lo: int, hi: int, perf: str, subtype: bool) -> "pa.
     import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
     import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
-    options = csv_options(file, perf, subtype, binary=True)
+    options = csv_options(file, perf, subtype, kind=_folder(file)[1])
     options["read_options"] = pacsv.ReadOptions(use_threads=True, column_names=header(file),
                                                 block_size=PARSE_BLOCK)
     with pa.OSFile(str(file), memory_pool=options["memory_pool"]) as handle:
@@ -234,7 +234,7 @@ def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _
             if on_bytes is not None:
                 on_bytes(file.stat().st_size)
             return block
-    number, kind = _folder(file)
+    number = _folder(file)[0]
     exps, values, task_codes, param_codes = [], [], [], []
     seen: dict[str, str] = {}
     try:
@@ -246,8 +246,10 @@ def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _
                     continue
                 if bool((_numpy(batch.column("block_num")) != number).any()):
                     raise Irregular("block_num differs from the folder's")
-                for column in ("worker_id", "block_type", "exp_status") + (
-                        ("block_subtype",) if subtype else ()):
+                status = batch.column("exp_status")  # checked by the parser (`csv_options`)
+                if status.null_count or status.true_count != len(status):
+                    raise Irregular("incomplete rows, or a type in exp_status")
+                for column in ("worker_id",) + (("block_subtype",) if subtype else ()):
                     value = _single(batch.column(column), column)
                     if seen.setdefault(column, value) != value:
                         raise Irregular(f"{column} changes within a block")
@@ -260,8 +262,8 @@ def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _
         raise
     except Exception as exc:  # noqa: BLE001 - the whole-file reader locates and words it
         raise Irregular(f"unreadable: {exc}") from None
-    if not exps or seen["block_type"] != kind or seen["exp_status"] != "complete":
-        raise Irregular("an empty block, a type other than the folder's, or incomplete rows")
+    if not exps:
+        raise Irregular("an empty block")
     whole = []
     for parts in (exps, values, task_codes, param_codes):  # one list joined and freed at a time
         whole.append(np.concatenate(parts))

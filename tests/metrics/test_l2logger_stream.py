@@ -461,3 +461,41 @@ def test_a_log_read_after_a_large_one_spills_whatever_its_size(tmp_path, monkeyp
     (got,), _ = align(again)
     (expected,), _ = align(first)
     _same_run(got, expected)
+
+
+CELLS = [("exp_status", "incomplete"), ("exp_status", "{kind}"), ("exp_status", ""),
+         ("exp_status", "Complete"), ("block_type", "{other}"), ("block_type", ""),
+         ("reward", "{kind}"), ("reward", "nan"), ("exp_num", "{kind}"), ("block_num", "{kind}"),
+         ("worker_id", "complete"), ("worker_id", "{kind}"), ("block_subtype", "complete"),
+         ("block_subtype", "{kind}"), ("task_name", "{kind}"), ("task_params", "complete")]
+
+
+@pytest.mark.parametrize(("column", "value"), CELLS)
+def test_one_odd_cell_reads_as_the_whole_log_reader_reads_it(tmp_path, column, value, monkeypatch):
+    """A cell the parser checks (`csv_options`' ``kind``: ``block_type`` must be the folder's,
+    ``exp_status`` ``complete``, a value of the block's type elsewhere reads as a null) or the
+    reader compares (`_runs`) gives what the whole-log reader gives: its error, or its run and
+    warnings."""
+    from sylla.metrics.readers import l2logger_stream
+
+    monkeypatch.setattr(l2logger_stream, "SMALL", -1)
+    monkeypatch.setattr(l2logger_stream, "_read_small", _unusual)  # pyarrow parses every file
+    log = _generated(tmp_path, 1)
+    file = sorted(log.rglob("data-log.tsv"))[1]
+    kind = file.parent.name.split("-")[1]
+    lines = file.read_text().splitlines(keepends=True)
+    header = lines[0].rstrip("\n").split("\t")
+    cells = lines[len(lines) // 2].rstrip("\n").split("\t")
+    cells[header.index(column)] = value.format(kind=kind, other="test" if kind == "train" else "train")
+    lines[len(lines) // 2] = "\t".join(cells) + "\n"
+    file.write_text("".join(lines))
+    try:
+        whole = read_log(log, stream=False, progress=False)
+    except MetricsError:
+        same_refusal(log)
+        return
+    streamed = read_log(log, stream=True, progress=False)
+    assert streamed.warnings == whole.warnings
+    (expected,), _ = align(whole)
+    (got,), _ = align(streamed)
+    _same_run(got, expected)
