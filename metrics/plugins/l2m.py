@@ -78,6 +78,32 @@ class Regimes:
     term_perf: np.ndarray
     exp_to_term: np.ndarray
     filtered: np.ndarray  # blocks l2metrics keeps for avg/maintenance/transfer (sleep rule)
+    means: "BlockMeans"  # each block's experience means, computed once for every plugin
+
+
+class BlockMeans:
+    """Each block's `exp_means` of a prepared run, computed once per run and kept for every
+    plugin that asks (the regime values, recovery, sample efficiency ask for the same train
+    blocks): on a 10M-episode log of three rows per experience each computation read the
+    block's rows back from their spill file and averaged them, a second of the metrics' time
+    three times over (issue 24). For a run of one row per experience nothing is kept: the
+    means are the rows."""
+
+    def __init__(self, run: RunData, scope: tuple[str, ...]) -> None:
+        self.run = run
+        self.keep = scope[-1] == "rows"
+        self.kept: dict[tuple[int, int], np.ndarray] = {}
+
+    def of(self, a: int, z: int) -> np.ndarray:
+        """The experience means of rows ``[a, z)`` (a block's range); a kept array is shared:
+        callers must not write to it."""
+        got = self.kept.get((a, z))
+        if got is None:
+            got = exp_means(self.run.perf[a:z], self.run.exp[a:z])
+            if self.keep:
+                got.flags.writeable = False
+                self.kept[a, z] = got
+        return got
 
 
 def regimes(ctx: Context) -> Regimes:
@@ -99,18 +125,20 @@ def regimes(ctx: Context) -> Regimes:
     run = prepared.run
     b = run.blocks
     n = len(b)
+    means = BlockMeans(run, _scope(ctx))
     sat, e2s, term, e2t, low, high = (np.full(n, np.nan) for _ in range(6))
     for i, (a, z, kind) in enumerate(zip(column(b, "start"), column(b, "stop"),
                                          column(b, "kind"))):
         low[i], high[i], sat[i], e2s[i], term[i], e2t[i] = ctx.memo.get(
             (*prepared.keys[i], "regime", str(kind)),
-            functools.partial(_regime, run, a, z, kind, ctx.memo, (*key, _scope(ctx), a)))
+            functools.partial(_regime, run, int(a), int(z), kind, ctx.memo,
+                              (*key, _scope(ctx), a), means))
     subtype = _text(b, "subtype")
     if (subtype == "sleep").any():
         filtered = ~((column(b, "kind") == "test") & (subtype == "wake"))
     else:
         filtered = np.ones(n, dtype=bool)
-    result = Regimes(prepared, sat, e2s, term, e2t, filtered)
+    result = Regimes(prepared, sat, e2s, term, e2t, filtered, means)
     ctx.cache[key] = result
     _record_summary(ctx, prepared, ranges, p["normalization"], low, high)
     return result
@@ -123,7 +151,7 @@ def _scope(ctx: Context) -> tuple[str, ...]:
 
 
 def _regime(run: RunData, a: int, z: int, kind: str, memo: Memo = NO_MEMO,
-            stream: Hashable = None) -> tuple[float, ...]:
+            stream: Hashable = None, means: "BlockMeans | None" = None) -> tuple[float, ...]:
     """One block's range and l2metrics regime values: (min, max, saturation, experiences to
     saturation, terminal performance, experiences to terminal performance). ``stream``: the
     memo key of the block's saturation smoothing whatever its end (`l2m_smooth_kept`: a
@@ -132,7 +160,7 @@ def _regime(run: RunData, a: int, z: int, kind: str, memo: Memo = NO_MEMO,
     low = high = math.nan
     if z > a:  # the block's range for the summary: one reduction of a slice already read
         low, high = np.min(rows), np.max(rows)
-    x = exp_means(rows, run.exp[a:z])
+    x = means.of(a, z) if means is not None else exp_means(rows, run.exp[a:z])
     sat, e2s = l2m_saturation(x, smooth=lambda v: l2m_smooth_kept(
         v, None, "flat", memo, ("l2m_saturation", stream)))
     term = l2m_terminal(x, kind)
@@ -244,7 +272,6 @@ def recovery_times(ctx: Context, r: Regimes) -> dict[int, float]:
     """Block index -> experiences until a later train (wake) block reaches the previous one's
     terminal performance (block length + 1 if never)."""
     b = r.prepared.run.blocks
-    run = r.prepared.run
     out: dict[int, float] = {}
     kinds, subtypes, tasks = column(b, "kind"), _text(b, "subtype"), column(b, "task")
     for task in dict.fromkeys(tasks):
@@ -253,14 +280,15 @@ def recovery_times(ctx: Context, r: Regimes) -> dict[int, float]:
             a, z = column(b, "start")[cur], column(b, "stop")[cur]
             target = float(r.term_perf[prev])
             out[int(cur)] = ctx.memo.get((*r.prepared.keys[cur], "recovery", target),
-                                         functools.partial(_recovery, run, a, z, target))
+                                         functools.partial(_recovery, r.means, int(a), int(z),
+                                                           target))
     return out
 
 
-def _recovery(run: RunData, a: int, z: int, target: float) -> float:
+def _recovery(means: BlockMeans, a: int, z: int, target: float) -> float:
     """Experiences of the block ``[a, z)`` until it reaches ``target`` (its length + 1 if
     never)."""
-    x = exp_means(run.perf[a:z], run.exp[a:z])
+    x = means.of(a, z)
     x = x[~np.isnan(x)]
     hits = np.flatnonzero(x >= target)
     return float(hits[0]) if hits.size else float(z - a + 1)
@@ -551,11 +579,12 @@ def _train_ranges(run: RunData, task: str) -> list[tuple[int, int]]:
             if z > a]
 
 
-def _task_exp_means(run: RunData, task: str) -> np.ndarray:
-    """`exp_means` of a task's training rows, computed one block at a time: the same values
-    when no experience spans two blocks and the blocks come in experience order (the
-    concatenation is sorted then, and its runs of equal numbers are the blocks' runs);
+def _task_exp_means(r: Regimes, task: str) -> np.ndarray:
+    """`exp_means` of a task's training rows, computed one block at a time (`BlockMeans`):
+    the same values when no experience spans two blocks and the blocks come in experience order
+    (the concatenation is sorted then, and its runs of equal numbers are the blocks' runs);
     otherwise on the whole task at once."""
+    run = r.prepared.run
     parts = []
     last = -np.inf
     for a, z in _train_ranges(run, task):
@@ -563,7 +592,7 @@ def _task_exp_means(run: RunData, task: str) -> np.ndarray:
         if exp[0] <= last or not bool(np.all(exp[1:] >= exp[:-1])):
             x, exp = _task_train(run, task)
             return exp_means(x, exp)
-        parts.append(exp_means(run.perf[a:z], exp))
+        parts.append(r.means.of(a, z))
         last = exp[-1]
     return np.concatenate(parts) if parts else np.empty(0)
 
@@ -652,7 +681,7 @@ class SampleEfficiency:
             if not _train_ranges(r.prepared.run, task) or not r.prepared.ste.get(task):
                 continue
             curves = _ste_curves(r, task, ctx.params["ste_averaging"])
-            sat, e2s = l2m_saturation(_task_exp_means(r.prepared.run, task))
+            sat, e2s = l2m_saturation(_task_exp_means(r, task))
             x, exp = _task_train(r.prepared.run, task)  # the rows, for the slope alone
             assert exp is not None  # with_exp defaults to True
             slope = _slope_consuming(exp, x)
