@@ -291,19 +291,28 @@ def _run_plugins(run: RunData, ste_data: dict, values: dict, all_plugins: list, 
     """Every plugin on one run; a plugin that fails becomes a warning, not a lost run.
 
     Rows of plugins that also aggregate across runs (a ``finish`` method) are kept in
-    ``produced_by`` for that second step. Returns the details the plugins recorded."""
+    ``produced_by`` for that second step. Returns the details the plugins recorded. The
+    plugins run in two lanes (`sylla.metrics.lanes`), their warnings and details merged here
+    in plugin order."""
+    from . import lanes  # noqa: PLC0415 - lazy: as the plugins
+
     ctx = Context(run=run, ste=ste_data, params=values, memo=memo)
-    for plugin in all_plugins:
-        try:
-            produced = list(plugin.compute(ctx))
-        except MetricsError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - a failing plugin must not hide the rest
-            ctx.warn(f"{plugin.name}: failed ({type(exc).__name__}: {exc})")
-            produced = []
-        finally:
-            bar.step()
-            trim()  # a plugin's task-sized arrays are gone: let the next one reuse the pages
+
+    def done() -> None:
+        bar.step()
+        trim()  # a plugin's task-sized arrays are gone: let the next one reuse the pages
+
+    outcomes = lanes.compute(all_plugins, lambda: Context(
+        run=run, ste=ste_data, params=values, memo=memo, cache=ctx.cache), done,
+        two_lanes=not memo.keeps)
+    for plugin, outcome in zip(all_plugins, outcomes):
+        if outcome.error is not None:
+            raise outcome.error
+        for message in outcome.ctx.warnings:
+            ctx.warn(message)
+        for task, named in outcome.ctx.details.items():
+            ctx.details.setdefault(task, {}).update(named)
+        produced = outcome.produced
         if hasattr(plugin, "finish"):
             produced_by.setdefault(plugin.name, []).extend({**r, "run": run.run} for r in produced)
         records.extend(_record(r, run.run) for r in produced)

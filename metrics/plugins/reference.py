@@ -117,6 +117,7 @@ def _ste_mean(ctx: Context, task: str, fn: Callable[[np.ndarray], float]) -> flo
 
 class Saturation:
     name = "saturation"
+    side_by_side = True  # from the run, its STE runs and parameters alone (`sylla.metrics.lanes`)
     reads_columns = True  # blocks through `column` only (`sylla.metrics.data.Columns`)
     description = "saturation value (max moving average) and time to saturation, per block and task"
     emits = ("saturation_value", "time_to_saturation")
@@ -142,6 +143,7 @@ class Saturation:
 
 class Integral:
     name = "normalized_integral"
+    side_by_side = True  # from the run, its STE runs and parameters alone (`sylla.metrics.lanes`)
     reads_columns = True  # blocks through `column` only (`sylla.metrics.data.Columns`)
     description = "area under the per-episode performance curve divided by its length"
     emits = ("normalized_integral",)
@@ -163,6 +165,7 @@ class Integral:
 
 class Recovery:
     name = "recovery_time"
+    side_by_side = True  # from the run, its STE runs and parameters alone (`sylla.metrics.lanes`)
     reads_columns = True  # blocks through `column` only (`sylla.metrics.data.Columns`)
     description = ("episodes in a later train block until the previous train block's saturation "
                    "value returns")
@@ -207,6 +210,7 @@ class Recovery:
 
 class TestVsTrain:
     name = "test_vs_train"
+    side_by_side = True  # from the run, its STE runs and parameters alone (`sylla.metrics.lanes`)
     reads_columns = True  # blocks through `column` only (`sylla.metrics.data.Columns`)
     description = ("mean test performance after a task's first training against its mean train "
                    "performance: difference and (positive values only) ratio; earlier tests as "
@@ -268,6 +272,7 @@ def _mean_of(perf: np.ndarray, ranges: tuple[tuple[int, int], ...]) -> float:
 
 class SteComparison:
     name = "ste_comparison"
+    side_by_side = True  # from the run, its STE runs and parameters alone (`sylla.metrics.lanes`)
     reads_columns = True  # blocks through `column` only (`sylla.metrics.data.Columns`)
     description = "learner / single-task-expert ratios of saturation, time to saturation, integral"
     emits = ("ste_saturation_ratio", "ste_time_ratio", "ste_integral_ratio")
@@ -318,6 +323,7 @@ class SteComparison:
 
 class ForwardTransfer:
     name = "forward_transfer"
+    side_by_side = True  # from the run, its STE runs and parameters alone (`sylla.metrics.lanes`)
     reads_columns = True  # blocks through `column` only (`sylla.metrics.data.Columns`)
     description = ("jump start (Taylor & Stone 2009): first window of a task's first train block, "
                    "learner minus expert; and time to learn: training episodes until the "
