@@ -13,10 +13,11 @@ stretches run side by side on threads.
 from __future__ import annotations
 
 import functools
-import os
 from typing import TYPE_CHECKING
 
 import numpy as np
+
+from .cores import cores
 
 if TYPE_CHECKING:
     from concurrent.futures import ThreadPoolExecutor
@@ -31,7 +32,7 @@ def convolve_valid(weights: np.ndarray, values: np.ndarray) -> np.ndarray:
     the outputs cut into one stretch per core (see the module docstring)."""
     w = weights.size
     n = values.size - w + 1
-    parts = min(_cores(), n // max(STRETCH, 2))
+    parts = min(cores(), n // max(STRETCH, 2))
     if parts < 2 or w < 2:
         return np.convolve(weights, values, mode="valid")
     edges = [n * k // parts for k in range(parts + 1)]
@@ -52,15 +53,7 @@ def convolve_valid(weights: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 
 @functools.cache
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-@functools.cache
 def _pool() -> "ThreadPoolExecutor":
     from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - lazy: only long blocks need it
 
-    return ThreadPoolExecutor(max(1, _cores() - 1), thread_name_prefix="sylla-convolve")
+    return ThreadPoolExecutor(max(1, cores() - 1), thread_name_prefix="sylla-convolve")

@@ -15,12 +15,11 @@ keeps values across computations (``sylla watch``: its bookkeeping is not for th
 
 from __future__ import annotations
 
-import functools
-import os
 import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
+from .cores import cores
 from .errors import MetricsError
 
 if TYPE_CHECKING:
@@ -62,7 +61,7 @@ def compute(plugins: list, make_ctx: Callable[[], "Context"], done: Callable[[],
 
     side = [i for i, p in enumerate(plugins) if getattr(p, "side_by_side", False)]
     main = [i for i in range(len(plugins)) if i not in set(side)]
-    if two_lanes and side and main and _cores() > 1:
+    if two_lanes and side and main and cores() > 1:
         from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - lazy: start-up
 
         def side_lane() -> None:
@@ -80,11 +79,3 @@ def compute(plugins: list, make_ctx: Callable[[], "Context"], done: Callable[[],
         for i in range(len(plugins)):
             one(i)
     return [o for o in outcomes if o is not None]
-
-
-@functools.cache
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1

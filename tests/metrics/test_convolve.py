@@ -22,7 +22,7 @@ def test_stretches_give_the_bits_of_one_convolution(w, extra, shape, seed, cores
     weights = window_weights(shape, w)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(convolve, "STRETCH", stretch)
-        patch.setattr(convolve, "_cores", lambda: cores)
+        patch.setattr(convolve, "cores", lambda: cores)
         got = convolve_valid(weights, values)
     expected = np.convolve(weights, values, mode="valid")
     assert got.dtype == expected.dtype and got.shape == expected.shape
@@ -33,7 +33,7 @@ def test_a_long_block_is_cut_into_stretches(monkeypatch):
     """The split happens (the bits test above would pass without it too)."""
     calls = []
     real = np.convolve
-    monkeypatch.setattr(convolve, "_cores", lambda: 2)
+    monkeypatch.setattr(convolve, "cores", lambda: 2)
     monkeypatch.setattr(convolve.np, "convolve", lambda a, v, mode: calls.append(v.size) or real(a, v, mode))
     out = convolve_valid(window_weights("flat", 100), np.arange(4 * convolve.STRETCH + 99, dtype=float))
     assert len(calls) == 2 and sum(calls) == out.size + 2 * 99

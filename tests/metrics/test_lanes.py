@@ -27,7 +27,7 @@ def _log_and_ste(tmp_path):
 
 def test_two_lanes_give_the_rows_warnings_and_details_of_one(tmp_path, monkeypatch):
     log, ste = _log_and_ste(tmp_path)
-    monkeypatch.setattr(lanes, "_cores", lambda: 2)
+    monkeypatch.setattr(lanes, "cores", lambda: 2)
     calls: list[bool] = []
     real = lanes.compute
 
@@ -63,7 +63,7 @@ class _Plugin:
 
 @pytest.mark.parametrize("two_lanes", [True, False])
 def test_outcomes_come_in_plugin_order_with_the_first_error(monkeypatch, two_lanes):
-    monkeypatch.setattr(lanes, "_cores", lambda: 2)
+    monkeypatch.setattr(lanes, "cores", lambda: 2)
     plugins = [_Plugin("a", False, "ok"), _Plugin("b", True, "fail"), _Plugin("c", False, "ok"),
                _Plugin("d", True, "stop"), _Plugin("e", False, "stop")]
     steps: list[int] = []
