@@ -37,45 +37,43 @@ class Outcome:
 
 
 def compute(plugins: list, make_ctx: Callable[[], "Context"], done: Callable[[], None],
-            two_lanes: bool) -> list[Outcome]:
+            two_lanes: bool) -> list[Outcome | None]:
     """Each plugin's `Outcome`, in plugin order. ``done`` runs after each plugin (under a
     lock: a progress step, a heap trim); a plugin that fails otherwise than with a
-    `MetricsError` becomes a warning in its own context."""
+    `MetricsError` becomes a warning in its own context. A lane stops at its first
+    `MetricsError`, as one loop stops: the plugins it did not run have None, all of them after
+    that error in plugin order, which the caller raises first."""
     lock = threading.Lock()
     outcomes: list[Outcome | None] = [None] * len(plugins)
 
-    def one(i: int) -> None:
-        plugin = plugins[i]
-        ctx = make_ctx()
-        outcome = Outcome([], ctx)
-        try:
-            outcome.produced = list(plugin.compute(ctx))
-        except MetricsError as exc:
-            outcome.error = exc
-        except Exception as exc:  # noqa: BLE001 - a failing plugin must not hide the rest
-            ctx.warn(f"{plugin.name}: failed ({type(exc).__name__}: {exc})")
-        finally:
-            with lock:
-                done()
-        outcomes[i] = outcome
+    def lane(indices: list[int]) -> None:
+        for i in indices:
+            plugin = plugins[i]
+            ctx = make_ctx()
+            outcome = outcomes[i] = Outcome([], ctx)
+            try:
+                outcome.produced = list(plugin.compute(ctx))
+            except MetricsError as exc:
+                outcome.error = exc
+            except Exception as exc:  # noqa: BLE001 - a failing plugin must not hide the rest
+                ctx.warn(f"{plugin.name}: failed ({type(exc).__name__}: {exc})")
+            finally:
+                with lock:
+                    done()
+            if outcome.error is not None:
+                return
 
     side = [i for i, p in enumerate(plugins) if getattr(p, "side_by_side", False)]
-    main = [i for i in range(len(plugins)) if i not in set(side)]
+    main = [i for i, p in enumerate(plugins) if not getattr(p, "side_by_side", False)]
     if two_lanes and side and main and cores() > 1:
         from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - lazy: start-up
 
-        def side_lane() -> None:
-            for i in side:
-                one(i)
-
         with ThreadPoolExecutor(1, thread_name_prefix="sylla-plugins") as pool:
-            beside = pool.submit(side_lane)
+            beside = pool.submit(lane, side)
             try:
-                for i in main:
-                    one(i)
+                lane(main)
             finally:
                 beside.result()
     else:
-        for i in range(len(plugins)):
-            one(i)
-    return [o for o in outcomes if o is not None]
+        lane(list(range(len(plugins))))
+    return outcomes

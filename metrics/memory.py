@@ -14,7 +14,8 @@ a block a fresh mapping, faulted in page by page and unmapped again: 1.4 million
 7 s of system time on a 10M-episode log on a 2-core VM, for 50 MB less peak memory; a 4 MiB one
 still faulted in every 890k-value array of the metrics (2 s). The parse buffers, the other
 large churn, come from Arrow's own pool and are bounded by the reader's byte ranges
-(`l2logger_stream.RANGE`), which hands them back when a log is read (`release_parse_memory`).
+(`l2logger_stream.RANGE`) and handed back when a log is read
+(`l2logger_files.release_parse_memory`).
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ def for_log_of(size: int) -> bool:
 
 @functools.cache
 def return_freed_arrays() -> bool:
-    """Fix glibc's mmap threshold (see the module docstring); True if it took effect. A no-op
-    on a C library without ``mallopt`` (musl, macOS), which do not adjust a threshold."""
+    """Fix glibc's mmap and trim thresholds (see the module docstring); True if it took effect.
+    A no-op on a C library without ``mallopt`` (musl, macOS), which do not adjust a threshold."""
     mallopt = _mallopt()
     return mallopt is not None and bool(mallopt(_M_MMAP_THRESHOLD, THRESHOLD)) and bool(
         mallopt(_M_TRIM_THRESHOLD, THRESHOLD))

@@ -306,6 +306,7 @@ def _run_plugins(run: RunData, ste_data: dict, values: dict, all_plugins: list, 
         run=run, ste=ste_data, params=values, memo=memo, cache=ctx.cache), done,
         two_lanes=not memo.keeps)
     for plugin, outcome in zip(all_plugins, outcomes):
+        assert outcome is not None  # a plugin a lane skipped comes after the error raised here
         if outcome.error is not None:
             raise outcome.error
         for message in outcome.ctx.warnings:

@@ -94,12 +94,13 @@ class BlockMeans:
         self.keep = scope[-1] == "rows"
         self.kept: dict[tuple[int, int], np.ndarray] = {}
 
-    def of(self, a: int, z: int) -> np.ndarray:
-        """The experience means of rows ``[a, z)`` (a block's range); a kept array is shared:
-        callers must not write to it."""
+    def of(self, a: int, z: int, rows: np.ndarray | None = None) -> np.ndarray:
+        """The experience means of rows ``[a, z)`` (a block's range; ``rows``: its values, when
+        the caller has read them already); a kept array is shared: callers must not write to
+        it."""
         got = self.kept.get((a, z))
         if got is None:
-            got = exp_means(self.run.perf[a:z], self.run.exp[a:z])
+            got = exp_means(self.run.perf[a:z] if rows is None else rows, self.run.exp[a:z])
             if self.keep:
                 got.flags.writeable = False
                 self.kept[a, z] = got
@@ -131,8 +132,8 @@ def regimes(ctx: Context) -> Regimes:
                                          column(b, "kind"))):
         low[i], high[i], sat[i], e2s[i], term[i], e2t[i] = ctx.memo.get(
             (*prepared.keys[i], "regime", str(kind)),
-            functools.partial(_regime, run, int(a), int(z), kind, ctx.memo,
-                              (*key, _scope(ctx), a), means))
+            functools.partial(_regime, means, int(a), int(z), kind, ctx.memo,
+                              (*key, _scope(ctx), a)))
     subtype = _text(b, "subtype")
     if (subtype == "sleep").any():
         filtered = ~((column(b, "kind") == "test") & (subtype == "wake"))
@@ -150,17 +151,18 @@ def _scope(ctx: Context) -> tuple[str, ...]:
     return ("l2m", "rows" if ctx.run.rows is not None else "episodes")
 
 
-def _regime(run: RunData, a: int, z: int, kind: str, memo: Memo = NO_MEMO,
-            stream: Hashable = None, means: "BlockMeans | None" = None) -> tuple[float, ...]:
+def _regime(means: BlockMeans, a: int, z: int, kind: str, memo: Memo = NO_MEMO,
+            stream: Hashable = None) -> tuple[float, ...]:
     """One block's range and l2metrics regime values: (min, max, saturation, experiences to
-    saturation, terminal performance, experiences to terminal performance). ``stream``: the
-    memo key of the block's saturation smoothing whatever its end (`l2m_smooth_kept`: a
-    block still being written is smoothed again only where its new rows reach)."""
-    rows = run.perf[a:z]
+    saturation, terminal performance, experiences to terminal performance), from the rows of
+    ``means``' run. ``stream``: the memo key of the block's saturation smoothing whatever its
+    end (`l2m_smooth_kept`: a block still being written is smoothed again only where its new
+    rows reach)."""
+    rows = means.run.perf[a:z]
     low = high = math.nan
     if z > a:  # the block's range for the summary: one reduction of a slice already read
         low, high = np.min(rows), np.max(rows)
-    x = means.of(a, z) if means is not None else exp_means(rows, run.exp[a:z])
+    x = means.of(a, z, rows)
     sat, e2s = l2m_saturation(x, smooth=lambda v: l2m_smooth_kept(
         v, None, "flat", memo, ("l2m_saturation", stream)))
     term = l2m_terminal(x, kind)

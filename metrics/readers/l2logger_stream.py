@@ -61,8 +61,9 @@ def _runs(array: "pa.BinaryArray") -> tuple[np.ndarray, list[str]]:
     run's value. The stream reader parses its string columns as ``binary``: dictionary-encoding
     them in the CSV parser was a third of the parse's CPU on a 10M-episode log (issue 24), and a
     block's columns hold a handful of values, each in one stretch, which rows compared with the
-    row before find in one vectorised pass: rows of equal length side by side as a 2-D byte
-    array. A value that is not UTF-8 is `Irregular` (the whole-log reader words it)."""
+    row before find in one vectorised pass per stretch of equal lengths (its bytes against the
+    same bytes one value further on). A value that is not UTF-8 is `Irregular` (the whole-log
+    reader words it)."""
     n = len(array)
     if array.null_count:
         raise Irregular("a missing value")

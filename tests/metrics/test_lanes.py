@@ -69,8 +69,21 @@ def test_outcomes_come_in_plugin_order_with_the_first_error(monkeypatch, two_lan
     steps: list[int] = []
     got = lanes.compute(plugins, lambda: Context(run=None, ste={}, params={}),
                         lambda: steps.append(1), two_lanes)
-    assert [o.produced for o in got] == [[{"metric": "a"}], [], [{"metric": "c"}], [], []]
-    assert got[1].ctx.warnings == ["b ran", "b: failed (ValueError: broken)"]
-    assert [str(o.error) if o.error else None for o in got] == [None, None, None, "d stops",
-                                                                "e stops"]
-    assert len(steps) == 5
+    assert [o.produced if o else None for o in got] == [
+        [{"metric": "a"}], [], [{"metric": "c"}], [], [] if two_lanes else None]
+    assert got[1] is not None and got[1].ctx.warnings == ["b ran", "b: failed (ValueError: broken)"]
+    # d's error comes first in plugin order; e, in the other lane, ran only beside it
+    assert [str(o.error) if o and o.error else None for o in got] == [
+        None, None, None, "d stops", "e stops" if two_lanes else None]
+    assert len(steps) == (5 if two_lanes else 4)
+
+
+@pytest.mark.parametrize("two_lanes", [True, False])
+def test_a_lane_stops_at_its_first_error(monkeypatch, two_lanes):
+    """As one loop stops at a `MetricsError`: no plugin of that lane runs after it."""
+    monkeypatch.setattr(lanes, "cores", lambda: 2)
+    plugins = [_Plugin("a", False, "stop"), _Plugin("b", True, "ok"), _Plugin("c", False, "ok")]
+    got = lanes.compute(plugins, lambda: Context(run=None, ste={}, params={}), lambda: None,
+                        two_lanes)
+    assert str(got[0].error) == "a stops" and got[2] is None
+    assert (got[1] is not None) == two_lanes  # the other lane runs on; one loop has stopped
