@@ -33,7 +33,7 @@ import numpy as np
 
 from ..data import Columns, EpisodeLog, RunData, StreamedWorkers, regime_columns
 from ..errors import MetricsError
-from ..memory import for_log_of, trim
+from ..memory import for_log_of, reading
 from ..progress import Progress
 from ..spill import SpillArray
 from .common import TaskNames
@@ -515,7 +515,7 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
     episode_nrows = make(np.int32) if units.several else None
     read = 0
     small = sum(sizes) <= SMALL
-    with Progress(sum(sizes), f"reading {path.name}", progress) as bar, \
+    with reading(), Progress(sum(sizes), f"reading {path.name}", progress) as bar, \
             _Ahead(units.files, perf, subtype, not small) as ahead:
         for group in units.groups:
             read_now = []
@@ -565,7 +565,6 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
                                r0 + int(row_edges[k]), r0 + int(row_edges[k + 1])))
             rows_read = r0 + exp.size
             del exp, values, task_codes, param_codes, starts, means, first_exp
-            trim()
             bar.estimate(rows_read, read)
             bar.advance(read)
     release_parse_memory()

@@ -56,3 +56,36 @@ def test_nothing_changes_in_a_plain_process():
     outside, inside, after = _faults()
     # glibc's dynamic threshold already keeps such arrays on the heap: few faults throughout
     assert max(outside, inside, after) < 5_000
+
+
+READING = """
+import json, resource, numpy as np
+from sylla.metrics import memory
+
+memory.for_log_of(memory.LARGE)
+
+def faults():
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for _ in range(30):
+        block = [np.ones(2_000_000) for _ in range(4)]  # 64 MB of a block's arrays, each mapped
+        del block                                       # from the heap (below the mmap threshold)
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
+
+outside = faults()
+with memory.reading():
+    inside = faults()
+after = faults()
+print(json.dumps([outside, inside, after]))
+"""
+
+
+def test_a_log_being_read_reuses_each_blocks_pages():
+    proc = subprocess.run([sys.executable, "-c", READING], capture_output=True, text=True,
+                          env={k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")},
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    outside, inside, after = json.loads(proc.stdout)
+    # trimmed to 32 MiB between blocks, half of each block's 64 MB is faulted in again
+    assert outside > 30_000
+    assert inside < outside / 10  # kept while reading: only the first block faults
+    assert after > inside * 10  # and trimmed again once the log is read
