@@ -6,6 +6,7 @@ alone costs more than the whole of ``sylla lint`` on a small file."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -195,3 +196,40 @@ def test_only_the_console_script_freezes_its_objects_before_exit(how):
                           capture_output=True, text=True, cwd=ROOT, check=True)
     frozen = int(proc.stdout.strip().splitlines()[-1])
     assert (frozen > 0) == (how == "console"), frozen
+
+
+BLAS_PROBE = """
+import contextlib, ctypes, glob, io, os, sys
+from sylla.cli import main
+args = ["metrics", "--log", sys.argv[2], "--no-progress"]
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    if sys.argv[1] == "console":
+        sys.argv = ["sylla", *args]
+        main()
+    else:
+        main(args)
+import numpy
+found = glob.glob(os.path.join(os.path.dirname(numpy.__file__) + ".libs", "libscipy_openblas*.so*"))
+if not found:
+    print("no-openblas")
+else:
+    lib = ctypes.CDLL(found[0])
+    count = getattr(lib, "scipy_openblas_get_num_threads64_", None) or lib.openblas_get_num_threads
+    print(count())
+"""
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="with one core OpenBLAS runs one thread anyway")
+@pytest.mark.parametrize("how", ["console", "in-process"])
+def test_only_the_console_script_runs_one_blas_thread(how):
+    """The console script asks OpenBLAS for one thread before numpy loads it (sylla's own
+    threads use the cores; OpenBLAS's spun beside them); a caller that passes argv keeps the
+    BLAS threads it had. Read from the OpenBLAS numpy loaded, after a real computation."""
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    proc = subprocess.run([sys.executable, "-c", BLAS_PROBE, how,
+                           str(FIX / "metrics" / "l2logger_v11")],
+                          capture_output=True, text=True, cwd=ROOT, check=True, env=env)
+    threads = proc.stdout.strip().splitlines()[-1]
+    if threads == "no-openblas":
+        pytest.skip("this numpy does not bundle OpenBLAS (the probe reads its thread count)")
+    assert (int(threads) == 1) == (how == "console"), threads
