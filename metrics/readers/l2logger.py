@@ -18,7 +18,7 @@ import numpy as np
 from ..data import EpisodeLog
 from ..errors import EXIT_USAGE, MetricsError
 from ..progress import Progress
-from .common import TaskNames, perf_values, read_failure
+from .common import TaskNames, locate_non_utf8, perf_values, read_failure
 from .l2logger_files import BLOCK, FOLDER, STARTS_AT_ONE, STRINGS, THREADS, csv_options, group_means, natural_order
 from .sniff import is_l2logger  # noqa: F401 - re-exported
 
@@ -81,6 +81,8 @@ def _read_file(file: Path, perf: str, subtype: bool, as_text: bool = False,
                 del batches
     except Exception as exc:  # noqa: BLE001 - any pyarrow failure becomes a MetricsError naming the file and the bad value
         if not as_text:
+            # pyarrow names an undecodable cell by its column's index; the line and byte say more
+            locate_non_utf8(file)
             _locate_bad_value(file, perf, subtype)
         raise read_failure(file, exc) from None
     if table.num_rows == 0:

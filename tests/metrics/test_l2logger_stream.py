@@ -499,3 +499,27 @@ def test_one_odd_cell_reads_as_the_whole_log_reader_reads_it(tmp_path, column, v
     (expected,), _ = align(whole)
     (got,), _ = align(streamed)
     _same_run(got, expected)
+
+
+@pytest.mark.parametrize("column", ["task_name", "task_params", "worker_id"])
+def test_a_cell_that_is_not_utf8_is_located(tmp_path, column, monkeypatch):
+    """Bytes that are not UTF-8 in a string cell: the stream reader hands the log to the
+    whole-log reader, which names the file, the line and the byte (not pyarrow's 0-based column
+    index)."""
+    from sylla.metrics.readers import l2logger_stream
+
+    monkeypatch.setattr(l2logger_stream, "SMALL", -1)
+    log = _generated(tmp_path, 2)
+    file = sorted(log.rglob("data-log.tsv"))[2]
+    lines = file.read_bytes().splitlines(keepends=True)
+    header = lines[0].rstrip(b"\n").split(b"\t")
+    line = len(lines) // 2 + 1  # 1-based, as the message counts
+    cells = lines[line - 1].rstrip(b"\n").split(b"\t")
+    cells[header.index(column.encode())] = b"gamma\xff"
+    lines[line - 1] = b"\t".join(cells) + b"\n"
+    file.write_bytes(b"".join(lines))
+    for stream in (True, False):
+        with pytest.raises(MetricsError) as caught:
+            read_log(log, stream=stream, progress=False)
+        assert caught.value.file == str(file) and caught.value.row == line
+        assert caught.value.message.startswith("not UTF-8 text: byte 0xff at byte ")
