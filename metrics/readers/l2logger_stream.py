@@ -221,11 +221,14 @@ def _read_small(file: Path, perf: str, subtype: bool, tasks: _Strings,
 
 def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _Strings,
                 tables: "Iterator[tuple[pa.Table, int]]",
-                on_bytes: "Callable[[int], None] | None", small: bool = False) -> tuple:
+                on_bytes: "Callable[[int], None] | None", small: bool = False,
+                joined: bool = True) -> tuple:
     """One block file: the experience numbers, performance values and task and parameter codes
     of its rows, and its worker, type and subtype. Whatever the whole-file reader would report
     raises `Irregular`. ``tables``: the file's ranges parsed (`_Ahead.tables`), each with the
-    byte it ends at; ``small``: try the standard-library parser first (`_read_small`)."""
+    byte it ends at; ``small``: try the standard-library parser first (`_read_small`); without
+    ``joined`` the four columns come as lists of arrays, for `_Units.merged` to join with the
+    other workers' files in one copy."""
     if small:
         try:
             block = _read_small(file, perf, subtype, tasks, params)
@@ -234,7 +237,7 @@ def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _
         else:
             if on_bytes is not None:
                 on_bytes(file.stat().st_size)
-            return block
+            return block if joined else (*([c] for c in block[:4]), *block[4:])
     number = _folder(file)[0]
     exps, values, task_codes, param_codes = [], [], [], []
     seen: dict[str, str] = {}
@@ -265,6 +268,9 @@ def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _
         raise Irregular(f"unreadable: {exc}") from None
     if not exps:
         raise Irregular("an empty block")
+    if not joined:
+        return exps, values, task_codes, param_codes, seen["worker_id"], seen.get(
+            "block_subtype", "wake")
     whole = []
     for parts in (exps, values, task_codes, param_codes):  # one list joined and freed at a time
         whole.append(np.concatenate(parts))
@@ -431,35 +437,39 @@ class _Units:
 
     def merged(self, blocks: list[tuple], files: list[Path]) -> tuple:
         """The files of one block number, one per worker, as one unit (see the class); empties
-        ``blocks`` (their arrays are joined into the unit's)."""
-        parts = []
+        ``blocks`` (each file's columns as lists of arrays, `_read_block`'s ``joined=False``:
+        joined here with the other files' in one copy, and freed)."""
         kinds = {_folder(f)[1] for f in files}
         subs = {b[5] for b in blocks}
         if len(kinds) != 1 or len(subs) != 1:
             raise Irregular("the workers of a block differ in its type or subtype")
         sub = subs.pop()
-        for file, (exp, values, task_codes, param_codes, worker, _) in zip(files, blocks):
+        workers = [b[4] for b in blocks]
+        sizes = [sum(p.size for p in b[0]) for b in blocks]
+        merged = []
+        for j in range(4):  # one column joined (and its files' parts freed) at a time
+            merged.append(np.concatenate([p for b in blocks for p in b[j]]))
+            for b in blocks:
+                b[j].clear()
+        blocks.clear()  # the caller's list
+        exp, values, task_codes = merged[:3]
+        if not np.isfinite(values).all():
+            raise Irregular("a performance value is not finite")
+        a = 0
+        for file, worker, size in zip(files, workers, sizes):
+            z = a + size
             if self.worker_of.setdefault(file.parent.parent, worker) != worker or \
                     list(self.worker_of.values()).count(worker) != 1:
                 raise Irregular("a worker_id other than its folder's worker's")
-            if not np.isfinite(values).all():
-                raise Irregular("a performance value is not finite")
-            step = np.diff(exp)
-            if bool((step < 0).any()) or exp[0] <= self.last_exp.get(worker, -1 << 62):
+            if bool((exp[a + 1:z] < exp[a:z - 1]).any()) or \
+                    exp[a] <= self.last_exp.get(worker, -1 << 62):
                 raise Irregular("a worker's experience numbers do not rise")
-            self.last_exp[worker] = int(exp[-1])
-            _one_stretch_per_task(exp, task_codes)
-            parts.append([exp, values, task_codes, param_codes])
+            self.last_exp[worker] = int(exp[z - 1])
+            _one_stretch_per_task(exp[a:z], task_codes[a:z])
+            a = z
+        del exp, values, task_codes
         names = list(self.worker_of.values())
-        code = np.repeat(np.array([names.index(b[4]) for b in blocks], dtype=np.int16),
-                         [p[0].size for p in parts])
-        blocks.clear()  # the caller's list: the per-file arrays go with ``parts`` below
-        merged = []
-        for j in range(4):  # one column joined (and its files' parts freed) at a time
-            merged.append(np.concatenate([p[j] for p in parts]))
-            for p in parts:
-                p[j] = None
-        del parts
+        code = np.repeat(np.array([names.index(w) for w in workers], dtype=np.int16), sizes)
         exp = merged[0]
         if bool((exp[1:] < exp[:-1]).any()):
             order = np.argsort(exp, kind="stable")
@@ -522,7 +532,8 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
             for index in group:
                 read_now.append(_read_block(
                     units.files[index], perf, subtype, tasks, params, ahead.tables(index),
-                    _advance(bar, read) if bar.enabled else None, small=small))
+                    _advance(bar, read) if bar.enabled else None, small=small,
+                    joined=not units.several))
                 read += units.sizes[index]
             if units.several:
                 (exp, values, task_codes, param_codes, kind, sub, starts, means,
