@@ -17,10 +17,10 @@ workers, 1 s of system time and 0.7 s of its wall time. Why not keep 128 MiB aft
 too: the two lanes of metric plugins (`sylla.metrics.lanes`) then each held freed memory the
 other could not use, 25 MB more peak memory, for few faults saved.
 
-Why not a lower mmap threshold: one of 256 KiB (sylla before issue 24's last round) made every array of
-a block a fresh mapping, faulted in page by page and unmapped again: 1.4 million page faults and
-7 s of system time on a 10M-episode log on a 2-core VM, for 50 MB less peak memory; a 4 MiB one
-still faulted in every 890k-value array of the metrics (2 s). The parse buffers, the other
+Why not a lower mmap threshold: one of 256 KiB (sylla before issue 24's last round) made every
+array of a block a fresh mapping, faulted in page by page and unmapped again: 1.4 million page
+faults and 7 s of system time on a 10M-episode log on a 2-core VM, for 50 MB less peak memory; a
+4 MiB one still faulted in every 890k-value array of the metrics (2 s). The parse buffers, the other
 large churn, come from Arrow's own pool and are bounded by the reader's byte ranges
 (`l2logger_stream.RANGE`) and handed back when a log is read
 (`l2logger_files.release_parse_memory`).

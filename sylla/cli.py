@@ -228,7 +228,7 @@ def _one_blas_thread() -> None:
     """One OpenBLAS thread for this process (unless the environment says otherwise), set before
     numpy loads it. sylla spreads its own work over the cores (the CSV parse, the smoothing's
     stretches, the plugin lanes); OpenBLAS's threads, woken by a long dot product, spin beside
-    them for nothing: on a 10M-episode log 6 % of the metrics' CPU and 30 MB of buffers, and a
+    them for nothing: on a 10M-episode log 6 % of the plugins' CPU and 30 MB of buffers, and a
     threaded dot product sums in an order that depends on the number of cores."""
     if "numpy" not in sys.modules:
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
