@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 
 import numpy as np
 
+from ..cores import cores
 from ..data import Columns, EpisodeLog, RunData, StreamedWorkers, regime_columns
 from ..errors import MetricsError
 from ..memory import for_log_of, reading
@@ -178,15 +179,16 @@ def _ranges(file: Path) -> list[tuple[int, int]]:
     return out + [(lo, size)] if lo < size or not out else out
 
 
-def _parse_range(file: Path, lo: int, hi: int, perf: str, subtype: bool) -> "pa.Table":
+def _parse_range(file: Path, lo: int, hi: int, perf: str, subtype: bool,
+                 threads: bool = True) -> "pa.Table":
     """Bytes ``lo .. hi`` of a block file (whole lines after its header) as an Arrow table, the
-    string columns as bytes (`csv_options`, `_runs`). Thread-safe: `_Ahead` parses ranges ahead
-    of the one being reduced."""
+    string columns as bytes (`csv_options`, `_runs`); ``threads``: on pyarrow's threads, else
+    on the calling one. Thread-safe: `_Ahead` parses ranges ahead of the one being reduced."""
     import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
     import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
     options = csv_options(file, perf, subtype, kind=_folder(file)[1])
-    options["read_options"] = pacsv.ReadOptions(use_threads=True, column_names=header(file),
+    options["read_options"] = pacsv.ReadOptions(use_threads=threads, column_names=header(file),
                                                 block_size=PARSE_BLOCK)
     with pa.OSFile(str(file), memory_pool=options["memory_pool"]) as handle:
         data = handle.read_at(hi - lo, lo)
@@ -280,20 +282,28 @@ def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _
 
 class _Ahead:
     """The block files' ranges (`_ranges`) parsed in reading order, `DEPTH` ranges ahead of the
-    one being reduced: a range's parse runs on pyarrow's threads, which release the GIL, so the
-    reduction's numpy work overlaps the next parse instead of waiting for it (issue 24). Without
+    one being reduced, `PARALLEL` at a time on threads of their own, which release the GIL, so
+    the reduction's numpy work overlaps the next parses instead of waiting for them (issue 24);
+    the tables come out in reading order whatever order they are parsed in. Without
     ``enabled`` (a small log, read by the standard-library parser) a range is parsed when it
     is asked for."""
 
     DEPTH = 2
+    #: ranges parsed at once, each on a thread of its own, and on pyarrow's threads as well
+    #: only where there are more cores than these: on 2 cores one range at a time on pyarrow's
+    #: threads left a core idle at each range's start and end (its reading and its last block),
+    #: 15-30 % of a 10M-episode log's parse time, which two single-threaded parses fill
+    PARALLEL = 2
 
     def __init__(self, files: list[Path], perf: str, subtype: bool, enabled: bool) -> None:
         self.files, self.perf, self.subtype = files, perf, subtype
         self.pool: "ThreadPoolExecutor | None" = None
+        self.threads = True
         if enabled and files:
             from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - lazy: start-up, small logs parse in the main thread
 
-            self.pool = ThreadPoolExecutor(1, thread_name_prefix="sylla-parse")
+            self.pool = ThreadPoolExecutor(self.PARALLEL, thread_name_prefix="sylla-parse")
+            self.threads = cores() > self.PARALLEL
         self.jobs = ((k, lo, hi) for k in range(len(files)) for lo, hi in _ranges(files[k]))
         self.queue: "deque[tuple[int, int, Future[pa.Table]]]" = deque()
 
@@ -305,7 +315,7 @@ class _Ahead:
                 return
             k, lo, hi = job
             self.queue.append((k, hi, self.pool.submit(
-                _parse_range, self.files[k], lo, hi, self.perf, self.subtype)))
+                _parse_range, self.files[k], lo, hi, self.perf, self.subtype, self.threads)))
 
     def tables(self, k: int) -> "Iterator[tuple[pa.Table, int]]":
         """File ``k``'s ranges parsed, each with the byte it ends at. The files are asked for
