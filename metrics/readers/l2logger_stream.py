@@ -216,21 +216,19 @@ def _read_small(file: Path, perf: str, subtype: bool, tasks: _Strings,
         raise Irregular("a type other than the folder's, or incomplete rows")
     # values first: a value pyarrow must read stops here before any task or parameter is coded
     exp, values = small.integers(columns["exp_num"]), small.floats(columns[perf])
-    return (exp, values, small.codes(columns["task_name"], tasks.code),
-            small.codes(columns["task_params"], params.code), seen["worker_id"],
+    return ([exp], [values], [small.codes(columns["task_name"], tasks.code)],
+            [small.codes(columns["task_params"], params.code)], seen["worker_id"],
             seen.get("block_subtype", "wake"))
 
 
 def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _Strings,
                 tables: "Iterator[tuple[pa.Table, int]]",
-                on_bytes: "Callable[[int], None] | None", small: bool = False,
-                joined: bool = True) -> tuple:
+                on_bytes: "Callable[[int], None] | None", small: bool = False) -> tuple:
     """One block file: the experience numbers, performance values and task and parameter codes
-    of its rows, and its worker, type and subtype. Whatever the whole-file reader would report
+    of its rows (each a list of arrays, for its unit to join: `_joined`), and its worker and
+    subtype. Whatever the whole-file reader would report
     raises `Irregular`. ``tables``: the file's ranges parsed (`_Ahead.tables`), each with the
-    byte it ends at; ``small``: try the standard-library parser first (`_read_small`); without
-    ``joined`` the four columns come as lists of arrays, for `_Units.merged` to join with the
-    other workers' files in one copy."""
+    byte it ends at; ``small``: try the standard-library parser first (`_read_small`)."""
     if small:
         try:
             block = _read_small(file, perf, subtype, tasks, params)
@@ -239,7 +237,7 @@ def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _
         else:
             if on_bytes is not None:
                 on_bytes(file.stat().st_size)
-            return block if joined else (*([c] for c in block[:4]), *block[4:])
+            return block
     number = _folder(file)[0]
     exps, values, task_codes, param_codes = [], [], [], []
     seen: dict[str, str] = {}
@@ -270,14 +268,19 @@ def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _
         raise Irregular(f"unreadable: {exc}") from None
     if not exps:
         raise Irregular("an empty block")
-    if not joined:
-        return exps, values, task_codes, param_codes, seen["worker_id"], seen.get(
-            "block_subtype", "wake")
-    whole = []
-    for parts in (exps, values, task_codes, param_codes):  # one list joined and freed at a time
-        whole.append(np.concatenate(parts))
-        parts.clear()
-    return (*whole, seen["worker_id"], seen.get("block_subtype", "wake"))
+    return exps, values, task_codes, param_codes, seen["worker_id"], seen.get(
+        "block_subtype", "wake")
+
+
+def _joined(blocks: list[tuple]) -> list[np.ndarray]:
+    """The four row columns of ``blocks`` (`_read_block`'s, one file or the files of one block
+    number), each joined in one copy and its parts freed before the next is joined."""
+    columns = []
+    for j in range(4):
+        columns.append(np.concatenate([part for block in blocks for part in block[j]]))
+        for block in blocks:
+            block[j].clear()
+    return columns
 
 
 class _Ahead:
@@ -427,7 +430,8 @@ class _Units:
 
     def single(self, block: tuple) -> tuple:
         """One worker's block file as a unit (the shape l2logger writes for one worker)."""
-        exp, values, task_codes, param_codes, this_worker, sub = block
+        this_worker, sub = block[4:]
+        exp, values, task_codes, param_codes = _joined([block])
         if self.worker_of.setdefault(Path(), this_worker) != this_worker:
             raise Irregular("several workers")
         if not np.isfinite(values).all():
@@ -447,8 +451,7 @@ class _Units:
 
     def merged(self, blocks: list[tuple], files: list[Path]) -> tuple:
         """The files of one block number, one per worker, as one unit (see the class); empties
-        ``blocks`` (each file's columns as lists of arrays, `_read_block`'s ``joined=False``:
-        joined here with the other files' in one copy, and freed)."""
+        ``blocks`` (their columns are joined into the unit's in one copy)."""
         kinds = {_folder(f)[1] for f in files}
         subs = {b[5] for b in blocks}
         if len(kinds) != 1 or len(subs) != 1:
@@ -456,11 +459,7 @@ class _Units:
         sub = subs.pop()
         workers = [b[4] for b in blocks]
         sizes = [sum(p.size for p in b[0]) for b in blocks]
-        merged = []
-        for j in range(4):  # one column joined (and its files' parts freed) at a time
-            merged.append(np.concatenate([p for b in blocks for p in b[j]]))
-            for b in blocks:
-                b[j].clear()
+        merged = _joined(blocks)
         blocks.clear()  # the caller's list
         exp, values, task_codes = merged[:3]
         if not np.isfinite(values).all():
@@ -542,8 +541,7 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
             for index in group:
                 read_now.append(_read_block(
                     units.files[index], perf, subtype, tasks, params, ahead.tables(index),
-                    _advance(bar, read) if bar.enabled else None, small=small,
-                    joined=not units.several))
+                    _advance(bar, read) if bar.enabled else None, small=small))
                 read += units.sizes[index]
             if units.several:
                 (exp, values, task_codes, param_codes, kind, sub, starts, means,
