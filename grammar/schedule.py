@@ -16,6 +16,34 @@ if TYPE_CHECKING:
     from typing import Any, Mapping
 
 
+#: the most episodes a ``count`` holds, and a schedule in all, before sylla calls it absurd: a
+#: thousand times the largest block of a published syllabus (5,000 episodes) times two hundred,
+#: and a hundred times the longest run the metrics are measured on (10 million episodes); at a
+#: thousand episodes a second an agent would run for twelve days. Every consumer that makes
+#: per-episode data from a schedule (simulate, metrics --syllabus, watch) refuses a longer one
+#: with its count and line, and the linter warns about such a count (H506), instead of trying to
+#: allocate it (a count of 10^12 was 7 TiB, issue 38)
+MAX_EPISODES = 10**9
+
+
+def absurd_block(model: Syllabus) -> tuple[Block, int] | None:
+    """The first block whose count is more than ``MAX_EPISODES``, or at which the schedule's
+    running total passes it, and that total; None when the schedule is of a sensible length."""
+    total = 0
+    for block in model.blocks:
+        total += block.count
+        if block.count > MAX_EPISODES or total > MAX_EPISODES:
+            return block, total
+    return None
+
+
+def count_text(n: int) -> str:
+    """A count for a message: as written when short, else its first digits and its length
+    (a count may have thousands of digits)."""
+    digits = str(n)
+    return digits if len(digits) <= 24 else f"{digits[:6]}… ({len(digits):,} digits)"
+
+
 @record(frozen=True, slots=True)
 class ScheduledBlock:
     """One block of one worker's schedule.

@@ -79,6 +79,17 @@ def _where(log: EpisodeLog, part: pd.DataFrame, i: int) -> tuple[str, int | None
     return log.path, row
 
 
+def _block_of(ends: np.ndarray, episodes: np.ndarray) -> np.ndarray:
+    """The scheduled block of each episode, found among the blocks' ends: never an array as
+    long as the schedule, which a huge count makes of any length (issue 38)."""
+    return np.searchsorted(ends, episodes, side="right")
+
+
+def _block_at(ends: np.ndarray, episode: int) -> int:
+    """The scheduled block of one episode (``_block_of``)."""
+    return int(np.searchsorted(ends, episode, side="right"))
+
+
 def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Syllabus",
                     allow_partial: bool) -> tuple[RunData, list[str], tuple | None]:
     workers = sorted(part["worker"].astype(str).unique(), key=natural_order)
@@ -91,8 +102,7 @@ def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Sylla
         mine = part[part["worker"].astype(str) == worker]
         mine = mine.sort_values("episode", kind="stable").reset_index(drop=True)
         starts = np.array([b.start for b in sched.blocks], dtype=np.int64)
-        counts = np.array([b.count for b in sched.blocks], dtype=np.int64)
-        ordinal_of = np.repeat(np.arange(len(sched.blocks)), counts)
+        ends = np.array([b.end for b in sched.blocks], dtype=np.int64)
         episodes = mine["episode"].to_numpy()
         n, expected = len(episodes), sched.episodes
         who = f"run {run!r}" + (f", worker {worker!r}" if len(workers) > 1 else "")
@@ -113,7 +123,7 @@ def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Sylla
                 f"{who}: the log has {n} episodes but the syllabus schedules {expected}; "
                 f"episode {expected} is beyond the last block", file, row)
         if n < expected:
-            block = sched.blocks[int(ordinal_of[n])]
+            block = sched.blocks[_block_at(ends, n)]
             message = (f"{who}: the log ends after {n} episodes but the syllabus schedules "
                        f"{expected}; block {block.ordinal} ({block.task}, phase "
                        f"{block.phase_label}) covers episodes {block.start}-{block.end - 1}")
@@ -121,9 +131,9 @@ def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Sylla
                 raise MetricsError(message + " (use --allow-partial for a run that ended early)",
                                    log.path)
             notes.append(message + "; metrics of that block and later are marked partial")
-            partial_blocks.add(int(ordinal_of[n]))
-            partial_blocks.update(range(int(ordinal_of[n]) + 1, len(sched.blocks)))
-        ordinals = ordinal_of[:n]
+            partial_blocks.add(_block_at(ends, n))
+            partial_blocks.update(range(_block_at(ends, n) + 1, len(sched.blocks)))
+        ordinals = _block_of(ends, np.arange(n))
         blocks = sched.blocks
         if "task" in mine.columns:
             all_tasks = {b.task.lower() for b in blocks}

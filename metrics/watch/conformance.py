@@ -131,12 +131,13 @@ def _check_worker(mine: "pd.DataFrame", sched: "Schedule", model: "Syllabus",
     all_tasks = {b.task.lower() for b in blocks}
     episodes = mine["episode"].to_numpy()
     n = len(episodes)
-    counts = np.array([b.count for b in blocks], dtype=np.int64)
-    ordinal_of = np.repeat(np.arange(len(blocks)), counts)
+    ends = np.array([b.end for b in blocks], dtype=np.int64)
     gaps = episodes != np.arange(n)
     first_gap = int(np.argmax(gaps)) if gaps.any() else n
     limit = min(first_gap, sched.episodes)
-    ordinals = ordinal_of[:limit]
+    # each logged episode's block, found among the block ends: never an array as long as the
+    # schedule, which a huge count makes of any length (issue 38)
+    ordinals = np.searchsorted(ends, np.arange(limit), side="right")
     candidates: list[tuple[int, str, str, "ScheduledBlock"]] = []
     if "task" in mine.columns and limit:
         got = mine["task"].astype(str).to_numpy()[:limit]
