@@ -294,9 +294,19 @@ class LineIndex:
 
     def line_text(self, line: int) -> str:
         """The text of a 1-based line without its line break."""
+        start, end = self.line_span(line)
+        return self.text[start:end]
+
+    def line_span(self, line: int) -> tuple[int, int]:
+        """Offsets ``[start, end)`` of a 1-based line without its line break, found without
+        copying the line (a minified file is one line of megabytes: a reporter showing a
+        window of it per finding must not copy it per finding)."""
         start = self.starts[line - 1]
         end = self.starts[line] if line < len(self.starts) else len(self.text)
-        return self.text[start:end].rstrip("\r\n")
+        text = self.text
+        while end > start and text[end - 1] in "\r\n":
+            end -= 1
+        return start, end
 
     def offset(self, line: int, column: int) -> int:
         """Offset of a 1-based line and column (clamped to the text)."""

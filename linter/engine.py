@@ -61,6 +61,11 @@ class LintResult(Generic[ParseT]):
         return self.parse.text
 
 
+#: the longest message a finding carries: a message quotes the file (a task name, a key), and a
+#: name of megabytes quoted by each of thousands of findings would make a report (and the
+#: editor's diagnostics) of their product; the longest message a real file gets is 250 (issue 38)
+MAX_MESSAGE = 1000
+
 #: per thread: a function the rule loop calls before each rule (``between_rules``)
 _between_rules = thread_local()
 
@@ -154,6 +159,8 @@ def _filter(
         level = configured_severity(config, f.code)
         if level is not None and level != f.severity:
             f = replace(f, severity=level)
+        if len(f.message) > MAX_MESSAGE:
+            f = replace(f, message=f.message[: MAX_MESSAGE - 1] + "…")
         out.append(f)
     out.sort(key=lambda f: (f.span.start, f.span.end, f.code))
     return out

@@ -192,7 +192,7 @@ def _run(args: argparse.Namespace) -> int:
     from sylla.linter import ConfigError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.linter.languages import encode_fixed  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.linter.languages import lint_text as lint  # every language, by content  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from sylla.linter.reporters import FileReport, get  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.linter.reporters import FileReport, writer  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     from .common import read_source  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
@@ -260,16 +260,17 @@ def _run(args: argparse.Namespace) -> int:
     if args.format == "text" and unread_and_clean:
         pass  # "All checks passed" would be false: a file could not be read (said on stderr)
     elif not args.diff or args.format != "text":
-        out = get(args.format)(reports)
+        write = writer(args.format)  # finding by finding: a report is never held whole (issue 38)
         if args.output_file:
             try:
-                Path(args.output_file).write_text(out, encoding="utf-8")
+                with open(args.output_file, "w", encoding="utf-8") as fh:
+                    write(reports, fh)
             except OSError as exc:
                 print(f"sylla: cannot write {args.output_file}: {exc.strerror or exc}", file=sys.stderr)
                 return 2
         else:
             # with the fixed text on stdout (as ruff does), what is left to fix goes to stderr
-            (sys.stderr if args.fix and "-" in args.paths else sys.stdout).write(out)
+            write(reports, sys.stderr if args.fix and "-" in args.paths else sys.stdout)
     if status:
         return status
     failing = any(SEVERITY_RANK[f.severity.value] >= threshold for r in reports for f in r.result.findings)
