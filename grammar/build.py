@@ -11,7 +11,7 @@ import operator
 import re
 from types import MappingProxyType
 
-from .lalr import Item, Tok
+from .lalr import Item, Tok, to_int
 from .model import (
     EMPTY,
     Block,
@@ -157,12 +157,14 @@ def build_instruction(
         label = value["$phase"]
         label = label if isinstance(label, str) else str(label)
         m = PHASE_LABEL.fullmatch(label)
+        number = to_int(m.group(1)) if m else None
         enable = value.get("enable_updates")
         return PhaseMark(
             index=index,
             label=label,
-            number=int(m.group(1)) if m else None,
-            kind=m.group(2) if m else None,  # type: ignore[arg-type]  # the label pattern admits only "train" or "test" here
+            number=number,
+            # a number too long to read is a label that does not follow the convention (P301)
+            kind=m.group(2) if m and number is not None else None,  # type: ignore[arg-type]  # the label pattern admits only "train" or "test" here
             enable_updates=enable if isinstance(enable, bool) else None,
             span=span,
             path=path,

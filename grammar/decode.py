@@ -2,8 +2,11 @@
 
 A syllabus is UTF-8. A byte-order mark is dropped (and recorded, since ``json.load`` refuses
 it), invalid UTF-8 sequences are reported with their position and replaced so that parsing
-can go on, and a file with NUL bytes is called binary (or UTF-16 when its BOM says so)
-instead of being fed to the parser; so is a file whose bytes are mostly not text.
+can go on, and a file whose bytes are mostly not text (random or compressed data, a file of
+zeros) is called binary, or UTF-16 when its BOM or its pattern of zeros says so, instead of
+being fed to the parser. A stray NUL byte in a text is text: the lexer reports it where it is
+(S103 in a string, S108 elsewhere), exactly as for an editor's buffer holding the same
+characters, so that the command line and the editor agree on the same file (issue 38).
 """
 
 from __future__ import annotations
@@ -39,8 +42,6 @@ def decode(data: bytes | str) -> Decoded:
         return Decoded(data)
     if data.startswith((b"\xff\xfe", b"\xfe\xff")) or utf16_without_bom(data):
         return Decoded(None, [Diagnostic("encoding", "file is UTF-16 encoded; save it as UTF-8", Span(0, 0))])
-    if b"\x00" in data[:8192]:
-        return Decoded(None, [Diagnostic("binary", "this is a binary file, not a syllabus (it contains NUL bytes)", Span(0, 0))])
     out = Decoded(None)
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
@@ -48,7 +49,7 @@ def decode(data: bytes | str) -> Decoded:
     text = data.decode("utf-8", errors="surrogateescape")
     share = _binary_share(text)
     if share > _BINARY_SHARE:
-        message = f"this is not a text file ({share:.0%} of its first characters are invalid UTF-8 or control characters); a syllabus is UTF-8 text"
+        message = f"this is not a text file ({share:.0%} of its first characters are NUL, invalid UTF-8 or control characters); a syllabus is UTF-8 text"
         return Decoded(None, [Diagnostic("binary", message, Span(0, 0))])
     if not text.isascii() and re.search(_BAD_BYTES, text):
         for n, m in enumerate(re.finditer(_BAD_BYTES, text)):

@@ -33,12 +33,14 @@ _DIRECTIVE = re.compile(r'(?<!\\)"\$(?:phase|repeat|episode|dataset|info)"\s*:')
 _INSTRUCTIONS_LIST = r'(?<!\\)"instructions"\s*:\s*(?:(?://[^\n]*\n|/\*.*?\*/)\s*)*\['
 
 
-def sniff_text(data: bytes | str) -> str | None:
-    """The text of ``data`` for detection, or None for a binary file.
+def sniff_text(data: bytes | str) -> str:
+    """The text of ``data`` for detection.
 
     UTF-8 (with or without BOM) and UTF-16 (with a BOM, or ASCII-range text without one) are decoded, so that a UTF-16 syllabus
     is recognised and then told to be saved as UTF-8 by the linter instead of being skipped
-    without a word. Undecodable bytes are replaced rather than fatal.
+    without a word. Undecodable bytes are replaced rather than fatal, and NUL bytes stay: a
+    syllabus with a stray NUL still holds its directives, and is linted (the NUL is an error
+    there, as in the editor) rather than skipped as binary, which would pass it (issue 38).
     """
     if isinstance(data, str):
         return data
@@ -46,8 +48,19 @@ def sniff_text(data: bytes | str) -> str | None:
         return data.decode("utf-16", errors="replace")
     if b"\x00" in data[:8192]:
         encoding = utf16_without_bom(data)
-        return data.decode(encoding, errors="replace") if encoding else None
+        if encoding:
+            return data.decode(encoding, errors="replace")
     return data.decode("utf-8", errors="replace")
+
+
+def is_binary(data: bytes | str) -> bool:
+    """Whether ``data`` holds a NUL byte that is not UTF-16's: what tools (pre-commit's
+    ``identify``, git, grep) take for a binary file and skip. A file the languages' detection
+    turns away is still linted when it is binary and looks like one of them by name or first
+    character (``languages.language_of``): a binary file is never passed for lack of a look."""
+    if isinstance(data, str):
+        return "\x00" in data
+    return b"\x00" in data and not (data.startswith((b"\xff\xfe", b"\xfe\xff")) or utf16_without_bom(data))
 
 
 def is_syllabus(data: bytes | str, *, force: bool = False) -> bool:
@@ -55,17 +68,17 @@ def is_syllabus(data: bytes | str, *, force: bool = False) -> bool:
     if force:
         return True
     text = sniff_text(data)
-    if text is None:
-        return False
     if _DIRECTIVE.search(text):
         return True
     if not re.search(_INSTRUCTIONS_LIST, text, re.S):
         return False
     try:
         value = json.loads(text.lstrip("\ufeff"))
-    except ValueError:
-        # JSONC (comments, trailing commas): the textual evidence is all there is, and a
-        # nested ``"instructions": [`` in a commented config file is rare enough to accept.
+    except (ValueError, RecursionError):
+        # JSONC (comments, trailing commas), or a text json.loads cannot read (nested deeper
+        # than its recursion, a number of more digits than Python converts): the textual
+        # evidence is all there is, and a nested ``"instructions": [`` in a commented config
+        # file is rare enough to accept. The linter then says what is wrong with the text.
         return True
     return isinstance(value, dict) and isinstance(value.get("instructions"), list)
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import sys
 from json.scanner import make_scanner
 
 from .model import Diagnostic, NonJson, NonJsonKind, Related, Severity, Span
@@ -33,6 +34,12 @@ if TYPE_CHECKING:
 MAX_DEPTH = 100
 #: After this many syntax errors the parser stops: the rest would be noise.
 MAX_ERRORS = 100
+#: a run of digits or an exponent long enough that converting a number may fail or overflow (a
+#: float overflows only past 308 digits before the point plus its exponent, an int fails only
+#: past 4,300 digits): a text without one converts every number exactly as ``json.loads`` does,
+#: so its whole-lexed containers go to the C decoder; a text with one is parsed token by token,
+#: and ``_number`` reports each such number at its place
+_SUSPECT = r"[0-9]{100}|[eE]\+?0*[1-9][0-9]{2}"
 
 _OPEN = frozenset({"LBRACE", "LSQB"})
 _CLOSE = frozenset({"RBRACE", "RSQB"})
@@ -46,6 +53,8 @@ _COMMENT_KINDS = {
 }
 # Characters that may not follow a number directly (``01``, ``1.``, ``0x1F``, ``1e``).
 _AFTER_NUMBER = frozenset("0123456789.eE+-xXabcdfABCDF_")
+#: what float() makes of a decimal beyond a 64-bit float (no math import: start-up, issue 24)
+_INFINITIES = (float("inf"), float("-inf"))
 _WORD_VALUES = {"True": ("TRUE", True), "False": ("FALSE", False), "None": ("NULL", None)}
 
 
@@ -287,6 +296,8 @@ def parse_around(text: str, start: int, end: int, hole: Item) -> RawParse:
 def _parse(text: str, start: int, end: int, exact: bool, hole: Item | None, open_: bool, close: bool) -> RawParse:
     t = tables()
     run = _Run(text, t)
+    if not exact and _suspect(text, start, end, hole):
+        exact = True  # a number the C decoder would refuse or read as infinity: see _SUSPECT
     try:
         _drive(run, text, start, end, exact, hole, open_, close)
     except _Stop:
@@ -303,6 +314,15 @@ def _parse(text: str, start: int, end: int, exact: bool, hole: Item | None, open
             Diagnostic("too-deep", f"nesting is deeper than {MAX_DEPTH} levels; sylla stops here", Span(pos, pos + 1))
         )
     return run.out
+
+
+def _suspect(text: str, start: int, end: int, hole: Item | None) -> bool:
+    """Whether ``text[start:end]`` (the ``hole`` left out: it was parsed before) may hold a
+    number the C decoder refuses or reads as infinity (``_SUSPECT``)."""
+    search = re.compile(_SUSPECT).search
+    if hole is None:
+        return search(text, start, end) is not None
+    return search(text, start, hole.start) is not None or search(text, hole.end, end) is not None
 
 
 class _Hole:
@@ -553,12 +573,31 @@ def _number(run: _Run, text: str, s: str, start: int, end: int) -> Tok:
             j += 1
         run._problem("bad-number", f"'{_clip(text[start:j])}' is not a valid JSON number", start, j)
         return Tok("NUMBER", None, start, j)
-    try:
-        value: Any = int(s) if s.lstrip("-").isdigit() else float(s)
-    except ValueError:  # more digits than Python converts (json.loads refuses them too)
-        run._problem("bad-number", "number has too many digits", start, end)
-        value = None
+    if s.lstrip("-").isdigit():
+        value: Any = to_int(s)
+        if value is None:  # more digits than Python converts (json.loads refuses them too)
+            run._problem("bad-number", too_many_digits(len(s.lstrip("-"))), start, end)
+    else:
+        value = float(s)
+        if value in _INFINITIES:  # json.loads would read it as infinity, which JSON cannot write back
+            run._problem("bad-number", f"'{_clip(s)}' is beyond the range of a 64-bit float: JSON readers make it infinity", start, end)
+            value = None
     return Tok("NUMBER", value, start, end)
+
+
+def to_int(digits: str) -> int | None:
+    """``int(digits)``, or None when Python refuses that many digits (``sys.get_int_max_str_digits``,
+    4,300 by default): the one way a number read from a file becomes an int (a phase label's
+    number, a completion's, a rule's suggestion), so none of them can raise on a long one."""
+    try:
+        return int(digits)
+    except ValueError:
+        return None
+
+
+def too_many_digits(digits: int) -> str:
+    """Why a number of ``digits`` digits is not read."""
+    return f"number has {digits:,} digits; JSON readers in Python refuse more than {sys.get_int_max_str_digits() or 4300:,}"
 
 
 def _check_depth(values: list, tok: Tok) -> None:

@@ -35,6 +35,8 @@ _CACHE_LIMIT = 100_000
 _DISK_CACHE_MAX_INSTRUCTIONS = 5_000
 _DISK_CACHE_LIMIT = 50_000
 _DIRECTIVES = ("$phase", "$repeat", "$episode", "$dataset", "$info")
+#: the directives that are whole instructions, never a key of a block's leaf (``notInLeaf``)
+_OWN_INSTRUCTIONS = ("$phase", "$repeat", "$info")
 
 # (relative path, keyword, message) of each error of one instruction, by its source text.
 _instruction_cache: dict[str, tuple[tuple[tuple[str | int, ...], str, str], ...]] = {}
@@ -293,6 +295,9 @@ def _what(instance: Any) -> str:
 
 def _extra_key_message(key: str, container: Any) -> str:
     if isinstance(container, str):  # propertyNames reports the name itself
+        if key in _OWN_INSTRUCTIONS:
+            return (f'"{key}" is an instruction of its own, not a key of a $repeat, $episode or $dataset object '
+                    "(a $repeat repeats exactly one $episode or $dataset)")
         if key.startswith("$"):
             return f'unexpected directive "{key}": a leaf has one $episode or $dataset, and parameters without "$"'
         return f'"{key}" is not a valid parameter name (use names or slash paths such as bot/paddle/width)'

@@ -22,7 +22,7 @@ def is_trial_file(data: bytes | str) -> bool:
         return False
     try:
         doc = json.loads(data)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than json.loads recurses
         return _looks_like(data)
     return (
         isinstance(doc, dict) and isinstance(doc.get("id"), str) and bool(re.match(ID_RE, doc["id"]))

@@ -105,7 +105,10 @@ class SchemaUnexpectedKey(Rule):
     code, name, severity, kinds = "S206", "unexpected-key", Severity.ERROR, ("additionalProperties", "propertyNames", "unevaluatedProperties")
     __doc__ = rule_doc(
         "An instruction has a key it does not allow (`count` on `$phase`, `count` inside `$repeat`).",
-        "JSON Schema `additionalProperties`/`propertyNames` errors on instructions.",
+        "JSON Schema `additionalProperties`/`propertyNames` errors on instructions, among them a "
+        "`$phase`, `$info` or `$repeat` inside a `$repeat`: each is an instruction of its own, and "
+        "inside a `$repeat` it is no directive to an engine, so the instruction schedules nothing "
+        "(`{\"$repeat\": {\"$phase\": \"1.train\"}, \"count\": 100}` is no train phase).",
         '{"$repeat": {"$episode": "Pong", "count": 5000}}',
         '{"$repeat": {"$episode": "Pong"}, "count": 5000}',
         "Move the key to where it belongs or remove it.",

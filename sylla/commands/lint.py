@@ -190,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from sylla.linter import ConfigError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from sylla.linter.languages import encode_fixed  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.linter.languages import encode_fixed, language_of  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.linter.languages import lint_text as lint  # every language, by content  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.linter.reporters import FileReport, writer  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
@@ -218,7 +218,7 @@ def _run(args: argparse.Namespace) -> int:
         where = (args.stdin_filename or os.path.join(os.getcwd(), "<stdin>")) if path == "-" else path
         try:
             config = config_for(where)
-            if path == "-" and not config.is_syllabus(where, data):
+            if path == "-" and language_of(where, data, config) is None:  # the one decision discover asks too
                 if args.fix:
                     sys.stdout.buffer.write(data)  # the input passes through unchanged
                 continue
@@ -228,7 +228,12 @@ def _run(args: argparse.Namespace) -> int:
                 from sylla.linter.write import write_bytes  # noqa: PLC0415 - lazy: start-up, the writer loads only with --fix/--diff (issue 24)
 
                 text = result.text
-                relint = lambda t, name=name, config=config, language=result.language: lint(t, name, config, language=language)
+                # each round lints the bytes it would write, not the text: what is written is
+                # encoded as the file was (a BOM, a config's declared encoding), and findings
+                # on those bytes (N601 on a BOM, B803) belong in the report and the exit code,
+                # which a fresh lint of the file gives (issue 38)
+                relint = lambda t, name=name, config=config, language=result.language, data=data: lint(
+                    encode_fixed(data, t, language), name, config, language=language)
                 safe_only = not args.unsafe_fixes
                 loop = fix_all(result, relint, unsafe=args.unsafe_fixes)
                 fixed = loop.text
