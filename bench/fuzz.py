@@ -28,7 +28,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
@@ -100,20 +99,33 @@ CLI_PROPERTIES = ("cli: no traceback or hang", "cli: memory bounded by the input
                   "cli: --fix exits as a fresh lint", "cli: no exit 0 for a file with an error")
 
 
+#: runs its arguments and writes their exit status and peak resident memory (KiB) to the file
+#: it is given first. A child's ``ru_maxrss`` counts the memory of the process it was forked from
+#: (Linux keeps the old memory's high-water mark across ``exec``): measured straight from a fuzz
+#: worker it is the worker's hundreds of megabytes, so a small interpreter forks the command
+_MEASURE = (
+    "import os, subprocess, sys\n"
+    "p = subprocess.Popen(sys.argv[2:])\n"
+    "_, status, usage = os.wait4(p.pid, 0)\n"
+    "open(sys.argv[1], 'w').write(f'{os.waitstatus_to_exitcode(status)} {usage.ru_maxrss}')\n"
+)
+
+
 def _run(args: list[str], cwd: str) -> tuple[int, str, str, int]:
     """Run ``args``; its exit status (-9 on a timeout), stdout, stderr and peak resident memory in bytes."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(args, cwd=cwd, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
-        timer = threading.Timer(CLI_TIMEOUT, proc.kill)
-        timer.start()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile("r") as measured:
+        proc = subprocess.Popen([sys.executable, "-c", _MEASURE, measured.name, *args], cwd=cwd, stdout=out, stderr=err,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
         try:
-            _, status, usage = os.wait4(proc.pid, 0)
-        finally:
-            timer.cancel()
-        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: the kernel's rusage is this child's alone
+            proc.wait(timeout=CLI_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+            proc.wait()
+            return -9, "", "timed out", 0
+        code, _, rss = measured.read().partition(" ")
         out.seek(0)
         err.seek(0)
-        return proc.returncode, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"), usage.ru_maxrss * 1024
+        return int(code or -1), out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"), int(rss or 0) * 1024
 
 
 def cli_check(mutant: str, path: str) -> list[tuple[str, str]]:
