@@ -347,7 +347,7 @@ def strict_json(text: str) -> Any:
         raise ValueError("nested too deep") from exc
 
 
-def _neutral(text: str) -> str:
+def neutral(text: str) -> str:
     """``text`` with its suppressions switched off: a finding its author silenced is still there."""
     return text.replace("sylla:", "sylla-").replace('"sylla_ignore"', '"sylla-ignore"')
 
@@ -367,7 +367,7 @@ def _error_props(text: str, config: Config, path: str) -> list[Violation]:
     refuses, one with an instruction the schedule cannot place, and no syllabus is hidden from
     detection by a NUL byte (issue 38)."""
     out: list[Violation] = []
-    result = lint(_neutral(text), path, config)
+    result = lint(neutral(text), path, config)
     failing = [f for f in result.findings if f.severity in (Severity.ERROR, Severity.WARNING)]
     errors = [f for f in result.findings if f.severity is Severity.ERROR]
     try:

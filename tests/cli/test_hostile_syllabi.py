@@ -292,7 +292,8 @@ def test_an_absurd_count_is_warned_about_and_refused_with_its_line(tmp_path: Pat
     assert explain.returncode == 0 and str(count + 60).encode() in explain.stdout
     log = tmp_path / "log.csv"
     for command in (["simulate", str(target), "-o", str(log)],
-                    ["metrics", "--syllabus", str(target), str(FIX / "metrics" / "short.csv")]):
+                    ["metrics", "--syllabus", str(target), str(FIX / "metrics" / "short.csv")],
+                    ["watch", str(FIX / "metrics" / "short.csv"), "--syllabus", str(target), "--check"]):
         refused = sylla(*command, limit_memory=2 << 30)  # 7 TiB were asked for at 10^12
         no_traceback(refused)
         where = f"{target}:{line}:{col}: count ".encode()
