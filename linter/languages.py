@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import importlib
 
-from sylla.grammar.birds.detect import birds_kind
+from sylla.grammar.birds.detect import claims
 from sylla.grammar.no_typing import TYPE_CHECKING
 from sylla.grammar.record import record
 
@@ -39,8 +39,10 @@ if TYPE_CHECKING:
 __all__ = ["LANGUAGES", "Language", "encode_fixed", "language_of", "lint_text", "spec_for", "wants_file"]
 
 
-def is_birds(data: bytes | str) -> bool:
-    return birds_kind(data) is not None
+def is_birds(data: bytes | str, path: str | None = None) -> bool:
+    """A Science Birds config: by its root element, or an XML file (``*.xml``, or text that
+    starts like XML) whose root cannot be read for bytes XML cannot hold (``detect.claims``)."""
+    return claims(data, path)
 
 
 def is_trials(data: bytes | str) -> bool:
@@ -67,7 +69,7 @@ class Row:
 
 #: every language, in the order detection asks them
 LANGUAGES: tuple[Row, ...] = (
-    Row("birds", lambda data, path, config: is_birds(data), ".birds:BIRDS", (".xml",)),
+    Row("birds", lambda data, path, config: is_birds(data, path), ".birds:BIRDS", (".xml",)),
     Row("trials", lambda data, path, config: is_trials(data), ".trials:TRIALS", (".json",)),
     Row("syllabus", is_syllabus, ".syllabus:SYLLABUS", (".json", ".jsonc")),
 )
@@ -92,12 +94,13 @@ def language_of(path: str | None, data: bytes | str, config: Config | None = Non
     return None
 
 
-def content_language(data: bytes | str) -> Language:
-    """The language whose detection claims ``data`` first, else ``FALLBACK``: what a text
-    given to be linted is read as, whatever the config's ``syllabi`` globs say."""
+def content_language(data: bytes | str, path: str | None = None) -> Language:
+    """The language whose detection claims ``data`` (at ``path``, whose ending a broken file's
+    detection may ask) first, else ``FALLBACK``: what a text given to be linted is read as,
+    whatever the config's ``syllabi`` globs say."""
     defaults = Config()
     for row in LANGUAGES:
-        if row.name != FALLBACK and row.detect(data, None, defaults):
+        if row.name != FALLBACK and row.detect(data, path, defaults):
             return row.name
     return FALLBACK
 
@@ -113,7 +116,7 @@ def lint_text(
     language server shares one parse per version between the lint and its features, and
     passes the language the document is served in, so an open config whose root element is
     being retyped keeps being linted as XML."""
-    return run(spec_for(language or content_language(data)), data, path, config, parsed=parsed)
+    return run(spec_for(language or content_language(data, path)), data, path, config, parsed=parsed)
 
 
 def encode_fixed(original: bytes, text: str, language: Language | None = None) -> bytes:

@@ -228,7 +228,12 @@ def _run(args: argparse.Namespace) -> int:
                 from sylla.linter.write import write_bytes  # noqa: PLC0415 - lazy: start-up, the writer loads only with --fix/--diff (issue 24)
 
                 text = result.text
-                relint = lambda t, name=name, config=config, language=result.language: lint(t, name, config, language=language)
+                # each round lints the bytes it would write, not the text: what is written is
+                # encoded as the file was (a BOM, a config's declared encoding), and findings
+                # on those bytes (N601 on a BOM, B803) belong in the report and the exit code,
+                # which a fresh lint of the file gives (issue 38)
+                relint = lambda t, name=name, config=config, language=result.language, data=data: lint(
+                    encode_fixed(data, t, language), name, config, language=language)
                 safe_only = not args.unsafe_fixes
                 loop = fix_all(result, relint, unsafe=args.unsafe_fixes)
                 fixed = loop.text
