@@ -26,15 +26,18 @@ import re
 
 from .kinds import ROOTS, Kind
 
+#: XML's white space (not Python's ``\s``, which also takes the C0 separators XML refuses); the
+#: VS Code extension's sniff (vscode-extension/src/birdsSniff.ts) spells every pattern the same
+_WS = r"[ \t\r\n]"
 #: what may come before the root element: the declaration and other processing instructions,
 #: comments, the doctype (with an internal subset)
-_SKIP = r"\s*(?:<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>\[]*(?:\[.*?\])?\s*>)"
-_NAME = r"[A-Za-z_:][\w.:-]*"
+_SKIP = _WS + r"*(?:<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>\[]*(?:\[.*?\])?" + _WS + r"*>)"
+_NAME = r"[A-Za-z_:][A-Za-z0-9_.:-]*"
 #: a config's root start tag anywhere (only asked of a file whose prolog could not be read)
-_ANY_ROOT = r"<(?:config_generation|evaluation)(?=[\s/>]|\Z)"
+_ANY_ROOT = r"<(?:config_generation|evaluation)(?=[ \t\r\n/>]|\Z)"
 #: the same at the start of a line: in a file that does not start like XML, a config's root
 #: after some junk, never a JSON string that happens to hold the tag
-_LINE_ROOT = r"^\s*" + _ANY_ROOT
+_LINE_ROOT = r"(?:\A|\n)" + _WS + "*" + _ANY_ROOT
 #: characters no XML text can hold: NUL, the other C0 controls but tab, LF and CR, and the
 #: replacement character that bytes which are not text in the file's codec decode to
 _UNREADABLE = r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffd]"
@@ -83,8 +86,12 @@ def claims(data: bytes | str, path: str | None = None) -> bool:
     if status == "root":
         return name in ROOTS
     if status == "not-xml":  # another language's text, or bytes that are no text at all
-        named = path is not None and path.lower().endswith(".xml")
-        return named and (re.search(_UNREADABLE, text) is not None or re.search(_LINE_ROOT, text, re.M) is not None)
+        if path is None or not path.lower().endswith(".xml"):
+            return False
+        if isinstance(data, bytes):
+            codec, bom = sniff_codec(data)
+            text = data[len(bom) :].decode(codec, errors="replace")  # all of it, not the head
+        return re.search(_UNREADABLE, text) is not None or re.search(_LINE_ROOT, text) is not None
     return status == "unreadable" or re.search(_ANY_ROOT, text) is not None
 
 
@@ -106,7 +113,7 @@ def _root(data: bytes | str) -> tuple[str, str | None, str]:
 
 def _scan(text: str) -> tuple[str, str | None]:
     """(status, root name): the first start tag after the prolog, or why there is none."""
-    pos = re.compile(r"[\s\ufeff]*").match(text).end()  # type: ignore[union-attr]  # a pattern that matches the empty string always matches
+    pos = re.compile(r"[ \t\r\n\ufeff]*").match(text).end()  # type: ignore[union-attr]  # a pattern that matches the empty string always matches
     if pos < len(text) and text[pos] != "<":
         return "not-xml", None
     skip = re.compile(_SKIP, re.S)
@@ -115,7 +122,7 @@ def _scan(text: str) -> tuple[str, str | None]:
         if m is None or m.end() == pos:
             break
         pos = m.end()
-    pos = re.compile(r"\s*").match(text, pos).end()  # type: ignore[union-attr]  # as above
+    pos = re.compile(_WS + "*").match(text, pos).end()  # type: ignore[union-attr]  # as above
     unreadable = re.compile(_UNREADABLE)
     if unreadable.match(text, pos) or (text.startswith("<", pos) and unreadable.match(text, pos + 1)):
         return "unreadable", None
@@ -125,6 +132,8 @@ def _scan(text: str) -> tuple[str, str | None]:
     after = text[m.end() : m.end() + 1]
     if unreadable.match(after):
         return "unreadable", None
+    if after.isalnum():  # a name that goes on in letters beyond ASCII: not a config's root
+        return "root", m.group(0) + after
     if not after and m.group(0) not in ROOTS:
         return "open", None  # the root's name may still be being typed
     return "root", m.group(0)
