@@ -92,7 +92,7 @@ def _text_mutation(text: str, rng: random.Random, broken: list[str]) -> str:
         return _replace(text, m, rng.choice(["True", "TRUE", "false", "False", "yes", "1", "both", ""]))
     if kind == 3 and (m := _pick(_ATTRIBUTE, text, rng)):
         return _replace(text, m, "" if rng.random() < 0.5 else m.group(0) * 2)
-    if kind == 4:
+    if kind == 4 and text:
         lines = text.splitlines(keepends=True)
         i = rng.randrange(len(lines))
         op = rng.randrange(3)

@@ -11,9 +11,9 @@
   skipping the file (the pre-commit hook's promise: never a false pass); so is a file named
   ``*.xml`` that does not start like XML and holds such bytes, or a config's root tag at the
   start of a line. A file that is cut off or garbled before its root is one when a config's
-  root tag is in it; an empty file, one whose root is still being typed (an editor's new
-  buffer, which the language server then keeps serving in its first language), and a syllabus
-  that happens to be named ``*.xml`` are not.
+  root tag, or such a character, is in it. An empty file, one whose root is still being typed
+  (an editor's new buffer, which the language server then keeps serving in its first
+  language), and a syllabus that happens to be named ``*.xml`` are not.
 
 The check is cheap on files that are not XML (a JSON file is answered by its first character)
 and loads nothing but the regular expressions (issue 24). Patterns are compiled on first use
@@ -92,7 +92,9 @@ def claims(data: bytes | str, path: str | None = None) -> bool:
             codec, bom = sniff_codec(data)
             text = data[len(bom) :].decode(codec, errors="replace")  # all of it, not the head
         return re.search(_UNREADABLE, text) is not None or re.search(_LINE_ROOT, text) is not None
-    return status == "unreadable" or re.search(_ANY_ROOT, text) is not None
+    # "open": a prolog cut off or garbled before any root; a config's when its root tag is in
+    # it, or when it holds characters XML cannot hold (it starts like XML, and is broken)
+    return status == "unreadable" or re.search(_ANY_ROOT, text) is not None or re.search(_UNREADABLE, text) is not None
 
 
 def _root(data: bytes | str) -> tuple[str, str | None, str]:

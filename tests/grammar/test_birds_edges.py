@@ -66,6 +66,8 @@ def test_what_is_not_claimed() -> None:
 def test_a_prolog_that_cannot_be_read_is_claimed_when_a_config_root_follows() -> None:
     assert claims(META.replace(b"?>", b">", 1))  # a declaration that is never closed
     assert claims(b"garbage\n" + META, "configMeta.xml")
+    # a doctype never closed, and a NUL in the root's name: found by the fuzz campaign, seed 9369
+    assert claims(b'<?xml version="1.0"?>\n<!DOCTYPE config_generation [\n<config_gen\x00eration>')
 
 
 def test_detection_and_decoding_agree_on_utf16_without_a_mark() -> None:

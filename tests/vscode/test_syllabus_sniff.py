@@ -81,6 +81,7 @@ BIRDS_CASES = [
     '<?xml version="1.0"?>\n<project><!-- \x00 --></project>',
     '<?xml version="1.0">\n<config_generation/>',
     "<!-- never closed\n<config_generation>",
+    "<!DOCTYPE config_generation [\n<config_gen\x00eration>",  # a doctype never closed, and a NUL
     "<!-- being typed",
     "<",
     "<proj",

@@ -7,11 +7,11 @@
  * the doctype, however long they are, is `<config_generation>` (configMeta.xml) or `<evaluation>`
  * (config.xml). A document whose root cannot be read because of characters XML cannot hold (a
  * NUL inside a tag, bytes that were not text) is one too, so that the server reports them where
- * they are; a document cut off or garbled before its root is one when a config's root tag is in
- * it; a document named `*.xml` that does not start like XML is one when it holds such characters
- * or a config's root tag at the start of a line. An empty buffer, or one whose root is still
- * being typed, is not. The server still makes the final call per file, so a false "yes" here
- * costs one idle server, never a finding.
+ * they are; a document cut off or garbled before its root is one when a config's root tag, or
+ * such a character, is in it; a document named `*.xml` that does not start like XML is one when
+ * it holds such characters, or a config's root tag at the start of a line. An empty buffer, or
+ * one whose root is still being typed, is not. The server still makes the final call per file,
+ * so a false "yes" here costs one idle server, never a finding.
  */
 const WS = "[ \\t\\r\\n]";
 const SKIP = new RegExp(`${WS}*(?:<\\?[\\s\\S]*?\\?>|<!--[\\s\\S]*?-->|<!DOCTYPE[^>[]*(?:\\[[\\s\\S]*?\\])?${WS}*>)`, "y");
@@ -57,7 +57,7 @@ export function looksLikeBirdsConfig(text: string, path = ""): boolean {
   if (found.status === "not-xml") {
     return path.toLowerCase().endsWith(".xml") && (UNREADABLE.test(text) || LINE_ROOT.test(text));
   }
-  return found.status === "unreadable" || ANY_ROOT.test(text);
+  return found.status === "unreadable" || ANY_ROOT.test(text) || UNREADABLE.test(text);
 }
 
 /** The documents the extension looks at for Science Birds configs: XML files and untitled buffers. */
