@@ -132,7 +132,8 @@ class LevelSet:
     @property
     def amount_range(self) -> tuple[int, int] | None:
         """The fewest and most levels the game can draw: ``n`` is (n, n); ``lo-hi`` is drawn
-        from [lo, hi), so (lo, hi - 1). None when the text is neither or the range is empty."""
+        from [lo, hi), so (lo, hi - 1), and ``n-n`` always gives n (B818). None when the text is
+        neither, or the range is reversed (the game's draw fails)."""
         if self.amount is None:
             return None
         if (n := self.amount.int) is not None:
@@ -141,7 +142,7 @@ class LevelSet:
         if pair is None:
             return None
         lo, hi = pair
-        return (lo, hi - 1) if lo < hi else None
+        return (lo, max(lo, hi - 1)) if lo <= hi else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .model import LevelSet, Limits, TrialTemplate, shown
+from .numbers import game_range
 
 Range = tuple[int, int]
 
@@ -178,7 +179,12 @@ def plan(template: TrialTemplate) -> TrialPlan:
     for i, s in enumerate(training.sets if training is not None else (), 1):
         amount = s.amount_range
         if amount is None:
-            why = "has no amount" if s.amount is None else f"{shown(s.amount)} draws no number the game reads"
+            if s.amount is None:
+                why = "has no amount"
+            elif game_range(s.amount.raw) is not None:
+                why = f"{shown(s.amount)} is a reversed range, which the game cannot draw from"
+            else:
+                why = f"{shown(s.amount)} is not a number of levels the game reads"
             unknown.setdefault("training time", f"training set {i} {why}")
         if amount is None or per_level is None:
             sets.append(SetPlan(s, amount))

@@ -170,3 +170,10 @@ def test_generated_config_executions_from_an_unreadable_count_are_unknown() -> N
     doc = explain_generated(parse(text.encode()).model)
     assert doc["trials"][0]["number_of_executions"] is None and doc["totals"]["executions"] is None
     assert "unknown execution(s)" in render_generated_text(doc) and "xNone" not in render_generated_text(doc)
+
+
+def test_an_amount_range_of_one_number_gives_it_and_a_reversed_one_is_unknown() -> None:
+    same = plan(meta(WORKED.replace('amount="2"', 'amount="2-2"', 1)).trials[0])
+    assert same.training_time == (180 * 2, 180 * 2)  # the draw from [2, 2) gives 2 (B818's page)
+    reversed_ = plan(meta(WORKED.replace('amount="2"', 'amount="4-2"', 1)).trials[0])
+    assert reversed_.training_time is None and "reversed range" in reversed_.unknown["training time"]
