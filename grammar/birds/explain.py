@@ -248,6 +248,10 @@ def _known(v: Any) -> str:
     return "unknown" if v is None else str(v)
 
 
+def _seconds(v: int | None) -> str:
+    return "unknown" if v is None else f"{v} s"
+
+
 def _percent(v: int | None) -> str:
     return "an unknown percentage" if v is None else f"{v}%"
 
@@ -363,12 +367,12 @@ def render_generated_text(doc: dict[str, Any]) -> str:
         tr = t["training"]
         training = (
             "no training set" if tr is None else
-            f"training {tr['levels']} levels, time limit {_known(tr['time_limit'])} s, {_known(tr['interaction_limit'])} interactions"
+            f"training {tr['levels']} levels, time limit {_seconds(tr['time_limit'])}, {_known(tr['interaction_limit'])} interactions"
         )
         tests = ", ".join(str(s["levels"]) for s in t["test_sets"]) or "none"
         ckpt = t["checkpoint"]
         out.append(
             f"  trial {_known(t['id'])} (line {t['line']}): x{_known(t['number_of_executions'])}, notify_novelty={t['notify_novelty']}, "
-            f"checkpoint {_known(ckpt['time'])} s / {_known(ckpt['interaction'])} interactions; {training}; test sets (levels): {tests}"
+            f"checkpoint {_seconds(ckpt['time'])} / {_known(ckpt['interaction'])} interactions; {training}; test sets (levels): {tests}"
         )
     return "\n".join(out)
