@@ -6,8 +6,9 @@ import os
 from collections import Counter
 from typing import Iterator
 
-from sylla.grammar.model import Severity
-from sylla.grammar.trials.model import ORDERINGS, TRIALS, value_max
+from sylla.grammar.model import Severity, Span
+from sylla.grammar.trials.model import ORDERINGS, TRIALS, LongInt, value_max
+from sylla.grammar.trials.parse import MAX_SAID
 
 from ..finding import Finding
 from ..trials_context import TrialsContext
@@ -105,14 +106,28 @@ class TrialValueRange(TrialsRule):
     )
 
     def check_trials(self, ctx: TrialsContext) -> Iterator[Finding]:
+        """One finding per value out of range, the first ``MAX_SAID`` of them; then one that
+        counts the rest, so that a file of a million bad values gets a bounded report."""
         top = value_max(ctx.model.problem)
+        said = 0
+        first_unsaid: tuple[str, Span] | None = None
         for ex in ctx.model.data:
             for key, lst in (("input", ex.i), ("output", ex.o)):
                 if lst is None:
                     continue
                 for v, span in zip(lst.values, lst.spans):
-                    if v is not None and not 0 <= v <= top:
-                        yield ctx.finding(self, f"example {ex.index + 1}: {key} value {v} is outside 0..{top} (problem {ctx.model.id})", span)
+                    if v is None or (type(v) is int and 0 <= v <= top):
+                        continue
+                    said += 1
+                    what = f"example {ex.index + 1}: {key} value {f'with {v.digits:,} digits' if isinstance(v, LongInt) else v}"
+                    if said <= MAX_SAID:
+                        yield ctx.finding(self, f"{what} is outside 0..{top} (problem {ctx.model.id})", span)
+                    elif first_unsaid is None:
+                        first_unsaid = (what, span)
+        if first_unsaid is not None:
+            more = said - MAX_SAID
+            yield ctx.finding(self, f"{more:,} more value{'s' if more > 1 else ''} outside 0..{top} after these {MAX_SAID}; "
+                              f"the first: {first_unsaid[0]}", first_unsaid[1])
 
 
 class TrialOrderingsDiffer(TrialsRule):

@@ -32,3 +32,24 @@ async def test_a_trial_file_gets_its_w9_findings(client: RecordingClient, name: 
     client.open(uri, path.read_text(encoding="utf-8"))
     got = await client.diagnostics_for(uri, 1)
     assert [(d.code, d.range.start.line, d.range.start.character) for d in got] == expected
+
+
+EDGE = Path(__file__).resolve().parents[1] / "fixtures" / "trials" / "json-edge"
+
+
+@pytest.mark.parametrize("name, code, column", [
+    ("c046_1.json", "W902", 78),   # the 17th "[" of an input nested 70,000 deep
+    ("c046_2.json", "W906", 79),   # an output value of 5,000 digits
+])
+async def test_deep_nesting_and_huge_numbers_get_a_finding_at_their_position(
+    client: RecordingClient, name: str, code: str, column: int
+) -> None:
+    """Issue 38: past Python's recursion and 4,300-digit limits the server published nothing,
+    so a broken file looked clean; now it publishes what ``sylla lint`` says, where it says it."""
+    path = EDGE / name
+    expected = _cli_findings(path)
+    assert (code, 0, column) in expected
+    uri = path.as_uri()
+    client.open(uri, path.read_text(encoding="utf-8"))
+    got = await client.diagnostics_for(uri, 1)
+    assert [(d.code, d.range.start.line, d.range.start.character) for d in got] == expected
