@@ -111,3 +111,32 @@ def test_explain_one_trial_file() -> None:
     assert doc["trials"] == 55 and doc["groups"]["P2"] == 1
     first = json.loads((JSON / "c092_3.json").read_text())["data"][0]
     assert doc["schedule"][0]["trials"][0]["input"] == first["i"] and doc["schedule"][0]["order"] == 3
+
+
+EDGE = FIXTURES / "trials" / "json-edge"
+
+
+@pytest.mark.parametrize("args", [("lint",), ("lint", "--fix"), ("lint", "-f", "json"), ("lint", "-f", "sarif"), ("explain",)])
+@pytest.mark.parametrize("name, code, where", [("c046_1.json", "W902", "1:79"), ("c046_2.json", "W906", "1:80")])
+def test_deep_nesting_and_huge_numbers_are_findings_in_every_command(
+    tmp_path: Path, args: tuple[str, ...], name: str, code: str, where: str
+) -> None:
+    """Issue 38: "[" nested 70,000 deep and a 5,000-digit value gave tracebacks from lint, explain
+    and --fix (RecursionError in detection and the parse, ValueError from int). Each is a finding
+    at its position, and the command fails."""
+    target = tmp_path / name
+    shutil.copy(EDGE / name, target)
+    before = target.read_bytes()
+    out = sylla(*args, str(target))
+    assert "Traceback" not in out.stderr, out.stderr[-2000:]
+    if args == ("explain",) and code == "W906":  # a value out of range is a lint finding; the schedule says it as it is
+        assert out.returncode == 0 and "<an integer of 5,000 digits>" in out.stdout
+        return
+    assert out.returncode == 1
+    if args[-1] == "json":
+        assert [(f["code"], f"{f['line']}:{f['column']}") for f in json.loads(out.stdout) if f["code"] == code] == [(code, where)]
+    elif args == ("explain",):
+        assert f"{target}:{where}:" in out.stderr
+    elif args[-1] != "sarif":
+        assert f"{target}:{where}: {code}" in out.stdout
+    assert target.read_bytes() == before  # --fix has nothing safe to do here
