@@ -418,7 +418,13 @@ def settle_numbering(table: Table, shown: ShownExamples | None = None) -> None:
         return
     base = os.path.basename(table.path)
     labels = table.data.get("problem")
-    problems = [problem_of(x) for x in labels] if labels is not None else [None] * len(table.lines)
+
+    def problems() -> list[int | None]:
+        if labels is None:
+            return [None] * len(table.lines)
+        known = {x: problem_of(x) for x in set(labels)}
+        return [known[x] for x in labels]
+
     settled = settle(cols, problems, table.data.get("input"), table.data.get("correct"), shown or {}, list_text)
     shifts: list[int] = []
     drop: dict[int, str] = {}
