@@ -86,6 +86,11 @@ def _rows(lines: list[int], limit: int = 8) -> str:
     return shown + (f", ... ({len(lines):,} in all)" if len(lines) > limit else "")
 
 
+def _shown(value: str) -> str:
+    """A field as a message quotes it: at most 40 characters."""
+    return repr(value) if len(value) <= 40 else f"{value[:30]!r}... ({len(value):,} characters)"
+
+
 def _which(lines: list[int]) -> str:
     return f"row {lines[0]}" if len(lines) == 1 else f"rows {_rows(lines)}"
 
@@ -182,11 +187,9 @@ def _completeness(table: Table, f: _File, problems: list[int]) -> None:
     seen: dict[tuple, int] = {}
     dup: list[int] = []
     extra: list[int] = []
-    bad_label: list[int] = []
     for key, line in zip(keys, table.lines):
         if key[0] is None:
-            bad_label.append(line)
-            continue
+            continue  # _semantics names it
         if key in seen:
             dup.append(line)
         else:
@@ -194,8 +197,6 @@ def _completeness(table: Table, f: _File, problems: list[int]) -> None:
             if key not in expected:
                 extra.append(line)
     missing = sorted(expected - seen.keys())
-    if bad_label:
-        f.add("W915", f"{len(bad_label)} rows have a problem that is not a c??? label: rows {_rows(bad_label)}", bad_label[0])
     if missing:
         ex = ", ".join(f"(c{p:03d}, run {r}, order {o}, trial {t})" for p, r, o, t in missing[:3])
         f.add("W914", f"{len(missing):,} of the {len(expected):,} expected (problem, run, order, trial) rows are missing, "
@@ -250,7 +251,8 @@ def _semantics(table: Table, f: _File, scorer: Scorer, have_trials: bool) -> Non
     for k in range(len(lines)):
         p, line, text = probs[k], lines[k], progs[k]
         if p is None and labels is not None:
-            continue  # a row whose problem is not a label: W915 says so, and its DSL's range is unknown
+            fail("bad label", line, f"row {line}: problem {_shown(labels[k])}")
+            continue  # and its DSL's range is unknown
         ekey = (text, p)
         expr = exprs.get(ekey)
         if expr is None:
@@ -301,9 +303,10 @@ def _semantics(table: Table, f: _File, scorer: Scorer, have_trials: bool) -> Non
             elif abs(given - want_p) > ABS_TOL + REL_TOL * abs(want_p):
                 fail("nlp", line, f"row {line}: nlp {given}, the request's prior gives {want_p:.6f}")
     base = os.path.basename(table.path)
-    codes = {"unparseable program": "W915", "ill-typed program": "W915", "evaluation error": "W915", "no prior": "W915",
+    codes = {"bad label": "W915", "unparseable program": "W915", "ill-typed program": "W915", "evaluation error": "W915", "no prior": "W915",
              "accuracy": "W917", "test example": "W916", "predicted": "W918", "nll": "W919", "nlp": "W920"}
     what = {
+        "bad label": "have a problem that is not a c??? label",
         "unparseable program": "have a program that does not parse in the DSL",
         "ill-typed program": "have a program that is not of type [int] → [int]",
         "evaluation error": "have a program that fails on the trial's test input",

@@ -451,10 +451,8 @@ def settle_numbering(table: Table, shown: ShownExamples | None = None) -> None:
             lo, hi = min(kept) - 1, max(kept) - 1
             table.notes.append(Note("numbering", f"{base} numbers {name}s from 0 ({lo}..{hi}); the request numbers them from 1. "
                                     f"Read as {lo + 1}..{hi + 1}.", table.lines[col.zero[0]], 1))
-        low = 1 - col.shift
-        span = f"below {low}" if name == "run" else f"outside {low}..{top - col.shift}"
         for k in col.outside:
-            drop.setdefault(k, f"{name} {span}, the file's numbering")
+            drop.setdefault(k, f"{name} outside {1 - col.shift}..{top - col.shift}, the file's numbering")
     table.offsets = (shifts[0], shifts[1], shifts[2])
     table.drop(drop)
 

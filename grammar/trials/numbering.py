@@ -83,10 +83,9 @@ def settle(
             col.shift = None
             continue
         col.shift = 1 if col.zero else 0
-        low = 1 - col.shift
-        high = top - col.shift if name != "run" else None  # more runs than the request's 5 are extra, not unplaceable
-        if min(present) < low or (high is not None and max(present) > high):
-            col.outside = [k for k, v in enumerate(column) if v < low or (high is not None and v > high)]
+        low, high = 1 - col.shift, top - col.shift
+        if min(present) < low or max(present) > high:
+            col.outside = [k for k, v in enumerate(column) if not low <= v <= high]
     return out
 
 

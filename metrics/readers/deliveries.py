@@ -137,7 +137,8 @@ def read_trials(folder: str, trials_folder: str | None) -> TrialsData:
             raise MetricsError("predictions.csv has no accuracy column", t.path, exit_code=EXIT_USAGE)
         rows_bad = bad.setdefault("predictions.csv", {})
         keep, correct = _score_rows(t, scorer, rows_bad, bool(trials))
-        acc = np.asarray(t.data["accuracy"], dtype=np.int64)[keep] if keep else np.zeros(0, np.int64)
+        written = t.data["accuracy"]  # any other value is "not 0 or 1" below, and may not fit an int64
+        acc = np.asarray([2 if written[k] not in (0, 1) else written[k] for k in keep], dtype=np.int64)
         if trials:  # a program that fails on its input predicted nothing: wrong, whatever was written
             failed = set(rows_bad.get("evaluation error (counted as wrong)", []))
             lines = [t.lines[k] for k in keep]
