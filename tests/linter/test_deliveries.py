@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from sylla.grammar.trials.synth import HEADER, write_delivery
+from sylla.grammar.trials.synth import HEADER, write_delivery, write_edge_trials
 from sylla.linter.deliveries import check_delivery
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "trials"
@@ -360,9 +360,9 @@ def test_trial_files_past_python_s_limits_are_named_by_the_delivery_check(clean:
     stderr, and a check that could not read all its trial files does not pass."""
     trials = tmp_path / "json"
     shutil.copytree(JSON, trials)
-    edge = FIXTURES / "json-edge"
-    shutil.copy(edge / "c046_1.json", trials / "c047_1.json")
-    shutil.copy(edge / "c046_2.json", trials / "c047_2.json")
+    edge = write_edge_trials(str(JSON), str(tmp_path / "edge"))
+    shutil.copy(edge["c046_1.json"], trials / "c047_1.json")
+    shutil.copy(edge["c046_2.json"], trials / "c047_2.json")
     out = subprocess.run([sys.executable, "-m", "sylla", "lint", str(clean), "--trials", str(trials), "-f", "json"],
                          capture_output=True, text=True)
     assert "Traceback" not in out.stderr and not [f for f in json.loads(out.stdout) if f["severity"] != "info"]

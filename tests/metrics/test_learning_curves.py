@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sylla.grammar.trials.synth import write_delivery
+from sylla.grammar.trials.synth import write_delivery, write_edge_trials
 from sylla.metrics.learning_curves import accuracy_by_trial, search_sensitivity, variance_by_trial, wilson
 from sylla.metrics.readers.deliveries import read_trials
 
@@ -221,7 +221,7 @@ def test_programs_and_numbers_past_python_s_limits_are_bad_rows_not_tracebacks(c
 def test_trial_files_past_python_s_limits_are_a_clear_refusal(clean: Path, tmp_path: Path) -> None:
     trials = tmp_path / "json"
     shutil.copytree(JSON, trials)
-    shutil.copy(FIXTURES / "json-edge" / "c046_1.json", trials / "c046_1.json")
+    shutil.copy(write_edge_trials(str(JSON), str(tmp_path / "edge"))["c046_1.json"], trials / "c046_1.json")
     r = subprocess.run([sys.executable, "-m", "sylla", "metrics", "--log", str(clean), "--trials", str(trials)],
                        capture_output=True, text=True)
     assert r.returncode == 2 and "Traceback" not in r.stderr
