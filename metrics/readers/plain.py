@@ -117,10 +117,12 @@ def read_plain(path: Path, perf: str = "reward", kind: str | None = None,
     if raw.empty:
         raise MetricsError("the file has a header but no rows", str(path))
     if set(L2LOGGER_COLUMNS) <= set(raw.columns):
+        how = ("read it with --log-format l2logger, or give its log's folder" if kind == "tsv"
+               else "give the l2logger log's folder (sylla reads l2logger's own tab-separated "
+                    "data-log.tsv files)")
         raise MetricsError(f"this file has the columns of an l2logger data file "
                            f"({', '.join(L2LOGGER_COLUMNS)}), which a plain log does not "
-                           "interpret; read it with --log-format l2logger, or give its log's "
-                           "folder", str(path))
+                           f"interpret; {how}", str(path))
     rows = raw.pop("__line").to_numpy() if "__line" in raw.columns else np.arange(len(raw)) + offset
     warnings: list[str] = []
     if kind != "parquet":
