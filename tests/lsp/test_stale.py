@@ -55,7 +55,7 @@ async def open_and_edit(client: RecordingClient, name: str, *requests: tuple[str
     unanswered: the change's parse waits for the test's `release`."""
     uri = uri_of(name)
     client.open(uri, TEXT)
-    await client.diagnostics_for(uri, 1, timeout=60)
+    await client.diagnostics_for(uri, 1, timeout=300)
     doc = types.TextDocumentIdentifier(uri=uri)
     hints = await client.text_document_inlay_hint_async(types.InlayHintParams(text_document=doc, range=WHOLE))
     ranges = await client.text_document_folding_range_async(types.FoldingRangeParams(text_document=doc))
@@ -89,8 +89,8 @@ async def test_requests_right_after_a_change_get_the_previous_parse_moved_then_a
     assert len(stale_hints) == len(old_hints) > 100
 
     release(gate, 2)
-    await held.diagnostics_for(uri, 2, timeout=60)
-    deadline = asyncio.get_running_loop().time() + 60
+    await held.diagnostics_for(uri, 2, timeout=300)
+    deadline = asyncio.get_running_loop().time() + 300  # bounds a hang
     while {m for m, _ in held.refreshes} != {types.WORKSPACE_INLAY_HINT_REFRESH, types.WORKSPACE_FOLDING_RANGE_REFRESH}:
         assert asyncio.get_running_loop().time() < deadline, f"refreshes: {held.refreshes}"
         await asyncio.sleep(0.01)
