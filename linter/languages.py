@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import importlib
 
-from sylla.grammar.birds.detect import birds_kind
+from sylla.grammar.birds.detect import claims
 from sylla.grammar.detect import is_binary, sniff_text
 from sylla.grammar.no_typing import TYPE_CHECKING
 from sylla.grammar.record import record
@@ -42,8 +42,10 @@ if TYPE_CHECKING:
 __all__ = ["LANGUAGES", "Language", "encode_fixed", "language_of", "lint_text", "spec_for", "wants_file"]
 
 
-def is_birds(data: bytes | str) -> bool:
-    return birds_kind(data) is not None
+def is_birds(data: bytes | str, path: str | None = None) -> bool:
+    """A Science Birds config: by its root element, or an XML file (``*.xml``, or text that
+    starts like XML) whose root cannot be read for bytes XML cannot hold (``detect.claims``)."""
+    return claims(data, path)
 
 
 def is_trials(data: bytes | str) -> bool:
@@ -67,13 +69,15 @@ class Row:
     spec: str  # "module:NAME", relative to this package
     suffixes: tuple[str, ...]
     #: the first character (after a byte-order mark and blanks) of a file of the language: what
-    #: a binary file that no detection claims is sniffed by (``binary_language``)
+    #: a binary file that no detection claims is sniffed by (``binary_language``); empty for a
+    #: language whose detection decides binary files itself (a Science Birds config's reads the
+    #: bytes that stop its root, and leaves other XML alone)
     opens: tuple[str, ...] = ()
 
 
 #: every language, in the order detection asks them
 LANGUAGES: tuple[Row, ...] = (
-    Row("birds", lambda data, path, config: is_birds(data), ".birds:BIRDS", (".xml",), ("<",)),
+    Row("birds", lambda data, path, config: is_birds(data, path), ".birds:BIRDS", (".xml",)),
     Row("trials", lambda data, path, config: is_trials(data), ".trials:TRIALS", (".json",), ("{",)),
     Row("syllabus", is_syllabus, ".syllabus:SYLLABUS", (".json", ".jsonc"), ("{", "[")),
 )
@@ -107,26 +111,30 @@ def binary_language(path: str | None, data: bytes | str) -> Language | None:
     NUL (issue 38). So a binary file whose name ends like a language's files, or whose first
     character opens one, is linted in that language, whose decoder then reports it; when
     several languages fit, the fallback language, whose core says what is wrong with any text.
-    A binary file of any other name and start (an image, an archive) is still skipped."""
+    A binary file of any other name and start (an image, an archive) is still skipped, and so
+    is one a language's own detection has decided (``Row.opens`` empty: XML is a Science Birds
+    config's detection's to claim)."""
     if not is_binary(data):
         return None
     name = (path or "").lower()
-    fits = [row.name for row in LANGUAGES if name.endswith(row.suffixes)]
+    rows = [row for row in LANGUAGES if row.opens]  # the others' detection decided already
+    fits = [row.name for row in rows if name.endswith(row.suffixes)]
     if not fits:
         first = sniff_text(data[:4096]).lstrip("\ufeff \t\r\n\x00")[:1]
-        fits = [row.name for row in LANGUAGES if first and first in row.opens]
+        fits = [row.name for row in rows if first and first in row.opens]
     if not fits:
         return None
     return FALLBACK if FALLBACK in fits else fits[0]
 
 
 def content_language(data: bytes | str, path: str | None = None) -> Language:
-    """The language whose detection claims ``data`` first, else ``FALLBACK``: what a text
-    given to be linted is read as, whatever the config's ``syllabi`` globs say (a binary file
-    no detection claims: the language its name or first character names, ``binary_language``)."""
+    """The language whose detection claims ``data`` (at ``path``, whose ending a broken file's
+    detection may ask) first, else ``FALLBACK``: what a text given to be linted is read as,
+    whatever the config's ``syllabi`` globs say (a binary file no detection claims: the
+    language its name or first character names, ``binary_language``)."""
     defaults = Config()
     for row in LANGUAGES:
-        if row.name != FALLBACK and row.detect(data, None, defaults):
+        if row.name != FALLBACK and row.detect(data, path, defaults):
             return row.name
     return binary_language(path, data) or FALLBACK
 

@@ -318,8 +318,11 @@ def _run_plugins(run: RunData, ste_data: dict, values: dict, all_plugins: list, 
             produced_by.setdefault(plugin.name, []).extend({**r, "run": run.run} for r in produced)
         records.extend(_record(r, run.run) for r in produced)
     if run.partial:
-        partial = set(column(run.blocks, "block")[column(run.blocks, "partial")].astype(int))
-        ctx.warn(f"run {run.run!r}: log ends early; blocks {sorted(partial)} are partial and "
+        partial = {int(b) for b in column(run.blocks, "block")[column(run.blocks, "partial")]}
+        flags = [bool(f) for f in column(run.blocks, "partial")]
+        why = ("log ends early" if True not in flags or all(flags[flags.index(True):])
+               else "episodes are missing from the log")
+        ctx.warn(f"run {run.run!r}: {why}; blocks {sorted(partial)} are partial and "
                  "every task and lifetime metric that uses them is affected")
     warnings.extend(w if run.run in w or n_runs == 1 else f"run {run.run!r}: {w}"
                     for w in ctx.warnings)

@@ -167,8 +167,8 @@ class Binary(Rule):
         "characters (random or compressed data, a file of zeros). One finding for the file, not one "
         "per byte. A stray NUL byte in a text is reported where it is (S103 in a string, S108 "
         "elsewhere), as the editor reports it. A binary file that no language's detection claims is "
-        "linted when its name ends in `.json`, `.jsonc` or `.xml` or it starts like JSON or XML, so "
-        "that it fails rather than being skipped.",
+        "linted when its name ends in `.json` or `.jsonc` or it starts like JSON, so that it fails "
+        "rather than being skipped.",
         "a compressed log named syllabus.json",
         '{"instructions": []}',
         "Point sylla at the syllabus, not at a log or archive.",

@@ -248,8 +248,11 @@ def raw_l2logger_frame(path: "Path") -> "pd.DataFrame | None":
 
     try:
         files = sorted(data_files(path), key=lambda f: natural_order(f.relative_to(path)))
+        # leniently: a row with the wrong number of cells, or bytes that are no UTF-8, is
+        # the reader's to name; the others still place the run in its schedule
         parts = [pd.read_csv(f, sep="\t", usecols=lambda c: c in RAW_COLUMNS, dtype=str,
-                             keep_default_na=False) for f in files]
+                             keep_default_na=False, on_bad_lines="skip",
+                             encoding_errors="replace") for f in files]
     except (MetricsError, ValueError, OSError):
         return None
     if not parts or any(c not in p.columns for p in parts for c in RAW_COLUMNS[:4]):

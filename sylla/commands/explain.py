@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     name, data = source
     from sylla.linter.languages import FALLBACK, content_language, spec_for  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
-    language = content_language(data)
+    language = content_language(data, None if args.file == "-" else args.file)
     if language != FALLBACK:  # every other language explains itself through its descriptor
         return explain_document(spec_for(language), name, data, args.format)
     config = _config_for(args.file)
@@ -140,7 +140,7 @@ def explain_folder(folder: str, fmt: str) -> int:
             print(f"sylla: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
             status = 2
             continue
-        doc, text, code = document(spec_for(content_language(data)), path, data)
+        doc, text, code = document(spec_for(content_language(data, path)), path, data)
         status = max(status, code)
         if doc is not None:
             docs.append(doc)

@@ -52,7 +52,7 @@ async def test_symbols_right_after_a_change_are_those_of_the_new_text(bare: Reco
     await start(bare, refresh=True)
     uri = uri_of("symbols-after-change-500k.json")
     bare.open(uri, TEXT)
-    await bare.diagnostics_for(uri, 1, timeout=60)
+    await bare.diagnostics_for(uri, 1, timeout=300)
     before = await _symbols(bare, uri)  # the editor's outline of the opened text
     assert len(before) > 1000
 
@@ -74,7 +74,7 @@ async def test_symbols_right_after_a_change_are_those_of_the_new_text(bare: Reco
         assert answer == expected, f"edit {version - 1}: the outline is not the new text's"
         assert answer != before  # an outline of the previous version would fail the line above
         before = answer
-        await bare.diagnostics_for(uri, version, timeout=60)
+        await bare.diagnostics_for(uri, version, timeout=300)
 
     # the first edit made the block 17 episodes instead of 10: every later range is 7 further
     blocks = [child for phase in expected for child in phase.children or ()]
