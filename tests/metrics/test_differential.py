@@ -22,8 +22,15 @@ import os
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, seed, settings
+
+from sylla.metrics.align import align
+from sylla.metrics.data import column
+from sylla.metrics.plugins.l2m import exp_means
+from sylla.metrics.preprocess import l2m_smooth
+from sylla.metrics.readers import read_log
 
 from .differential import batch, harness, shapes
 
@@ -81,6 +88,41 @@ def test_pinned_shapes_equal_l2metrics(tmp_path: Path) -> None:
     _agree(report, logs, len(options))
     # every pinned log's files were compared under every option set
     assert report.file_runs == len(logs) * len(options), report.file_l2m_failed
+
+
+#: the option sets the ties run under: the default smoothing, a window of 3 on every block,
+#: clamping (plateaus at the quantiles), no normalisation, smoothed test blocks
+TIE_OPTIONS = ("defaults", "window-3", "clamp", "norm-none", "smooth-eval")
+
+
+def test_ties_resolve_as_l2metrics(tmp_path: Path) -> None:
+    """Blocks whose smoothed maximum is reached twice (docs/metrics.md, "Ties"): sylla names
+    the same experience as l2metrics, so every exp_to_sat, sample efficiency and file agrees."""
+    logs, stes = shapes.ties()
+    exact, near = _ties(logs, tmp_path / "count")
+    assert exact >= 10 and near >= 3, (exact, near)  # the logs do hold ties of both kinds
+    options = [o for o in harness.OPTION_SETS if o.name in TIE_OPTIONS]
+    report = batch.run_batch(logs, stes, options, tmp_path / "batch")
+    _agree(report, logs, len(options))
+    assert report.file_runs == len(logs) * len(options), report.file_l2m_failed
+
+
+def _ties(logs: list[dict[str, Any]], work: Path) -> tuple[int, int]:
+    """Blocks whose smoothed experience means (l2metrics' default window) reach their maximum
+    at two experiences: bit for bit, and one or a few ulps apart (equal in exact arithmetic:
+    the reflected padding's mirror images)."""
+    specs = [dict(item["log"], dir=str(work), scenario=f"tie{i}") for i, item in enumerate(logs)]
+    exact = near = 0
+    for log in harness.write_logs(specs):
+        (run,), _ = align(read_log(str(log), progress=False))
+        rows = run.logged
+        for a, z in zip(column(rows.blocks, "start"), column(rows.blocks, "stop")):
+            y = l2m_smooth(exp_means(np.asarray(rows.perf[a:z]), np.asarray(rows.exp[a:z])))
+            top = float(y.max())
+            exact += int(np.count_nonzero(y == top) > 1)
+            near += int(np.count_nonzero(np.abs(y - top) <= 4 * np.spacing(top))
+                        > np.count_nonzero(y == top))
+    return exact, near
 
 
 def _agree(report: batch.BatchReport, logs: list[dict[str, Any]], options: int) -> None:

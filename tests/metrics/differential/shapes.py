@@ -192,3 +192,56 @@ def pinned() -> list[dict[str, Any]]:
         tasks = sorted({t for _, _, parts in plan for t, _ in parts})
         out.append({"log": log, "tasks": tasks, "shape": {"pinned": name}})
     return out
+
+
+def ties() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Logs whose values tie, and STE runs for their tasks (docs/metrics.md, "Ties"):
+
+    - ``edge``: blocks of 15-19 experiences, where l2metrics' default window is 3, falling from
+      their first experiences with a dip at the second (so the smoothed maximum is at the
+      block's start, where the reflected padding makes the first and third smoothed values
+      means of the same three numbers), with 1 and 3 rows per experience;
+    - ``integers``: integer rewards 0-3, so that windows of equal sums tie exactly;
+    - ``plateau``: curves that rise to a cap and stay there (many equal values at the maximum,
+      as clamping makes them too).
+    """
+    rng = random.Random(3802)
+
+    def edge(i: int, n: int, level: float) -> float:  # high first, a dip at the second
+        return round(level + 4 - 0.5 * i - (1.0 if i == 1 else 0.0) + rng.gauss(0, 0.2), 6)
+
+    def integers(i: int, n: int, level: float) -> float:
+        return float(min(3, max(0, round(level / 3 + i / max(n, 1) + rng.gauss(0, 0.8)))))
+
+    def plateau(i: int, n: int, level: float) -> float:  # the cap no binary fraction
+        return round(min(level + 5.3, level + 0.53 * i), 6)
+
+    logs = []
+    for name, curve, rows, sizes in (("edge", edge, 1, (15, 19)), ("edge3", edge, 3, (15, 19)),
+                                     ("integers", integers, 1, (15, 60)),
+                                     ("plateau", plateau, 2, (20, 60))):
+        plan = [("train", "alpha_v0"), ("test", "alpha_v0"), ("train", "beta_v0"),
+                ("test", "alpha_v0"), ("test", "beta_v0"), ("train", "alpha_v0"),
+                ("test", "alpha_v0"), ("test", "beta_v0")]
+        records: list[list[Any]] = []
+        exp = 0
+        for block, (kind, task) in enumerate(plan):
+            n = rng.randint(*sizes)
+            level = 2.0 if task == "alpha_v0" else 5.0
+            for i in range(n):
+                values = [[curve(i, n, level), curve(i, n, level)]
+                          for _ in range(rng.randint(1, rows))]
+                records.append(["worker-default", block, exp, kind, "wake", task, "complete",
+                                values])
+                exp += 1
+        logs.append({"log": {"dir": "", "scenario": "run", "version": "1.1", "perf": PERF,
+                             "records": records},
+                     "tasks": ["alpha_v0", "beta_v0"], "shape": {"ties": name}})
+    stes = []
+    for k, (task, curve) in enumerate((("alpha_v0", edge), ("alpha_v0", plateau),
+                                       ("beta_v0", integers), ("beta_v0", plateau))):
+        n = rng.randint(15, 40)
+        stes.append({"dir": "", "scenario": f"ste-{task}-{k}", "version": "1.1", "perf": PERF,
+                     "records": [["worker-default", 0, i, "train", "wake", task, "complete",
+                                  [[curve(i, n, 3.0), curve(i, n, 3.0)]]] for i in range(n)]})
+    return logs, stes
