@@ -187,10 +187,9 @@ def _block_numbers(blocks: pd.DataFrame, log: Path) -> Any:
         raise MetricsError("--format l2metrics writes the files l2metrics writes, and l2metrics "
                            "reads l2logger logs only (a folder with logger_info.json)",
                            str(log), exit_code=EXIT_USAGE)
-    if "block_num" not in blocks.columns:
-        raise MetricsError("--format l2metrics numbers l2metrics' regimes, the log's own "
-                           "blocks; with --syllabus the blocks are the syllabus's: leave it out",
-                           str(log), exit_code=EXIT_USAGE)
+    if "block_num" not in blocks.columns:  # the Python API: a result aligned with a syllabus
+        raise MetricsError("l2metrics' files number the log's own regimes: compute the metrics "
+                           "without a syllabus for them", str(log), exit_code=EXIT_USAGE)
     return blocks["block_num"].astype("int64").to_numpy()
 
 
