@@ -85,11 +85,17 @@ def sylla_files(log: Path, stes: list[Path], option: OptionSet, out: Path,
     return out
 
 
-def compare_files(mine: Path, theirs: Path, name: str) -> Comparison:
-    """Both tools' ``<name>_metrics.json`` and ``<name>_regime.tsv``, value for value."""
+def compare_files(mine: Path, theirs: Path, name: str,
+                  skip: frozenset[str] = frozenset()) -> Comparison:
+    """Both tools' ``<name>_metrics.json`` and ``<name>_regime.tsv``, value for value
+    (``skip``: top-level keys whose values are not compared, an argued departure; the key
+    itself still must be there, in its place)."""
     c = Comparison()
-    doc = json.loads((theirs / f"{name}_metrics.json").read_text())
-    same_json(c, json.loads((mine / f"{name}_metrics.json").read_text()), doc, "json")
+    docs = [json.loads((folder / f"{name}_metrics.json").read_text())
+            for folder in (mine, theirs)]
+    for doc in docs:
+        doc.update({key: None for key in skip if key in doc})
+    same_json(c, docs[0], docs[1], "json")
     same_table(c, _rows(mine / f"{name}_regime.tsv"), _rows(theirs / f"{name}_regime.tsv"))
     return c
 
