@@ -161,8 +161,9 @@ def run_l2metrics(log_parent: Path, option: OptionSet, l2data: Path, out_dir: Pa
         args += ["-d", str(data_range)]
     proc = _l2m(args, l2data, out_dir)
     lifetime_tsv = out_dir / "diff.tsv"
-    if not lifetime_tsv.exists():
-        return {"*": L2mResult(error=_last_error(proc))}
+    failed = _failed_run(_output(proc))
+    if not lifetime_tsv.exists():  # the first run stopped it: name it, and the caller goes on
+        return {failed or "*": L2mResult(error=_last_error(proc))}
     lifetime = pd.read_csv(lifetime_tsv, sep="\t")
     regimes = pd.read_csv(out_dir / "diff_regime.tsv", sep="\t")
     dicts = json.loads((out_dir / "diff.json").read_text())
@@ -178,24 +179,29 @@ def run_l2metrics(log_parent: Path, option: OptionSet, l2data: Path, out_dir: Pa
         mine = regimes[regimes["run_id"].astype(str) == run]
         result.regimes = mine.to_dict(orient="records")
         results[run] = result
-    failed = _failed_run(proc.stderr or "")
     if failed is not None and failed not in results:
         results[failed] = L2mResult(error=_last_error(proc))
     return results
 
 
-def _failed_run(stderr: str) -> str | None:
+def _output(proc: subprocess.CompletedProcess[str]) -> str:
+    """What l2metrics printed: its log goes to standard output (its handler writes through
+    ``tqdm.write``, whose default file is stdout), tracebacks and progress bars to stderr."""
+    return "\n".join(part.replace("\r", "\n") for part in (proc.stdout or "", proc.stderr or ""))
+
+
+def _failed_run(output: str) -> str | None:
     """The run l2metrics was computing when it stopped with an error (it logs "Starting
     metrics report for NAME" before each run of a recursive call and stops at an error)."""
-    if "Error" not in stderr and "Traceback" not in stderr:
+    if "Error" not in output and "Traceback" not in output:
         return None
     marker = "Starting metrics report for "
-    starts = [ln.split(marker, 1)[1].strip() for ln in stderr.splitlines() if marker in ln]
+    starts = [ln.split(marker, 1)[1].strip() for ln in output.splitlines() if marker in ln]
     return starts[-1] if starts else None
 
 
 def _last_error(proc: subprocess.CompletedProcess[str]) -> str:
-    lines = [ln for ln in (proc.stderr or "").splitlines() if ln.strip()]
+    lines = [ln for ln in _output(proc).splitlines() if ln.strip()]
     # the exception line ending a traceback, else a logged ERROR (progress bars share stderr)
     errors = [ln for ln in lines if ln.split(":", 1)[0].endswith(("Error", "Exception"))] or \
         [ln for ln in lines if "ERROR" in ln]
