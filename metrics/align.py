@@ -370,6 +370,8 @@ def _align_regimes(run: str, part: pd.DataFrame) -> tuple[RunData, list[str]]:
               else np.full(len(starts), ""))
     phase = _at(part["phase"], starts) if "phase" in part.columns else None
     blocks = regime_blocks(starts, stops, kind, task, subtype, params, phase)
+    if "block_num" in part.columns:  # the log's own number of each regime (l2metrics' regime table)
+        blocks["block_num"] = part["block_num"].to_numpy()[starts].astype(np.int64)
     exp = part["exp"].to_numpy(dtype=np.float64) if "exp" in part.columns else np.arange(n, dtype=float)
     return RunData(run=run, perf=part["perf"].to_numpy(dtype=np.float64), exp=exp,
                    blocks=blocks), []

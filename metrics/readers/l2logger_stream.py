@@ -559,6 +559,7 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
     row_exp: "SpillArray | _Parts | None" = None
     tasks, params = _Strings(fold=True), _Strings()
     keys: list[tuple[str, int, str, int]] = []  # type, task code, subtype, params code
+    numbers: list[int] = []  # each regime's block number in the log
     bounds: list[tuple[int, int, int, int]] = []  # episode start/stop, row start/stop
     units = _Units(files, sizes)
     # several workers: each episode's worker and row count (`StreamedWorkers`)
@@ -610,8 +611,10 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
             row_edges = np.r_[segments, exp.size]
             episode_edges = (row_edges if starts is None
                              else np.r_[np.searchsorted(starts, segments), starts.size])
+            number = _folder(units.files[group[0]])[0]
             for k, first in enumerate(segments):
                 keys.append((kind, int(task_codes[first]), sub, int(param_codes[first])))
+                numbers.append(number)
                 bounds.append((e0 + int(episode_edges[k]), e0 + int(episode_edges[k + 1]),
                                r0 + int(row_edges[k]), r0 + int(row_edges[k + 1])))
             rows_read = r0 + exp.size
@@ -629,6 +632,7 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
     params_of = np.array([params.names[k[3]] for k in keys], dtype=object)
     edges = np.array(bounds, dtype=np.int64)
     blocks = regime_columns(edges[:, 0], edges[:, 1], kinds, task, subs, params_of)
+    blocks["block_num"] = np.array(numbers, dtype=np.int64)
     run = RunData(run=path.name, perf=_done(episode_perf), exp=_done(episode_exp), blocks=blocks)
     if row_perf is not None and row_exp is not None:
         rows = blocks.copy()
