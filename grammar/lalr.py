@@ -34,12 +34,6 @@ if TYPE_CHECKING:
 MAX_DEPTH = 100
 #: After this many syntax errors the parser stops: the rest would be noise.
 MAX_ERRORS = 100
-#: a run of digits or an exponent long enough that converting a number may fail or overflow (a
-#: float overflows only past 308 digits before the point plus its exponent, an int fails only
-#: past 4,300 digits): a text without one converts every number exactly as ``json.loads`` does,
-#: so its whole-lexed containers go to the C decoder; a text with one is parsed token by token,
-#: and ``_number`` reports each such number at its place
-_SUSPECT = r"[0-9]{100}|[eE]\+?0*[1-9][0-9]{2}"
 
 _OPEN = frozenset({"LBRACE", "LSQB"})
 _CLOSE = frozenset({"RBRACE", "RSQB"})
@@ -296,8 +290,6 @@ def parse_around(text: str, start: int, end: int, hole: Item) -> RawParse:
 def _parse(text: str, start: int, end: int, exact: bool, hole: Item | None, open_: bool, close: bool) -> RawParse:
     t = tables()
     run = _Run(text, t)
-    if not exact and _suspect(text, start, end, hole):
-        exact = True  # a number the C decoder would refuse or read as infinity: see _SUSPECT
     try:
         _drive(run, text, start, end, exact, hole, open_, close)
     except _Stop:
@@ -314,15 +306,6 @@ def _parse(text: str, start: int, end: int, exact: bool, hole: Item | None, open
             Diagnostic("too-deep", f"nesting is deeper than {MAX_DEPTH} levels; sylla stops here", Span(pos, pos + 1))
         )
     return run.out
-
-
-def _suspect(text: str, start: int, end: int, hole: Item | None) -> bool:
-    """Whether ``text[start:end]`` (the ``hole`` left out: it was parsed before) may hold a
-    number the C decoder refuses or reads as infinity (``_SUSPECT``)."""
-    search = re.compile(_SUSPECT).search
-    if hole is None:
-        return search(text, start, end) is not None
-    return search(text, start, hole.start) is not None or search(text, hole.end, end) is not None
 
 
 class _Hole:

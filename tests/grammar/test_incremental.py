@@ -247,3 +247,25 @@ def test_fixing_a_syntax_error_validates_only_the_instructions_edited_meanwhile(
         result = reparse(result, step)
         assert_same(result, parse(step))
     assert result.syntax_ok and sum(d.kind == "schema" for d in result.diagnostics) == 3
+
+
+@pytest.mark.parametrize("where", ["count_of_block_0", "task_of_block_1", "unquoted_after_a_key"])
+def test_a_number_the_c_decoder_refuses_is_handled_alike_in_full_and_incremental_parses(where: str) -> None:
+    """Whether a container is lexed whole (and handed to the C decoder) depends on its own text
+    only: a number past the decoder's exact range (100 digits, an exponent of 100), or text that
+    looks like such an exponent, anywhere else must not change how the rest of the file is
+    parsed, or an edit elsewhere would parse differently from the whole file (issue 38's
+    hostile numbers first did: the whole text switched to token-by-token lexing)."""
+    text = phase_pairs(instructions=12)
+    line = '{"$repeat": {"$episode": "Pong"}, "count": 10}'
+    at = text.index(line)
+    if where == "count_of_block_0":
+        odd = line.replace("10", "9" * 120)
+    elif where == "task_of_block_1":
+        odd = line.replace('"Pong"', '"Pong' + "7" * 120 + '"')
+    else:
+        odd = line.replace('"count": 10', '"count"e5000')
+    new = text[:at] + odd + text[at + len(line):]
+    # typed into one instruction, and taken out again
+    assert_same(reparse(parse(text), new), parse(new))
+    assert_same(reparse(parse(new), text), parse(text))
