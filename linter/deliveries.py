@@ -16,9 +16,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from sylla.grammar.core import LineIndex, Severity, Span
 from sylla.grammar.listdsl import DslError
 from sylla.grammar.listdsl.prior import LOG_HIT, LOG_MISS
-from sylla.grammar.model import LineIndex, Severity, Span
 from sylla.grammar.trials.delivery import Delivery, Table, field_starts, paragraphs, read_delivery
 from sylla.grammar.trials.model import ORDERINGS, RUNS, SAMPLES, TRIALS
 from sylla.grammar.trials.scoring import Scorer, load_trials

@@ -17,11 +17,11 @@ from __future__ import annotations
 from _thread import _local as thread_local  # threading.local itself: importing threading (and weakref) costs start-up
 from contextlib import contextmanager
 
-from sylla.grammar.gc_pause import paused_gc
-from sylla.grammar.model import Diagnostic, Severity
-from sylla.grammar.no_typing import TYPE_CHECKING
-from sylla.grammar.parse import ParseResult
-from sylla.grammar.record import record, replace
+from sylla.grammar.core import Diagnostic, Severity
+from sylla.grammar.syllabus.parse import ParseResult
+from sylla.kit.gc_pause import paused_gc
+from sylla.kit.no_typing import TYPE_CHECKING
+from sylla.kit.record import record, replace
 
 from .config import Config
 from .finding import Finding, RelatedSpan
@@ -37,7 +37,7 @@ __all__ = ["LintResult", "between_rules", "configured_severity", "lint", "run"]
 if TYPE_CHECKING:
     from typing import Any, Callable, Generic, Iterator, Sequence, TypeVar
 else:  # a subscriptable base, without importing typing (start-up, issue 24)
-    from sylla.grammar.no_typing import Generic, TypeVar
+    from sylla.kit.no_typing import Generic, TypeVar
 
 ParseT = TypeVar("ParseT", bound=Parsed)
 P = TypeVar("P", bound=CoreParse)

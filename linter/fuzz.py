@@ -31,18 +31,19 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from sylla.grammar.detect import is_syllabus
-from sylla.grammar.explain import explain, render_text
-from sylla.grammar.model import Severity, Unknown
-from sylla.grammar.parse import parse
-from sylla.grammar.record import replace
-from sylla.grammar.schema import SCHEMA_PATH
+from sylla.grammar.core import Severity
+from sylla.grammar.syllabus.detect import is_syllabus
+from sylla.grammar.syllabus.explain import explain, render_text
+from sylla.grammar.syllabus.fmt import format_text
+from sylla.grammar.syllabus.model import Unknown
+from sylla.grammar.syllabus.parse import parse
+from sylla.grammar.syllabus.schema import SCHEMA_PATH
+from sylla.kit.record import replace
 
 from .config import PROFILES, TYPES, Config
 from .edits import skip_trivia
 from .engine import lint
 from .fixes import fix_all
-from .fmt import format_text
 from .languages import language_of, lint_text
 from .reporters import FileReport, writer
 from .suppress import directives

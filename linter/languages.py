@@ -25,9 +25,9 @@ from __future__ import annotations
 import importlib
 
 from sylla.grammar.birds.detect import claims
-from sylla.grammar.detect import is_binary, sniff_text
-from sylla.grammar.no_typing import TYPE_CHECKING
-from sylla.grammar.record import record
+from sylla.grammar.syllabus.detect import is_binary, sniff_text
+from sylla.kit.no_typing import TYPE_CHECKING
+from sylla.kit.record import record
 
 from .config import Config
 from .engine import run

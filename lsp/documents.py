@@ -9,7 +9,7 @@ open document: once a document has been linted in a language it stays in it unti
 so an edit that breaks it for a moment (deleting ``"instructions"``, retyping the root element)
 gets findings, not silence. Parsing a large file takes a while, so each request reuses the
 analysis of the version it was asked about instead of parsing again, and a new version of a
-syllabus is parsed from the previous one (``sylla.grammar.incremental``): the instructions an
+syllabus is parsed from the previous one (``sylla.grammar.syllabus.incremental``): the instructions an
 edit touches, or the top level around the instruction list, with the same result as a full parse.
 """
 
@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from sylla.grammar.birds.decode import MAX_BYTES, decode, encode_like
 from sylla.grammar.birds.parse import parse as parse_birds
-from sylla.grammar.incremental import reparse
-from sylla.grammar.model import Block, Instruction, PhaseMark, Syllabus
-from sylla.grammar.parse import ParseResult
-from sylla.grammar.schedule import PhaseRun, Schedule, ScheduledBlock, schedule
+from sylla.grammar.syllabus.incremental import reparse
+from sylla.grammar.syllabus.model import Block, Instruction, PhaseMark, Syllabus
+from sylla.grammar.syllabus.parse import ParseResult
+from sylla.grammar.syllabus.schedule import PhaseRun, Schedule, ScheduledBlock, schedule
 from sylla.linter.languages import Language, language_of, spec_for
 
 from .positions import PositionMap

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Callable, cast
 import numpy as np
 import pandas as pd
 
-from sylla.grammar.schedule import schedule
+from sylla.grammar.syllabus.schedule import schedule
 
 from .data import EpisodeLog, RunData, column, regime_columns, rows_view
 from .errors import MetricsError
@@ -22,8 +22,8 @@ from .readers.l2logger_files import natural_order
 from .scheduled import block_kind, same_task, schedule_blocks
 
 if TYPE_CHECKING:
-    from sylla.grammar.model import Syllabus
-    from sylla.grammar.schedule import Schedule, ScheduledBlock
+    from sylla.grammar.syllabus.model import Syllabus
+    from sylla.grammar.syllabus.schedule import Schedule, ScheduledBlock
 
 
 def align(log: EpisodeLog, model: "Syllabus | None" = None,

@@ -22,7 +22,7 @@ from .registry import Context, Metric, load_plugins, resolve_params
 if TYPE_CHECKING:
     import pandas as pd
 
-    from sylla.grammar.model import Syllabus
+    from sylla.grammar.syllabus.model import Syllabus
 
 TIDY = ["run", "task", "block", "phase", "metric", "value"]
 
@@ -345,7 +345,7 @@ def _phase_check(model: "Syllabus", source: Any) -> None:
     """Refuse a syllabus without ``$phase``, with the words ``sylla explain`` uses: the seed
     text requires phase annotations, and without them no train/test split can be trusted."""
     if not model.phases:
-        from sylla.grammar.syllabus_type import infer_type  # noqa: PLC0415 - lazy: only a syllabus without phases needs its type, and the syllabus model is large to import
+        from sylla.grammar.syllabus.syllabus_type import infer_type  # noqa: PLC0415 - lazy: only a syllabus without phases needs its type, and the syllabus model is large to import
 
         reason = infer_type(model).reason
         raise MetricsError(f"{reason} (P308; add {{\"$phase\": \"1.train\"}} / "

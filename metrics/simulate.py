@@ -22,8 +22,8 @@ from typing import Iterable, Iterator
 import numpy as np
 import pandas as pd
 
-from sylla.grammar.model import Syllabus
-from sylla.grammar.schedule import schedule
+from sylla.grammar.syllabus.model import Syllabus
+from sylla.grammar.syllabus.schedule import schedule
 
 from .feasibility import kind_of
 from .synth import STANDARD_11

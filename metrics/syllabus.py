@@ -5,14 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sylla.grammar.model import Severity
-from sylla.grammar.parse import parse
-from sylla.grammar.schedule import MAX_EPISODES, absurd_block, count_text
+from sylla.grammar.core import Severity
+from sylla.grammar.syllabus.parse import parse
+from sylla.grammar.syllabus.schedule import MAX_EPISODES, absurd_block, count_text
 
 from .errors import EXIT_USAGE, MetricsError
 
 if TYPE_CHECKING:
-    from sylla.grammar.model import LineIndex, Syllabus
+    from sylla.grammar.core import LineIndex
+    from sylla.grammar.syllabus.model import Syllabus
 
 
 def load_syllabus(path: str | Path) -> "Syllabus":

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from sylla.grammar.model import Diagnostic, Severity, Span
+from sylla.grammar.core import Diagnostic, Severity, Span
 
 from .detect import sniff_codec
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sylla.grammar.model import LineIndex
+from sylla.grammar.core import LineIndex
 
 from .model import Field, GeneratedConfig, LevelSet, MetaConfig
 from .plan import SetPlan, TrialPlan, any3, plan, term

@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass
 from typing import Iterator, Literal, Union, overload
 
-from sylla.grammar.model import Span
+from sylla.grammar.core import Span
 
 from .kinds import ROOTS
 from .numbers import clip, game_int, game_range, out_of_range

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sylla.grammar.model import Diagnostic, LineIndex, Severity
+from sylla.grammar.core import Diagnostic, LineIndex, Severity
 
 from .decode import Decoded, decode
 from .kinds import ROOTS, Kind

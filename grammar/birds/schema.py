@@ -13,8 +13,8 @@ import re
 from pathlib import Path
 from typing import Any, Iterator
 
-from sylla.grammar.model import Diagnostic, Span
-from sylla.grammar.suggest import did_you_mean
+from sylla.grammar.core import Diagnostic, Span
+from sylla.kit.suggest import did_you_mean
 
 from .kinds import Kind
 from .numbers import clip

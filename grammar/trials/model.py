@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sylla.grammar.model import Span
+from sylla.grammar.core import Span
 
 # The wave-3 request's protocol, defined once (issue 28: it was written out in three modules).
 #: runs of each problem ordering (bests.csv, predictions.csv)

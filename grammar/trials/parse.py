@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from sylla.grammar.model import Diagnostic, LineIndex, Severity, Span
+from sylla.grammar.core import Diagnostic, LineIndex, Severity, Span
 
 from .model import MAX_DIGITS, Example, IntList, LongInt, TrialFile
 

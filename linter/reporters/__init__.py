@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 
-from sylla.grammar.no_typing import TYPE_CHECKING
+from sylla.kit.no_typing import TYPE_CHECKING
 
 from .file_report import FileReport
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 
-from sylla.grammar.no_typing import TYPE_CHECKING
+from sylla.kit.no_typing import TYPE_CHECKING
 
 from .file_report import FileReport
 

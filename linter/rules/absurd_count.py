@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from sylla.grammar.model import Severity
-from sylla.grammar.no_typing import TYPE_CHECKING
-from sylla.grammar.schedule import MAX_EPISODES, absurd_block, count_text
+from sylla.grammar.core import Severity
+from sylla.grammar.syllabus.schedule import MAX_EPISODES, absurd_block, count_text
+from sylla.kit.no_typing import TYPE_CHECKING
 
 from ..context import Context
 from ..finding import Finding

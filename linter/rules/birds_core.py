@@ -4,7 +4,7 @@ name the diagnostic. The documentation lives here."""
 
 from __future__ import annotations
 
-from sylla.grammar.model import Severity
+from sylla.grammar.core import Severity
 
 from ._birds import BirdsRule, birds_doc
 

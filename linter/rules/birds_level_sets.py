@@ -7,7 +7,7 @@ from typing import Iterator
 
 from sylla.grammar.birds.model import LevelSet, MetaConfig
 from sylla.grammar.birds.numbers import clip, game_range
-from sylla.grammar.model import Severity
+from sylla.grammar.core import Severity
 
 from ..birds_context import BirdsContext
 from ..finding import Finding

@@ -7,11 +7,11 @@ from typing import Iterator
 
 from sylla.grammar.birds.model import Limits, MetaConfig
 from sylla.grammar.birds.numbers import clip
-from sylla.grammar.model import Severity
+from sylla.grammar.core import Severity
+from sylla.kit.suggest import did_you_mean
 
 from ..birds_context import BirdsContext
 from ..finding import Finding, RelatedSpan
-from ..suggest import did_you_mean
 from ._birds import BirdsRule, birds_doc
 
 CHECKPOINT_TYPES = ("time", "interaction")

@@ -6,7 +6,7 @@ import os
 from typing import Iterator
 
 from sylla.grammar.birds.plan import plan
-from sylla.grammar.model import Severity
+from sylla.grammar.core import Severity
 
 from ..birds_context import BirdsContext
 from ..finding import Finding

@@ -6,7 +6,7 @@ from typing import Iterator
 
 from sylla.grammar.birds.model import GeneratedTrial
 from sylla.grammar.birds.numbers import clip
-from sylla.grammar.model import Severity
+from sylla.grammar.core import Severity
 
 from ..birds_context import BirdsContext
 from ..finding import Finding, RelatedSpan

@@ -1,14 +1,14 @@
 """S2xx: schema violations, one rule per JSON Schema keyword class.
 
-The schema (``grammar/syllabus.schema.json``) is the single statement of structure; the core
+The schema (``grammar/syllabus/syllabus.schema.json``) is the single statement of structure; the core
 validates against it and maps each error to the offending node. These rules give the classes
 stable codes; more specific rules (phase labels, unknown directives) claim their own errors.
 """
 
 from __future__ import annotations
 
-from sylla.grammar.model import Diagnostic, Severity
-from sylla.grammar.no_typing import TYPE_CHECKING
+from sylla.grammar.core import Diagnostic, Severity
+from sylla.kit.no_typing import TYPE_CHECKING
 
 from ..context import Context
 from ..finding import Finding, RelatedSpan

@@ -6,7 +6,7 @@ it under the rule whose ``kinds`` name the diagnostic. The documentation lives h
 
 from __future__ import annotations
 
-from sylla.grammar.model import Severity
+from sylla.grammar.core import Severity
 
 from ..rule import Rule, rule_doc
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from sylla.grammar.lalr import to_int
-from sylla.grammar.model import Diagnostic, Severity
+from sylla.grammar.core import Diagnostic, Severity
+from sylla.grammar.syllabus.lalr import to_int
 
 from ..context import Context
 from ..finding import Edit, Finding, Fix

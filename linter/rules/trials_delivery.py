@@ -4,7 +4,7 @@ and documentation."""
 
 from __future__ import annotations
 
-from sylla.grammar.model import Severity
+from sylla.grammar.core import Severity
 
 from ._trials import DeliveryRule, trials_doc
 

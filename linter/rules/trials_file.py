@@ -6,7 +6,7 @@ import os
 from collections import Counter
 from typing import Iterator
 
-from sylla.grammar.model import Severity, Span
+from sylla.grammar.core import Severity, Span
 from sylla.grammar.trials.model import ORDERINGS, TRIALS, LongInt, value_max
 from sylla.grammar.trials.parse import MAX_SAID
 

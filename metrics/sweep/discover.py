@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from sylla.grammar.detect import is_syllabus_file
+from sylla.grammar.syllabus.detect import is_syllabus_file
 
 from ..errors import EXIT_USAGE, MetricsError
 from ..readers import detect

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from sylla.grammar.schedule import schedule
+from sylla.grammar.syllabus.schedule import schedule
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.readers.l2logger import data_files
 from sylla.metrics.readers.l2logger_files import natural_order
@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
 
-    from sylla.grammar.model import Syllabus
-    from sylla.grammar.schedule import Schedule, ScheduledBlock
+    from sylla.grammar.syllabus.model import Syllabus
+    from sylla.grammar.syllabus.schedule import Schedule, ScheduledBlock
 
 
 @dataclass(frozen=True)

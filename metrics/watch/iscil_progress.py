@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from sylla.grammar.schedule import schedule
+from sylla.grammar.syllabus.schedule import schedule
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.readers.iscil import find_logs
 
@@ -32,8 +32,8 @@ from .conformance import Progress
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from sylla.grammar.model import Syllabus
-    from sylla.grammar.schedule import Schedule, ScheduledBlock
+    from sylla.grammar.syllabus.model import Syllabus
+    from sylla.grammar.syllabus.schedule import Schedule, ScheduledBlock
 
     from .mirror import Mirror
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 import numpy as np
 
-from sylla.grammar.schedule import schedule
+from sylla.grammar.syllabus.schedule import schedule
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.feasibility import feasibility
 from sylla.metrics.memo import RangeMemo
@@ -35,7 +35,7 @@ from .labels import Labels
 from .refused import refused_frame
 
 if TYPE_CHECKING:
-    from sylla.grammar.model import Syllabus
+    from sylla.grammar.syllabus.model import Syllabus
     from sylla.metrics.data import EpisodeLog
     from sylla.metrics.registry import Metric
 

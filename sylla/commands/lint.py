@@ -11,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-from sylla.grammar.no_typing import TYPE_CHECKING
+from sylla.kit.no_typing import TYPE_CHECKING
 
 from .severity import SEVERITY_RANK
 
@@ -182,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
     made it walk every young object eight times on a small file (3M instructions, issue 24),
     to free nothing, and the engine pauses it for each file's parse and rules anyway. Every
     file's result is kept for the report, so a long run holds what it would hold regardless."""
-    from sylla.grammar.gc_pause import paused_gc  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.kit.gc_pause import paused_gc  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     with paused_gc():
         return _run(args)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from sylla.grammar.lalr import MAX_DEPTH
+from sylla.grammar.syllabus.lalr import MAX_DEPTH
 from sylla.linter.languages import lint_text
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures"

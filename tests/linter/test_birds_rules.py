@@ -128,7 +128,7 @@ def test_birds_rules_never_fire_on_syllabi() -> None:
 
 def test_select_and_severity_config_apply() -> None:
     assert run("B803_bad.xml", Config(ignore=("B803",))).findings == []
-    from sylla.grammar.model import Severity
+    from sylla.grammar.core import Severity
 
     (f,) = run("B803_bad.xml", Config(severity={"B803": Severity.INFO})).findings
     assert f.severity is Severity.INFO

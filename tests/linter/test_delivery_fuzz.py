@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sylla.grammar.model import Severity
+from sylla.grammar.core import Severity
 from sylla.grammar.trials.synth import write_delivery
 from sylla.linter.deliveries import check_delivery
 from sylla.metrics.errors import MetricsError

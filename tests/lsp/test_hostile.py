@@ -12,7 +12,7 @@ import pytest
 from lsp_support import RecordingClient, fixture_text, pos
 from lsprotocol import types
 
-from sylla.grammar.lalr import MAX_DEPTH
+from sylla.grammar.syllabus.lalr import MAX_DEPTH
 
 # one server for the module's tests (lsp_support.shared), each on its own documents
 pytestmark = [pytest.mark.editor, pytest.mark.asyncio(loop_scope="module")]

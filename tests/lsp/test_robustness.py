@@ -11,7 +11,7 @@ from lsp_support import RecordingClient, fixture_text, release, start, uri_of
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from sylla.grammar.synth import phase_pairs
+from sylla.grammar.syllabus.synth import phase_pairs
 
 pytestmark = [pytest.mark.editor, pytest.mark.asyncio]
 

@@ -23,7 +23,7 @@ import pytest
 from lsp_support import RecordingClient, one_write, release, start, uri_of
 from lsprotocol import types
 
-from sylla.grammar.synth import phase_pairs
+from sylla.grammar.syllabus.synth import phase_pairs
 
 pytestmark = pytest.mark.editor
 

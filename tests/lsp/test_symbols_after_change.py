@@ -3,7 +3,7 @@ the new text, exactly what a fresh server opened on that text answers.
 
 LSP has no refresh for symbols, so an outline answered from the previous parse would stay
 wrong in the editor. The server answers from the new version, parsed from the previous one
-(``grammar/incremental.py``) and written reusing the previous outline's unmoved positions
+(``grammar/syllabus/incremental.py``) and written reusing the previous outline's unmoved positions
 (``lsp/outline.py``). Each edit below is followed at once by the request, while the server is
 still busy with that version; the edits are the three paths: a count changed in place (every
 later episode range moves, no position does), a line break typed inside an instruction (every
@@ -17,7 +17,7 @@ import pytest_lsp
 from lsp_support import CONFIG, RecordingClient, start, uri_of
 from lsprotocol import types
 
-from sylla.grammar.synth import phase_pairs
+from sylla.grammar.syllabus.synth import phase_pairs
 
 pytestmark = pytest.mark.editor
 

@@ -206,7 +206,7 @@ def test_with_allow_partial_each_episode_goes_to_the_block_its_number_names():
     r = compute_metrics(ONE_WORKER, ONE_WORKER / "syllabus.json", allow_partial=True,
                         only=["saturation"])
     b = r.runs[0].blocks
-    from sylla.grammar.schedule import schedule
+    from sylla.grammar.syllabus.schedule import schedule
     from sylla.metrics.syllabus import load_syllabus
 
     sched = schedule(load_syllabus(ONE_WORKER / "syllabus.json"))

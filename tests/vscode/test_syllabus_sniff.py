@@ -1,6 +1,6 @@
 """The extension's "is a syllabus open?" check (src/syllabusSniff.ts), which decides whether
 it probes Python and starts the server, agrees with the server's own decision
-(``sylla.grammar.detect.is_syllabus``) on every JSON file of the repository's fixtures and
+(``sylla.grammar.syllabus.detect.is_syllabus``) on every JSON file of the repository's fixtures and
 examples, and on the cases of issue 14. A disagreement either starts a server for nothing or,
 worse, never starts it for a syllabus."""
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from vscode_support import EXTENSION, ROOT
 
-from sylla.grammar.detect import is_syllabus, sniff_text
+from sylla.grammar.syllabus.detect import is_syllabus, sniff_text
 
 pytestmark = pytest.mark.editor
 

@@ -19,7 +19,7 @@ from typing import Callable
 
 import pytest
 
-from sylla.grammar.schedule import schedule
+from sylla.grammar.syllabus.schedule import schedule
 from sylla.metrics.syllabus import load_syllabus
 from sylla.metrics.watch.follow import Follower
 from sylla.metrics.watch.state import Options
