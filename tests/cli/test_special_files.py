@@ -43,7 +43,7 @@ def test_a_pipe_named_on_the_command_line_is_read_once(command: list[str]) -> No
     assert "S130" not in via_pipe.stdout + via_pipe.stderr and "Traceback" not in via_pipe.stderr
     assert via_pipe.returncode == direct.returncode, via_pipe.stderr
     if command[0] == "lint":
-        codes = lambda out: sorted(f["code"] for f in json.loads(out))  # noqa: E731
+        codes = lambda out: sorted(f["code"] for f in json.loads(out))
         assert codes(via_pipe.stdout) == codes(direct.stdout)
     elif command[0] == "explain":
         assert json.loads(via_pipe.stdout)["totals"] == json.loads(direct.stdout)["totals"]
