@@ -77,6 +77,25 @@ def _read_delimited(path: Path, sep: str, bar: Progress) -> pd.DataFrame:
     return pa.Table.from_batches(batches, schema=schema).to_pandas()
 
 
+class _RepeatedKey(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _one_value_per_key(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """A JSON object as a dict, refusing a key given twice (Python keeps the last value
+    silently, other readers the first)."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _RepeatedKey(key)
+            seen.add(key)
+    return value
+
+
 def _read_jsonl(path: Path, bar: Progress) -> pd.DataFrame:
     records = []
     done = 0
@@ -89,9 +108,12 @@ def _read_jsonl(path: Path, bar: Progress) -> pd.DataFrame:
             if not line.strip():
                 continue
             try:
-                value = json.loads(line)
+                value = json.loads(line, object_pairs_hook=_one_value_per_key)
             except json.JSONDecodeError as exc:
                 raise MetricsError(f"invalid JSON: {exc.msg}", str(path), number) from None
+            except _RepeatedKey as exc:
+                raise MetricsError(f"key {exc.key!r} appears more than once in the record; JSON "
+                                   "readers disagree on which value counts", str(path), number) from None
             if not isinstance(value, dict):
                 raise MetricsError("each line must be a JSON object", str(path), number)
             value["__line"] = number
@@ -114,6 +136,10 @@ def read_plain(path: Path, perf: str = "reward", kind: str | None = None,
     0); None accepts any, for a log's appended rows read on their own (`sylla watch`)."""
     kind = kind or kind_of(path) or "csv"
     raw, offset = _load(path, kind, progress)
+    twice = sorted({str(c) for c in raw.columns[raw.columns.duplicated()]})
+    if twice:  # which of the two is the reward? pandas picked neither and failed (a traceback)
+        raise MetricsError(f"column {twice[0]!r} appears more than once in the header; which one "
+                           "holds the values is anyone's guess", str(path), 1 if kind != "parquet" else None)
     if raw.empty:
         raise MetricsError("the file has a header but no rows", str(path))
     if set(L2LOGGER_COLUMNS) <= set(raw.columns):

@@ -35,6 +35,8 @@ CORRUPT = FIXTURES / "corrupt"
     ("half_episode.csv", 3, "got 10.5 (it is not a whole number)"),
     ("huge_reward.csv", 3, "reward is 1e+308, beyond ±1e+100"),
     ("huge_reward.jsonl", 2, "reward is -1e+200, beyond ±1e+100"),
+    ("reward_twice.csv", 1, "column 'reward' appears more than once in the header"),
+    ("reward_twice.jsonl", 1, "key 'reward' appears more than once in the record"),
 ])
 def test_plain_corruption_is_a_located_error(name, row, words):
     with pytest.raises(MetricsError) as info:
