@@ -3,7 +3,8 @@
 Keys (kebab-case, as in ruff): ``profile``, ``select``, ``ignore``, ``severity`` (code ->
 error|warning|info), ``per-file-types`` (glob -> type), ``per-file-ignores`` (glob -> codes),
 ``registry`` (a task registry file), ``syllabi`` (globs of files that are syllabi whatever
-their content; every other file is judged by ``sylla.grammar.detect.is_syllabus``). Overrides from the command line or the editor use the
+their content; every other file is judged by ``sylla.grammar.detect.is_syllabus``), ``tasks``
+(the tasks ``sylla run`` adds to its registry; read by ``sylla.runner.user_tasks``). Overrides from the command line or the editor use the
 keys ``profile``, ``select``, ``ignore``, ``registry``, ``type`` and win. Anything unknown is
 a ``ConfigError`` naming the file, the line and the key, because a misspelt key that is
 silently ignored is a rule that silently does not run.
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
 PROFILES = ("l2m", "pretest")
 FILE_KEYS = ("profile", "select", "ignore", "severity", "per-file-types", "per-file-ignores", "registry", "syllabi",
-             "metrics")
+             "metrics", "tasks")
 OVERRIDE_KEYS = ("profile", "select", "ignore", "registry", "type", "require-metric")
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 # the real folders behind sylla/'s links (see pyproject.toml)
 ROOTS = {"sylla": REPO / "sylla", "sylla.grammar": REPO / "grammar", "sylla.linter": REPO / "linter",
-         "sylla.lsp": REPO / "lsp", "sylla.metrics": REPO / "metrics"}
+         "sylla.lsp": REPO / "lsp", "sylla.metrics": REPO / "metrics", "sylla.runner": REPO / "runner"}
 
 
 def modules() -> dict[str, Path]:
@@ -24,7 +24,7 @@ def modules() -> dict[str, Path]:
     for prefix, root in ROOTS.items():
         for path in root.rglob("*.py"):
             rel = path.relative_to(root).with_suffix("").parts
-            if rel and rel[0] in {"grammar", "linter", "lsp", "metrics", "docs"} and prefix == "sylla":
+            if rel and rel[0] in {"grammar", "linter", "lsp", "metrics", "runner", "docs"} and prefix == "sylla":
                 continue  # the links themselves: read through their real folder
             parts = rel[:-1] if rel[-1] == "__init__" else rel
             found[".".join((prefix, *parts))] = path
