@@ -95,9 +95,10 @@ class TellaAgent(Agent):
             self.inner.block_end(block.learning)
 
     def save(self, folder: Path) -> None:
+        """Pickle the tella agent (its spaces and whatever it learned) and the block in progress."""
         with open(folder / STATE_FILE, "wb") as fh:
-            pickle.dump(self.inner, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump((self.inner, self.block, self.variant), fh, protocol=pickle.HIGHEST_PROTOCOL)
 
     def load(self, folder: Path) -> None:
         with open(folder / STATE_FILE, "rb") as fh:
-            self.inner = pickle.load(fh)
+            self.inner, self.block, self.variant = pickle.load(fh)
