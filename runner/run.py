@@ -80,8 +80,6 @@ def prepare_dir(request: RunRequest) -> Path:
         if manifest.read(run_dir) is None:
             raise RunError("is not a sylla run (no run.json); sylla run replaces only its own runs", str(run_dir))
         shutil.rmtree(run_dir)
-    if request.resume and not busy:
-        raise RunError("no run to resume here", str(run_dir))
     try:
         run_dir.mkdir(parents=True, exist_ok=True)
         probe = run_dir / ".sylla-write-test"
@@ -116,9 +114,9 @@ def run_one(request: RunRequest, progress: Callable[[int, int], Callable[[int], 
     meta = manifest.new(request.syllabus, plan.text, request.seed, request.agent, request.agent_args, plan.episodes,
                         list(request.command))
     old = manifest.read(run_dir) if request.resume else None
-    if request.resume:
-        if old is None:
-            raise RunError("no run.json: not a sylla run, nothing to resume", str(run_dir), EXIT_USAGE)
+    if request.resume and old is None and any(run_dir.iterdir()):
+        raise RunError("no run.json: not a sylla run, nothing to resume", str(run_dir), EXIT_USAGE)
+    if old is not None:
         manifest.check_same(old, meta, run_dir)
         if old.get("status") == "complete":
             return RunOutcome(str(run_dir), plan.episodes, "complete", plan.episodes)
