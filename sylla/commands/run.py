@@ -37,7 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE",
                    help="an argument of the agent's constructor; VALUE is read as JSON when it parses "
                    "(repeatable; e.g. --agent-arg epsilon=0.05)")
-    p.add_argument("-o", "--output", dest="output", required=True, metavar="RUN_DIR",
+    p.add_argument("-o", "--out", dest="output", required=True, metavar="RUN_DIR",
                    help="the run folder: the l2logger log, run.json and the checkpoints")
     p.add_argument("--seed", type=int, default=0, help="seed of the agent and of every episode's reset")
     p.add_argument("--resume", action="store_true", help="go on with the run in RUN_DIR from its last checkpoint")
@@ -81,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
     except RunError as exc:
         for bar in bars:
             bar.close()
-        print(f"sylla run: {exc}", file=sys.stderr)
+        for line in str(exc).splitlines():
+            print(f"sylla run: {line}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         for bar in bars:
