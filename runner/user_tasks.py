@@ -64,44 +64,44 @@ def config_tasks(start: "str | Path | None") -> dict[str, TaskSpec]:
 
 
 def _task(path: "Path", text: str, table: str, name: str, spec: Any) -> TaskSpec:
-    where = f"{path}:{key_line(text, table, name)}"
-
-    def fail(message: str) -> RunError:
-        return RunError(f"tasks.{name}: {message}", where)
+    def fail(message: str, key: str | None = None) -> RunError:
+        """At the key's line in the task's table when it has one, else at the task's."""
+        line = key_line(text, f"{table}.{name}", key) if key else 1
+        return RunError(f"tasks.{name}: {message}", f"{path}:{line if line > 1 else key_line(text, table, name)}")
 
     if not isinstance(spec, dict):
         raise fail("must be a table")
     for key in spec:
         if key not in TASK_KEYS:
-            raise fail(f'unknown key "{key}"{did_you_mean(key, TASK_KEYS)}; known keys: {", ".join(TASK_KEYS)}')
+            raise fail(f'unknown key "{key}"{did_you_mean(key, TASK_KEYS)}; known keys: {", ".join(TASK_KEYS)}', key)
     env, factory = spec.get("env"), spec.get("entry-point")
     if (env is None) == (factory is None):
         raise fail('needs exactly one of env = "<Gymnasium id>" or entry-point = "<module>:<callable>"')
     if env is not None and not isinstance(env, str):
-        raise fail("env must be a Gymnasium id (a string)")
+        raise fail("env must be a Gymnasium id (a string)", "env")
     if factory is not None and (not isinstance(factory, str) or ":" not in factory):
-        raise fail('entry-point must be "<module>:<callable>"')
+        raise fail('entry-point must be "<module>:<callable>"', "entry-point")
     kwargs = spec.get("kwargs", {})
     if not isinstance(kwargs, dict):
-        raise fail("kwargs must be a table of constructor arguments")
+        raise fail("kwargs must be a table of constructor arguments", "kwargs")
     declared: dict[str, str] | None = None
     params = spec.get("params")
     if params is not None:
         if not isinstance(params, dict):
-            raise fail("params must be a table")
+            raise fail("params must be a table", "params")
         declared = {}
         for param, pspec in params.items():
             if isinstance(pspec, str):
                 pspec = {"type": pspec}
             if not isinstance(pspec, dict):
-                raise fail(f'params."{param}" must be a type name or a table')
+                raise fail(f'params."{param}" must be a type name or a table', "params")
             for key in pspec:
                 if key not in PARAM_KEYS:
                     raise fail(f'params."{param}": unknown key "{key}"{did_you_mean(key, PARAM_KEYS)}; '
-                               f'known keys: {", ".join(PARAM_KEYS)}')
+                               f'known keys: {", ".join(PARAM_KEYS)}', "params")
             kwarg = pspec.get("kwarg", param)
             if not isinstance(kwarg, str) or not kwarg:
-                raise fail(f'params."{param}".kwarg must be a constructor argument name')
+                raise fail(f'params."{param}".kwarg must be a constructor argument name', "params")
             declared[param] = kwarg
     return TaskSpec(name, f"config {path}", env_id=env, factory=factory, kwargs=kwargs, declared=declared)
 
