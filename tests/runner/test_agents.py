@@ -63,3 +63,26 @@ def test_a_tella_shaped_agent_gets_tella_events(tmp_path: Path) -> None:
     logged = [float(r["reward"]) for r in rows(tmp_path / "run")]
     expected = [logged[i] if on else None for i, on in enumerate(on for on in learning for _ in range(2))]
     assert [d["reward"] for d in done] == expected
+
+
+@pytest.mark.slow
+def test_the_example_syllabus_lints_clean_and_shows_learning(tmp_path: Path) -> None:
+    example = Path(__file__).resolve().parents[2] / "examples" / "minigrid-ant.json"
+    lint = sylla("lint", str(example))
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    proc = sylla("run", str(example), "--agent", "tabular-q", "-o", str(tmp_path / "run"))
+    assert proc.returncode == 0, proc.stderr
+    blocks: dict[tuple[int, str, str], list[float]] = {}
+    for r in rows(tmp_path / "run"):
+        blocks.setdefault((int(r["block_num"]), r["block_type"], r["task_name"]), []).append(float(r["reward"]))
+    trained: set[str] = set()
+    tested_before: dict[str, float] = {}
+    for (_, kind, task), values in sorted(blocks.items()):
+        if kind == "train":
+            assert mean(values[-20:]) > mean(values[:20]), task
+            trained.add(task)
+        elif task not in trained:
+            tested_before[task] = mean(values)
+        elif task in tested_before:
+            assert mean(values) > tested_before[task], task
+    assert trained == {"Minigrid5x5", "Minigrid6x6", "Minigrid8x8"} and set(tested_before) == {"Minigrid6x6", "Minigrid8x8"}
