@@ -4,8 +4,11 @@ environment creation included).
 
 The syllabus is one train block of ``N`` episodes of ``--env`` (MiniGrid-Empty-5x5-v0 by
 default). The bare loop is what a user writes without sylla: ``gymnasium.make``, one seeded
-``reset`` then ``reset()`` per episode, ``action_space.sample()`` per step, and the episode's
-return summed; it writes nothing. ``sylla run`` additionally seeds every episode's ``reset``,
+``reset`` then ``reset()`` per episode, ``int(action_space.sample())`` per step, and the
+episode's return summed; it writes nothing. The ``int``: ``sample()`` returns a numpy integer, and
+MiniGrid's ``step`` compares it with its action enum at 2.6x the cost of a Python int's step
+(304 vs 117 us), which would flatter sylla (whose random agent returns Python ints) by far more
+than its own cost. ``sylla run`` additionally seeds every episode's ``reset``,
 checks every action, hands the agent its events, writes one l2logger row per episode and a
 checkpoint every 100 episodes. Random episodes differ in length, so the two are compared per
 step: each prints its step count (sylla's from its log), and the ratio is sylla's seconds per
@@ -22,6 +25,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import resource
 import subprocess
 import sys
 import tempfile
@@ -46,7 +50,7 @@ for _ in range(episodes):
     env.reset()
     total = 0.0
     while True:
-        _, reward, terminated, truncated, _ = env.step(env.action_space.sample())
+        _, reward, terminated, truncated, _ = env.step(int(env.action_space.sample()))
         total += reward
         steps += 1
         if terminated or truncated:
@@ -64,23 +68,29 @@ def syllabus(folder: Path, env_id: str, episodes: int) -> Path:
     return path
 
 
-def time_bare(script: Path, env_id: str, episodes: int, seed: int) -> tuple[float, int]:
+def timed(cmd: list[str]) -> tuple[float, float, str]:
+    """Wall seconds, CPU seconds (user + system) of the process, and its stdout."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    out = subprocess.run([sys.executable, str(script), env_id, str(episodes), str(seed)], capture_output=True,
-                         text=True, check=True)
-    return time.perf_counter() - t0, int(out.stdout.strip())
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), out.stdout
 
 
-def time_sylla(path: Path, out: Path, seed: int) -> tuple[float, int]:
-    t0 = time.perf_counter()
-    subprocess.run([str(SYLLA), "run", str(path), "--agent", "random", "-o", str(out), "--seed", str(seed),
-                    "--force", "--no-progress"], capture_output=True, text=True, check=True)
-    elapsed = time.perf_counter() - t0
+def time_bare(script: Path, env_id: str, episodes: int, seed: int) -> tuple[float, float, int]:
+    wall, cpu, out = timed([sys.executable, str(script), env_id, str(episodes), str(seed)])
+    return wall, cpu, int(out.strip())
+
+
+def time_sylla(path: Path, out: Path, seed: int) -> tuple[float, float, int]:
+    wall, cpu, _ = timed([str(SYLLA), "run", str(path), "--agent", "random", "-o", str(out), "--seed", str(seed),
+                          "--force", "--no-progress"])
     steps = 0
     for log in out.glob("worker-default/*/data-log.tsv"):
         with open(log, newline="") as fh:
             steps += sum(int(r["episode_step_count"]) for r in csv.DictReader(fh, delimiter="\t"))
-    return elapsed, steps
+    return wall, cpu, steps
 
 
 def main() -> int:
@@ -93,20 +103,24 @@ def main() -> int:
         folder = Path(tmp)
         script = folder / "bare.py"
         script.write_text(BARE)
-        print(f"{'episodes':>9} {'bare steps/s':>13} {'sylla steps/s':>14} {'ratio':>6} {'spread':>13} "
+        print(f"{'episodes':>9} {'':>6} {'bare steps/s':>13} {'sylla steps/s':>14} {'ratio':>6} {'spread':>13} "
               f"{'sylla ms/episode':>17}")
         for n in args.episodes:
             path = syllabus(folder, args.env, n)
-            ratios, bare_rates, sylla_rates, per_episode = [], [], [], []
+            rates: dict[str, list[tuple[float, float, float]]] = {"wall": [], "CPU": []}
+            per_episode: dict[str, list[float]] = {"wall": [], "CPU": []}
             for r in range(args.rounds):
-                bare_s, bare_steps = time_bare(script, args.env, n, r)
-                run_s, run_steps = time_sylla(path, folder / "run", r)
-                bare_rates.append(bare_steps / bare_s)
-                sylla_rates.append(run_steps / run_s)
-                ratios.append((run_s / run_steps) / (bare_s / bare_steps))
-                per_episode.append(1000 * run_s / n)
-            print(f"{n:>9} {median(bare_rates):>13,.0f} {median(sylla_rates):>14,.0f} {median(ratios):>5.3f}x "
-                  f"{min(ratios):>5.3f}-{max(ratios):.3f}x {median(per_episode):>16.2f}", flush=True)
+                bare_wall, bare_cpu, bare_steps = time_bare(script, args.env, n, r)
+                run_wall, run_cpu, run_steps = time_sylla(path, folder / "run", r)
+                for clock, bare_s, run_s in (("wall", bare_wall, run_wall), ("CPU", bare_cpu, run_cpu)):
+                    rates[clock].append((bare_steps / bare_s, run_steps / run_s,
+                                         (run_s / run_steps) / (bare_s / bare_steps)))
+                    per_episode[clock].append(1000 * run_s / n)
+            for clock, got in rates.items():
+                ratios = [g[2] for g in got]
+                print(f"{n:>9} {clock:>6} {median(g[0] for g in got):>13,.0f} {median(g[1] for g in got):>14,.0f} "
+                      f"{median(ratios):>5.3f}x {min(ratios):>5.3f}-{max(ratios):.3f}x "
+                      f"{median(per_episode[clock]):>16.2f}", flush=True)
     return 0
 
 

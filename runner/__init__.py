@@ -6,8 +6,9 @@ creates each task's environment through the task registry (`registry`), hands ev
 checkpoints beside it so that a killed run resumes to the same log (`run`).
 
 Imports from the rest of sylla are few and named here, so that the room can move as one:
-``sylla.grammar.parse`` / ``model`` / ``schedule`` / ``suggest`` (the language core),
-``sylla.linter.config`` (finding and reading ``sylla.toml`` / ``[tool.sylla]``) and
-``sylla.metrics.progress`` (the one progress bar). Gymnasium, MiniGrid and l2logger load only
-when a run needs them (the ``run`` extra).
+``sylla.grammar.parse`` / ``model`` / ``schedule`` / ``suggest`` (the language core) and
+``sylla.linter.config`` (finding ``sylla.toml`` / ``[tool.sylla]`` and a key's line, in
+`user_tasks`). The command (``sylla/commands/run.py``) draws the bar with
+``sylla.metrics.progress``. Gymnasium, MiniGrid and l2logger load only when a run needs them (the
+``run`` extra).
 """

@@ -53,16 +53,3 @@ def constructor_args(spec: "TaskSpec") -> tuple[list[str], bool]:
 
 def make(env_id: str, kwargs: Mapping[str, Any]) -> Any:
     return gymnasium.make(env_id, **kwargs)
-
-
-def library_versions() -> dict[str, str]:
-    """The versions of the environment libraries, for the run's manifest."""
-    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415 - lazy: only for the manifest
-
-    out = {}
-    for name in ("gymnasium", *ENV_PACKAGES):
-        try:
-            out[name] = version(name)
-        except PackageNotFoundError:
-            pass
-    return out

@@ -2,8 +2,8 @@
 
 It records the syllabus (path and SHA-256 of its bytes), the seed, the agent and its arguments,
 the versions of sylla and of the libraries that shape the numbers (gymnasium, minigrid,
-l2logger, numpy, and the agent's own where it names them), the command line and the run's
-status (``running``, ``stopped``, ``failed``, ``complete``). ``--resume`` refuses a run whose
+l2logger, numpy; stable-baselines3 and torch for its agents), the command line (and, under ``resumed``, each ``--resume`` command after it)
+and the run's status (``running``, ``stopped``, ``failed``, ``complete``). ``--resume`` refuses a run whose
 manifest names another syllabus, seed, agent or arguments: its rows would not be one run's.
 """
 
@@ -24,7 +24,9 @@ FORMAT = 1
 SAME = ("syllabus_sha256", "seed", "agent", "agent_args")
 
 
-def versions(extra: tuple[str, ...] = ()) -> dict[str, str]:
+def versions(agent: str) -> dict[str, str]:
+    """The libraries that shape a run's numbers (stable-baselines3 and torch for its agents)."""
+    extra = ("stable-baselines3", "torch") if agent.startswith("sb3-") else ()
     out = {}
     for name in ("sylla", "gymnasium", "minigrid", "l2logger", "numpy", *extra):
         try:
@@ -35,7 +37,7 @@ def versions(extra: tuple[str, ...] = ()) -> dict[str, str]:
 
 
 def new(syllabus: str, text: bytes, seed: int, agent: str, agent_args: Mapping[str, Any], episodes: int,
-        command: list[str], extra_libraries: tuple[str, ...] = ()) -> dict[str, Any]:
+        command: list[str]) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "syllabus": os.path.abspath(syllabus),
@@ -44,7 +46,7 @@ def new(syllabus: str, text: bytes, seed: int, agent: str, agent_args: Mapping[s
         "agent": agent,
         "agent_args": dict(agent_args),
         "episodes": episodes,
-        "versions": versions(extra_libraries),
+        "versions": versions(agent),
         "command": command,
         "status": "running",
     }

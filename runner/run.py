@@ -18,15 +18,19 @@ from __future__ import annotations
 
 import shutil
 import signal
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from . import checkpoint, manifest
+from .agents.load import build
+from .envs import close_all, make_envs
 from .errors import EXIT_USAGE, RunError
-
-if TYPE_CHECKING:
-    from .agents.base import Agent
+from .log import RunLog, truncate_to
+from .loop import Stop, run_episodes
+from .plan import Plan, make_plan
+from .registry import Registry
 
 SYLLABUS_COPY = "syllabus.json"
 
@@ -90,18 +94,10 @@ def prepare_dir(request: RunRequest) -> Path:
     return run_dir
 
 
-def run_one(request: RunRequest, progress: Callable[[int, int], Callable[[int], None]] | None = None,
-            on_start: Callable[[int, int], None] | None = None) -> RunOutcome:
+def run_one(request: RunRequest, progress: Callable[[int, int], Callable[[int], None]] | None = None) -> RunOutcome:
     """Run (or resume) one run; `RunError` for every problem a user can cause.
 
-    ``progress(total, done)`` returns the per-episode callback of a progress bar;
-    ``on_start(first_episode, total)`` is told where the loop begins."""
-    from .agents.load import build  # noqa: PLC0415 - lazy: the agents load numpy; the request is checked first
-    from .envs import close_all, make_envs  # noqa: PLC0415 - lazy: gymnasium loads once the folder is checked
-    from .loop import Stop, run_episodes  # noqa: PLC0415 - lazy: numpy loads once the folder is checked
-    from .plan import make_plan  # noqa: PLC0415 - lazy: the grammar loads once the folder is checked
-    from .registry import Registry  # noqa: PLC0415 - lazy: the registry loads once the folder is checked
-
+    ``progress(total, done)`` returns the per-episode callback of a progress bar."""
     if request.seed < 0:
         raise RunError(f"--seed must be >= 0, got {request.seed}")
     if request.checkpoint_every < 1:
@@ -120,26 +116,29 @@ def run_one(request: RunRequest, progress: Callable[[int, int], Callable[[int], 
         manifest.check_same(old, meta, run_dir)
         if old.get("status") == "complete":
             return RunOutcome(str(run_dir), plan.episodes, "complete", plan.episodes)
+        # the run's own command stays; each resume is added after it
+        meta["resumed"] = [*old.get("resumed", []), meta["command"]]
+        meta["command"] = old.get("command", meta["command"])
     envs = make_envs(plan, registry, request.seed)
     try:
-        return _run(request, run_dir, plan, envs, meta, build, run_episodes, Stop, progress, on_start)
+        return _run(request, run_dir, plan, envs, meta, progress)
     finally:
         close_all(envs)
 
 
-def _run(request: RunRequest, run_dir: Path, plan: Any, envs: dict[str, Any], meta: dict[str, Any],
-         build: Callable[..., "Agent"], run_episodes: Callable[..., None], stop_type: type[Exception],
-         progress: Callable[[int, int], Callable[[int], None]] | None,
-         on_start: Callable[[int, int], None] | None) -> RunOutcome:
-    from .log import RunLog, truncate_to  # noqa: PLC0415 - lazy: l2logger loads once the plan is good
-
+def _run(request: RunRequest, run_dir: Path, plan: Plan, envs: dict[str, Any], meta: dict[str, Any],
+         progress: Callable[[int, int], Callable[[int], None]] | None) -> RunOutcome:
     agent = build(request.agent, request.agent_args, request.seed)
     start = 0
     point = checkpoint.read(run_dir) if request.resume else None
     checkpoint.clean_orphans(run_dir, point)
     if point is not None:
         if point.agent_dir:
-            agent.load(run_dir / point.agent_dir)
+            try:
+                agent.load(run_dir / point.agent_dir)
+            except Exception as exc:  # the agent's own code: name the checkpoint, not a traceback
+                raise RunError(f"cannot load the agent's checkpoint {point.agent_dir}: {type(exc).__name__}: {exc}",
+                               str(run_dir)) from exc
         start = point.episode
     if request.resume:
         truncate_to(run_dir, point.log_sizes if point is not None else {})
@@ -151,8 +150,6 @@ def _run(request: RunRequest, run_dir: Path, plan: Any, envs: dict[str, Any], me
     log = RunLog(run_dir, scenario)
     if point is not None:
         log.files.update(point.log_sizes)
-    if on_start is not None:
-        on_start(start, plan.episodes)
     tick = progress(plan.episodes, start) if progress is not None else (lambda done: None)
     interrupt = _Interrupt()
     previous = signal.signal(signal.SIGINT, interrupt) if _main_thread() else None
@@ -167,9 +164,9 @@ def _run(request: RunRequest, run_dir: Path, plan: Any, envs: dict[str, Any], me
         run_episodes(plan, envs, agent, log, request.seed, start, save, request.checkpoint_every,
                      lambda: interrupt.asked, tick)
         status = "complete"
-    except stop_type as exc:
+    except Stop as exc:
         status = "stopped"
-        return RunOutcome(str(run_dir), int(getattr(exc, "episode", 0)), status, start)
+        return RunOutcome(str(run_dir), exc.episode, status, start)
     except KeyboardInterrupt:
         status = "stopped"
         raise
@@ -183,6 +180,4 @@ def _run(request: RunRequest, run_dir: Path, plan: Any, envs: dict[str, Any], me
 
 
 def _main_thread() -> bool:
-    import threading  # noqa: PLC0415 - lazy: only to know whether a signal handler may be set
-
     return threading.current_thread() is threading.main_thread()

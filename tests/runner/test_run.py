@@ -4,7 +4,6 @@ every bad input of issue 37 §5, each through the real process."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import time
 from pathlib import Path
@@ -167,6 +166,16 @@ def test_an_invalid_action_names_episode_task_and_line(tmp_path: Path) -> None:
     assert len(rows(out)) == 2
 
 
+def test_an_agent_that_raises_is_named_the_same_way(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    proc = sylla("run", str(ANT), "--agent", "sylla_runner_fixtures.agents:Raising", "-o", str(out))
+    assert proc.returncode == 1, proc.stderr
+    line = line_of(ANT, "Minigrid5x5")
+    assert 'episode 2 (task "Minigrid5x5"' in proc.stderr and f"{ANT}:{line}:" in proc.stderr, proc.stderr
+    assert "the agent raised KeyError: 'no such state'" in proc.stderr and "Traceback" not in proc.stderr
+    assert len(rows(out)) == 2
+
+
 def test_an_existing_output_is_refused_without_force_or_resume(tmp_path: Path) -> None:
     out = tmp_path / "run"
     assert sylla("run", str(ANT), "--agent", "random", "-o", str(out), "--seed", "1").returncode == 0
@@ -226,4 +235,6 @@ def test_ctrl_c_stops_after_a_checkpoint_and_prints_the_resume_command(tmp_path:
     assert resumed.returncode == 0, resumed.stderr
     assert f"resumed at episode {stopped_at}" in resumed.stderr
     assert rows(cut) == rows(whole)
-    assert os.path.exists(cut / "run.json")
+    manifest = json.loads((cut / "run.json").read_text())
+    assert manifest["status"] == "complete" and "--resume" not in manifest["command"]
+    assert [c[-1] for c in manifest["resumed"]] == ["--resume"]
