@@ -20,8 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from sylla.grammar.schema import schema
-from sylla.grammar.synth import phase_pairs
+from sylla.grammar.syllabus.schema import schema
+from sylla.grammar.syllabus.synth import phase_pairs
 from sylla.linter import Config, lint
 
 

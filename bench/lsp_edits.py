@@ -53,7 +53,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from lsp_latency import Session, percentile
 
-from sylla.grammar.parse import parse
+from sylla.grammar.syllabus.parse import parse
 
 REPO = Path(__file__).resolve().parents[1]
 TARGET_MS = 100.0
@@ -209,7 +209,7 @@ def cpu_edits(text: str, edits: list[tuple[str, int, int, str]]) -> dict[str, li
     in the server)."""
     import gc
 
-    from sylla.grammar.incremental import reparse
+    from sylla.grammar.syllabus.incremental import reparse
     from sylla.lsp.documents import Analysis
     from sylla.lsp.outline_pieces import document_symbols
 
@@ -231,7 +231,7 @@ def cpu_edits(text: str, edits: list[tuple[str, int, int, str]]) -> dict[str, li
             _, pieces = document_symbols(analysis, pieces)
             t3 = clock()
             # the lint reads every instruction after the outline is sent, making the copies an
-            # incremental parse leaves to be made when read (grammar/shifted.py): not timed here
+            # incremental parse leaves to be made when read (grammar/syllabus/shifted.py): not timed here
             # (it is not on the outline's path), but done, as in the server
             if result.model is not None:
                 tuple(result.model.instructions)

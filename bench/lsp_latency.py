@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sylla.grammar.synth import phase_pairs
+from sylla.grammar.syllabus.synth import phase_pairs
 
 SIZES = (("5 KB", 5_000), ("50 KB", 50_000), ("500 KB", 500_000))
 TARGET_MS = 30.0

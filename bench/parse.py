@@ -22,7 +22,7 @@ import sys
 import time
 
 import sylla
-from sylla.grammar.synth import TASKS, phase_pairs
+from sylla.grammar.syllabus.synth import TASKS, phase_pairs
 
 TARGET = 10.0
 

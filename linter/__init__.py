@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import importlib
 
-from sylla.grammar.no_typing import TYPE_CHECKING
+from sylla.kit.no_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import Any
@@ -55,7 +55,7 @@ _HOME = {
 
 def format_text(text: str) -> str | None:
     """The canonical layout of a syllabus, or None when it has syntax errors (``sylla fmt``)."""
-    from .fmt import format_text as _format  # noqa: PLC0415 - lazy: start-up, the formatter's token regex compiles only for sylla fmt
+    from sylla.grammar.syllabus.fmt import format_text as _format  # noqa: PLC0415 - lazy: start-up, the formatter's token regex compiles only for sylla fmt
 
     return _format(text)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Sequence
 
 from sylla.grammar.birds.parse import BirdsParse, parse
-from sylla.grammar.model import Diagnostic, Severity
+from sylla.grammar.core import Diagnostic, Severity
 
 from .birds_context import BirdsContext
 from .language import LanguageSpec

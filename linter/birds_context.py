@@ -52,9 +52,12 @@ def find_sibling_meta(path: str) -> MetaConfig | None:
         try:
             with open(full, "rb") as fh:
                 head = fh.read(65536)
+                kind = birds_kind(head)
+                if kind is None and len(head) == 65536:  # a root behind a long prolog: read on
+                    kind = birds_kind(head + fh.read())
         except OSError:
             continue
-        if birds_kind(head) == "meta":
+        if kind == "meta":
             found.append(full)
     if not found:
         return None

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import json
 
-from sylla.grammar.model import Block, Info, PhaseMark, Span, Syllabus
-from sylla.grammar.no_typing import TYPE_CHECKING
+from sylla.grammar.core import Span
+from sylla.grammar.syllabus.model import Block, Info, PhaseMark, Syllabus
+from sylla.kit.no_typing import TYPE_CHECKING
 
 from .finding import Edit
 

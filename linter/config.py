@@ -3,8 +3,8 @@
 Keys (kebab-case, as in ruff): ``profile``, ``select``, ``ignore``, ``severity`` (code ->
 error|warning|info), ``per-file-types`` (glob -> type), ``per-file-ignores`` (glob -> codes),
 ``registry`` (a task registry file), ``syllabi`` (globs of files that are syllabi whatever
-their content; every other file is judged by ``sylla.grammar.detect.is_syllabus``), ``tasks``
-(the tasks ``sylla run`` adds to its registry; read by ``sylla.runner.user_tasks``). Overrides from the command line or the editor use the
+their content; every other file is judged by ``sylla.grammar.syllabus.detect.is_syllabus``), ``tasks``
+(the tasks ``sylla run`` adds to its registry; read by ``sylla.runner.tasks.user_tasks``). Overrides from the command line or the editor use the
 keys ``profile``, ``select``, ``ignore``, ``registry``, ``type`` and win. Anything unknown is
 a ``ConfigError`` naming the file, the line and the key, because a misspelt key that is
 silently ignored is a rule that silently does not run.
@@ -16,12 +16,12 @@ import fnmatch
 import re
 from pathlib import Path, PurePath
 
-from sylla.grammar.detect import is_syllabus
-from sylla.grammar.model import Severity
-from sylla.grammar.no_typing import TYPE_CHECKING
-from sylla.grammar.record import field, record, replace
+from sylla.grammar.core import Severity
+from sylla.grammar.syllabus.detect import is_syllabus
+from sylla.kit.no_typing import TYPE_CHECKING
+from sylla.kit.record import field, record, replace
+from sylla.kit.suggest import did_you_mean
 
-from .suggest import did_you_mean
 from .syllabus_type import TYPES
 
 if TYPE_CHECKING:

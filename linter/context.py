@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import functools
 
-from sylla.grammar.model import LineIndex, Span, Syllabus
-from sylla.grammar.no_typing import TYPE_CHECKING
-from sylla.grammar.parse import ParseResult
-from sylla.grammar.record import record
-from sylla.grammar.schedule import schedule
+from sylla.grammar.core import LineIndex, Span
+from sylla.grammar.syllabus.model import Syllabus
+from sylla.grammar.syllabus.parse import ParseResult
+from sylla.grammar.syllabus.schedule import schedule
+from sylla.kit.no_typing import TYPE_CHECKING
+from sylla.kit.record import record
 
 from .finding import Finding, Fix, RelatedSpan
 from .syllabus_type import SyllabusType
@@ -16,7 +17,7 @@ from .syllabus_type import SyllabusType
 if TYPE_CHECKING:
     from typing import Callable, Iterable
 
-    from sylla.grammar.schedule import Schedule
+    from sylla.grammar.syllabus.schedule import Schedule
 
     from .config import Config  # the rules import this module, and config checks selectors against the rules
     from .rule import Rule

@@ -16,10 +16,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from sylla.grammar.core import LineIndex, Severity, Span
 from sylla.grammar.listdsl import DslError
 from sylla.grammar.listdsl.prior import LOG_HIT, LOG_MISS
-from sylla.grammar.model import LineIndex, Severity, Span
-from sylla.grammar.trials.delivery import Delivery, Table, paragraphs, read_delivery
+from sylla.grammar.trials.delivery import Delivery, Table, field_starts, paragraphs, read_delivery
 from sylla.grammar.trials.model import ORDERINGS, RUNS, SAMPLES, TRIALS
 from sylla.grammar.trials.scoring import Scorer, load_trials
 
@@ -83,14 +83,23 @@ class _File:
 
 def _rows(lines: list[int], limit: int = 8) -> str:
     shown = ", ".join(map(str, lines[:limit]))
-    return shown + (f", ... ({len(lines)} in all)" if len(lines) > limit else "")
+    return shown + (f", ... ({len(lines):,} in all)" if len(lines) > limit else "")
+
+
+def _shown(value: str) -> str:
+    """A field as a message quotes it: at most 40 characters."""
+    return repr(value) if len(value) <= 40 else f"{value[:30]!r}... ({len(value):,} characters)"
+
+
+def _which(lines: list[int]) -> str:
+    return f"row {lines[0]}" if len(lines) == 1 else f"rows {_rows(lines)}"
 
 
 def check_delivery(folder: str, trials_folder: str | None) -> tuple[list[tuple[str, DeliveryResult]], list[str]]:
     """Findings per file of the delivery, and problems reading the trial files (for stderr)."""
-    delivery = read_delivery(folder)
     trials, trial_errors = load_trials(trials_folder) if trials_folder else ({}, [])
     scorer = Scorer(trials)
+    delivery = read_delivery(folder, scorer.shown_examples)
     files: dict[str, _File] = {}
 
     def file_for(table: Table | None, name: str) -> _File:
@@ -118,20 +127,21 @@ def check_delivery(folder: str, trials_folder: str | None) -> tuple[list[tuple[s
                 continue
             f.add(_NOTE_CODE.get(note.kind, "W911"), note.message, note.line, note.column, note.severity)
         for reason, lines in table.bad.items():
-            f.add("W915", f"{len(lines)} row{'s' if len(lines) > 1 else ''} cannot be read ({reason}): rows {_rows(lines)}", lines[0])
+            f.add("W915", f"{len(lines)} row{'s' if len(lines) > 1 else ''} cannot be read ({reason}): {_which(lines)}", lines[0])
     if delivery.predictions is not None:
-        _completeness(delivery.predictions, file_for(delivery.predictions, "predictions.csv"), problems)
-        _semantics(delivery.predictions, file_for(delivery.predictions, "predictions.csv"), scorer, bool(trials))
+        if not delivery.predictions.untold:  # the W913 error says why; rows on a guessed numbering would be noise
+            _completeness(delivery.predictions, file_for(delivery.predictions, "predictions.csv"), problems)
+        _semantics(delivery.predictions, file_for(delivery.predictions, "predictions.csv"), scorer, _placed(delivery.predictions, trials))
     if delivery.bests is not None and delivery.predictions is None and delivery.bests.lines:
         runs = set(delivery.bests.data.get("run", []))
         if runs == {1}:
             file_for(delivery.bests, "bests.csv").add(
                 "W914", f"bests.csv holds run 1 only; the request asks for {RUNS} runs", delivery.bests.lines[0])
     if delivery.bests is not None:
-        _semantics(delivery.bests, file_for(delivery.bests, "bests.csv"), scorer, bool(trials))
+        _semantics(delivery.bests, file_for(delivery.bests, "bests.csv"), scorer, _placed(delivery.bests, trials))
         _bests_order(delivery.bests, file_for(delivery.bests, "bests.csv"))
-    if delivery.samples is not None and not delivery.samples.texts:  # split samples: rows of several files
-        _semantics(delivery.samples, file_for(delivery.samples, "samples.csv"), scorer, bool(trials))
+    if delivery.samples is not None and len(delivery.samples.texts) <= 1:  # not split: every row is of one file
+        _semantics(delivery.samples, file_for(delivery.samples, "samples.csv"), scorer, _placed(delivery.samples, trials))
     if delivery.samples is None:
         file_for(None, "samples.csv").add("W910", "samples.csv is missing (the request's deliverable 3)")
     elif len(delivery.samples) != SAMPLES:
@@ -142,6 +152,12 @@ def check_delivery(folder: str, trials_folder: str | None) -> tuple[list[tuple[s
     out = [(path, DeliveryResult(sorted(f.findings, key=lambda x: (x.span.start, x.code)), DeliveryParse(f), None, path, "trials"))
            for path, f in sorted(files.items())]
     return out, trial_errors
+
+
+def _placed(table: Table, trials: dict) -> bool:
+    """Whether the rows can be checked against the trial files: there are some, and the file's
+    ordering and trial numbering could be told."""
+    return bool(trials) and "order" not in table.untold and "trial" not in table.untold
 
 
 def _key_columns(table: Table) -> list[tuple[int | None, int, int, int]]:
@@ -171,11 +187,9 @@ def _completeness(table: Table, f: _File, problems: list[int]) -> None:
     seen: dict[tuple, int] = {}
     dup: list[int] = []
     extra: list[int] = []
-    bad_label: list[int] = []
     for key, line in zip(keys, table.lines):
         if key[0] is None:
-            bad_label.append(line)
-            continue
+            continue  # _semantics names it
         if key in seen:
             dup.append(line)
         else:
@@ -183,8 +197,6 @@ def _completeness(table: Table, f: _File, problems: list[int]) -> None:
             if key not in expected:
                 extra.append(line)
     missing = sorted(expected - seen.keys())
-    if bad_label:
-        f.add("W915", f"{len(bad_label)} rows have a problem that is not a c??? label: rows {_rows(bad_label)}", bad_label[0])
     if missing:
         ex = ", ".join(f"(c{p:03d}, run {r}, order {o}, trial {t})" for p, r, o, t in missing[:3])
         f.add("W914", f"{len(missing):,} of the {len(expected):,} expected (problem, run, order, trial) rows are missing, "
@@ -216,36 +228,45 @@ def _semantics(table: Table, f: _File, scorer: Scorer, have_trials: bool) -> Non
     first_detail: dict[str, str] = {}
     d = table.data
     progs, lines = d["program"], table.lines
-    probs = [_problem(p) for p in d["problem"]]
-    orders, trials = d["order"], d["trial"]
     get = lambda c: d.get(c) or [None] * len(lines)
+    labels = d.get("problem")
+    probs: list[int | None] = [_problem(p) for p in labels] if labels is not None else [None] * len(lines)
+    orders, trials = get("order"), get("trial")
+    have_trials = have_trials and table.has("order") and table.has("trial")
     inputs, corrects, preds, accs, nlps, nlls = (get(c) for c in ("input", "correct", "predicted", "accuracy", "nlp", "nll"))
 
-    def fail(kind: str, line: int, detail: str) -> None:
-        fails[kind].append(line)
-        first_detail.setdefault(kind, detail)
+    first_at: dict[str, int] = {}
 
-    exprs: dict[tuple[str, int], Any] = {}
+    def fail(kind: str, line: int, detail: str, at: int | None = None) -> None:
+        """``at``: the offset in the row's program the first such row is about."""
+        fails[kind].append(line)
+        if kind not in first_detail:
+            first_detail[kind] = detail
+            if at is not None:
+                first_at[kind] = at
+
+    exprs: dict[tuple[str, int | None], Any] = {}
     outs: dict[tuple[str, int, int], Any] = {}
-    priors: dict[tuple[str, int], Any] = {}
+    priors: dict[tuple[str, int | None], Any] = {}
     for k in range(len(lines)):
         p, line, text = probs[k], lines[k], progs[k]
-        if p is None:
-            continue
+        if p is None and labels is not None:
+            fail("bad label", line, f"row {line}: problem {_shown(labels[k])}")
+            continue  # and its DSL's range is unknown
         ekey = (text, p)
         expr = exprs.get(ekey)
         if expr is None:
             expr = exprs[ekey] = scorer.program(text, p)
         if isinstance(expr, DslError):
             kind = "ill-typed program" if expr.kind == "type" else "unparseable program"
-            fail(kind, line, f"row {line}: {expr.message} at column {expr.start + 1} of the program")
+            fail(kind, line, f"row {line}: {expr.message} at column {expr.start + 1} of the program", expr.start)
             continue
         if full:
             pred_norm = _norm(preds[k])
             want_acc = int(pred_norm == _norm(corrects[k]))
             if accs[k] != want_acc:
                 fail("accuracy", line, f"row {line}: accuracy {accs[k]} but predicted {preds[k]} {'=' if want_acc else '≠'} correct {corrects[k]}")
-        if not have_trials:
+        if not have_trials or p is None:
             continue
         t, o = trials[k], orders[k]
         okey = (text, p, o)
@@ -282,9 +303,10 @@ def _semantics(table: Table, f: _File, scorer: Scorer, have_trials: bool) -> Non
             elif abs(given - want_p) > ABS_TOL + REL_TOL * abs(want_p):
                 fail("nlp", line, f"row {line}: nlp {given}, the request's prior gives {want_p:.6f}")
     base = os.path.basename(table.path)
-    codes = {"unparseable program": "W915", "ill-typed program": "W915", "evaluation error": "W915", "no prior": "W915",
+    codes = {"bad label": "W915", "unparseable program": "W915", "ill-typed program": "W915", "evaluation error": "W915", "no prior": "W915",
              "accuracy": "W917", "test example": "W916", "predicted": "W918", "nll": "W919", "nlp": "W920"}
     what = {
+        "bad label": "have a problem that is not a c??? label",
         "unparseable program": "have a program that does not parse in the DSL",
         "ill-typed program": "have a program that is not of type [int] → [int]",
         "evaluation error": "have a program that fails on the trial's test input",
@@ -297,8 +319,28 @@ def _semantics(table: Table, f: _File, scorer: Scorer, have_trials: bool) -> Non
     }
     for kind, ls in fails.items():
         note = " (these predicted nothing and count as wrong)" if kind == "evaluation error" else ""
-        f.add(codes[kind], f"{base}: {len(ls):,} row{'s' if len(ls) > 1 else ''} {what[kind]}{note} (rows {_rows(ls)}); "
-              f"first: {first_detail[kind]}", ls[0], severity="info" if kind == "evaluation error" else None)
+        verb = what[kind] if len(ls) > 1 else what[kind].replace("do not have", "does not have").replace("have", "has", 1)
+        column = _program_column(table, f, ls[0], first_at[kind]) if kind in first_at else 1
+        f.add(codes[kind], f"{base}: {len(ls):,} row{'s' if len(ls) > 1 else ''} {verb}{note} ({_which(ls)}); "
+              f"first: {first_detail[kind]}", ls[0], column, severity="info" if kind == "evaluation error" else None)
+
+
+def _program_column(table: Table, f: _File, line: int, at: int) -> int:
+    """The 1-based column in the file of offset ``at`` of the (stripped) program in row ``line``,
+    so that a finding about a program stands where the program goes wrong (1 when it cannot be told)."""
+    if "program" not in table.columns or table.work is None or f.text is not table.text:
+        return 1
+    start = f.index.offset(line, 1)
+    end = table.work.find("\n", start)
+    row = table.work[start:end if end >= 0 else len(table.work)]
+    starts = field_starts(row)
+    k = table.columns.index("program")
+    if k >= len(starts):
+        return 1
+    offset, quoted = starts[k]
+    value = row[offset + quoted:]
+    lead = len(value) - len(value.lstrip())
+    return offset + quoted + lead + at + 1
 
 
 def _bests_order(table: Table, f: _File) -> None:

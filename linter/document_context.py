@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from sylla.grammar.model import LineIndex, Span
+from sylla.grammar.core import LineIndex, Span
 
 from .finding import Finding, Fix, RelatedSpan
 

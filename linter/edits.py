@@ -9,7 +9,7 @@ comma (``{...}\\n  // evaluation\\n  , {...}``), and a multi-line ``/* */`` may 
 
 from __future__ import annotations
 
-from sylla.grammar.model import Span
+from sylla.grammar.core import Span
 
 from .finding import Edit
 

@@ -17,11 +17,11 @@ from __future__ import annotations
 from _thread import _local as thread_local  # threading.local itself: importing threading (and weakref) costs start-up
 from contextlib import contextmanager
 
-from sylla.grammar.gc_pause import paused_gc
-from sylla.grammar.model import Diagnostic, Severity
-from sylla.grammar.no_typing import TYPE_CHECKING
-from sylla.grammar.parse import ParseResult
-from sylla.grammar.record import record, replace
+from sylla.grammar.core import Diagnostic, Severity
+from sylla.grammar.syllabus.parse import ParseResult
+from sylla.kit.gc_pause import paused_gc
+from sylla.kit.no_typing import TYPE_CHECKING
+from sylla.kit.record import record, replace
 
 from .config import Config
 from .finding import Finding, RelatedSpan
@@ -37,7 +37,7 @@ __all__ = ["LintResult", "between_rules", "configured_severity", "lint", "run"]
 if TYPE_CHECKING:
     from typing import Any, Callable, Generic, Iterator, Sequence, TypeVar
 else:  # a subscriptable base, without importing typing (start-up, issue 24)
-    from sylla.grammar.no_typing import Generic, TypeVar
+    from sylla.kit.no_typing import Generic, TypeVar
 
 ParseT = TypeVar("ParseT", bound=Parsed)
 P = TypeVar("P", bound=CoreParse)
@@ -60,6 +60,11 @@ class LintResult(Generic[ParseT]):
     def text(self) -> str:
         return self.parse.text
 
+
+#: the longest message a finding carries: a message quotes the file (a task name, a key), and a
+#: name of megabytes quoted by each of thousands of findings would make a report (and the
+#: editor's diagnostics) of their product; the longest message a real file gets is 250 (issue 38)
+MAX_MESSAGE = 1000
 
 #: per thread: a function the rule loop calls before each rule (``between_rules``)
 _between_rules = thread_local()
@@ -154,6 +159,8 @@ def _filter(
         level = configured_severity(config, f.code)
         if level is not None and level != f.severity:
             f = replace(f, severity=level)
+        if len(f.message) > MAX_MESSAGE:
+            f = replace(f, message=f.message[: MAX_MESSAGE - 1] + "…")
         out.append(f)
     out.sort(key=lambda f: (f.span.start, f.span.end, f.code))
     return out

@@ -7,8 +7,8 @@ together; applying the fixes of a clean lint to its output changes nothing.
 
 from __future__ import annotations
 
-from sylla.grammar.model import Severity, Span
-from sylla.grammar.record import field, record
+from sylla.grammar.core import Severity, Span
+from sylla.kit.record import field, record
 
 
 @record(frozen=True, slots=True)

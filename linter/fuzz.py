@@ -5,28 +5,47 @@ long campaign (``bench/fuzz.py``) both run, so they check the same things. Mutat
 what authors and tools do to syllabi: reorder, duplicate and drop instructions, mistype phase
 labels and counts, toggle learning, add comments, margin notes, suppression directives
 (well formed or not), trailing and leading commas, CRLF line ends, a BOM, and cut a file down
-to a bare fragment or array. Everything is driven by one ``random.Random`` so hypothesis can
-shrink a failure and the campaign can replay one from its seed.
+to a bare fragment or array. Hostile mutations (issue 38) are what breaks tools rather than
+what authors write: a NUL byte, nesting tens of thousands deep, integers past Python's 4,300
+digits and floats past a double, absurd counts and phase numbers, a minified file of thousands
+of instructions on one line, and directives where they do not belong (a ``$phase`` inside a
+``$repeat``). Everything is driven by one ``random.Random`` so hypothesis can shrink a failure
+and the campaign can replay one from its seed.
+
+The properties: no exception anywhere (parse, lint, fix, fmt, explain, the reporters); fix and
+fmt keep what they promise; no file with an error lints clean (a file strict JSON refuses, one
+the schema refuses, one with an instruction the schedule cannot place, a syllabus that a NUL
+byte would hide from detection); and memory and report size stay bounded by the input's size
+and the number of findings.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import random
 import re
+import tracemalloc
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from sylla.grammar.parse import parse
-from sylla.grammar.record import replace
+from sylla.grammar.core import Severity
+from sylla.grammar.syllabus.detect import is_syllabus
+from sylla.grammar.syllabus.explain import explain, render_text
+from sylla.grammar.syllabus.fmt import format_text
+from sylla.grammar.syllabus.model import Unknown
+from sylla.grammar.syllabus.parse import parse
+from sylla.grammar.syllabus.schema import SCHEMA_PATH
+from sylla.kit.record import replace
 
 from .config import PROFILES, TYPES, Config
 from .edits import skip_trivia
 from .engine import lint
 from .fixes import fix_all
-from .fmt import format_text
+from .languages import language_of, lint_text
+from .reporters import FileReport, writer
 from .suppress import directives
 
 # ---------------------------------------------------------------- mutations
@@ -50,6 +69,19 @@ INSTRUCTIONS = [
     {"$repeat": {"$dataset": "mnist"}, "count": 2}, {"$repeat": {"$episode": "Pong"}, "count": 0},
     {"$repeat": {"$episode": "Pong"}, "count": 5, "x_seed": 7}, {"$unknown": 1}, {"$repeat": {"$episode": "Pong"}},
 ]
+#: directives where they do not belong: inside a ``$repeat``, or two in one instruction
+MISPLACED = [
+    {"$repeat": {"$phase": "1.train"}, "count": 100}, {"$repeat": {"$phase": "2.test"}, "count": 1},
+    {"$repeat": {"$info": {"disable_updates": True}}, "count": 3}, {"$repeat": {"$info": {}}, "count": 1},
+    {"$repeat": {"$repeat": {"$episode": "Pong"}, "count": 2}, "count": 5},
+    {"$repeat": {"$episode": "Pong", "$phase": "1.train"}, "count": 5}, {"$repeat": {"$episode": "Pong", "$info": {}}, "count": 5},
+    {"$episode": "Pong", "$phase": "1.train"}, {"$phase": "1.train", "$info": {"disable_updates": True}},
+    {"$repeat": {"$episode": "Pong"}, "count": 5, "$phase": "2.train"}, {"$repeat": {}, "count": 5},
+]
+#: counts no run can reach, and numbers no reader converts
+HUGE_COUNTS = [10**9 + 1, 10**12, 10**30, 2**63, 10**4000]
+HUGE_NUMBERS = ["9" * 4301, "-" + "1" * 5000, "1e400", "-1e999", "1" * 400 + ".5", "1" * 4300, "12e308"]
+NESTING = [99, 100, 101, 1_000, 70_000]
 SCALARS = ["0", "-1", "1.5", "1e999", "true", "false", "null", '"5"', "10000000000000000000000", '"1.train"', '"2.test"']
 STRINGS = ['"1.train"', '"1.test"', '"2.train"', '"1.Test"', '"Pong"', '"Breakout"', '"CL"', '"ANT-A"', '"ANT-C"', '""']
 
@@ -179,14 +211,95 @@ def _text_mutation(text: str, rng: random.Random) -> str:
     return _join(toks)
 
 
-def mutate(text: str, rng: random.Random, steps: int = 2) -> str:
+def hostile_mutation(text: str, rng: random.Random) -> str:
+    """What breaks tools rather than what authors write (issue 38): see the module docstring."""
+    op = rng.randrange(8)
+    if op == 0:  # a NUL byte anywhere (in the first KiB, pre-commit's identify calls the file binary)
+        at = rng.randrange(min(len(text), 1024) + 1) if rng.random() < 0.5 else rng.randrange(len(text) + 1)
+        return text[:at] + "\x00" + text[at:]
+    if op == 1:  # nesting deeper than anything follows, closed or not
+        n = rng.choice(NESTING)
+        opener = rng.choice(["[", '{"a":'])
+        closer = "]" if opener == "[" else "}"
+        nested = opener * n + ("1" if opener != "[" else "") + (closer * n if rng.random() < 0.8 else "")
+        return _at_a_value(text, rng, nested)
+    if op == 2:  # a number no reader converts, in place of one that is there
+        return _at_a_number(text, rng, rng.choice(HUGE_NUMBERS))
+    if op == 3:  # a count no run reaches
+        return _at_a_count(text, rng, str(rng.choice(HUGE_COUNTS)))
+    if op == 4:  # a phase number no reader converts, or one that is no number
+        label = rng.choice([f"{'7' * rng.choice([4300, 4301, 6000])}.{rng.choice(['train', 'test'])}", "1e5000.train",
+                            f"{10**30}.test"])
+        matches = list(re.finditer(r'"\$phase"\s*:\s*"[^"]*"', text))
+        if matches:
+            m = rng.choice(matches)
+            return text[: m.start()] + f'"$phase": "{label}"' + text[m.end() :]
+        return text
+    if op == 5:  # minified, thousands of instructions on one line, a finding or two each
+        try:
+            value = json.loads(text.lstrip("\ufeff"))
+        except (ValueError, RecursionError):
+            return text.replace("\r", "").replace("\n", "")
+        holder = value if isinstance(value, dict) else {"instructions": value}
+        ins = holder.get("instructions") if isinstance(holder, dict) else None
+        if isinstance(ins, list):
+            k = rng.randrange(len(ins) + 1)
+            # blocks apart (identical neighbours would be merged by --fix a pair per round, more
+            # rounds than the fix loop runs), each after an $info key no engine knows (N606)
+            ins[k:k] = [copy.deepcopy(x) for _ in range(rng.choice([100, 500]))
+                        for x in ({"$info": {"note": "x"}}, {"$repeat": {"$episode": "Pong"}, "count": 5})]
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    # a directive where it does not belong
+    return _at_an_instruction(text, rng, json.dumps(rng.choice(MISPLACED)))
+
+
+def _at_a_value(text: str, rng: random.Random, value: str) -> str:
+    """``value`` in place of a scalar of ``text`` (after a colon or a bracket), or appended."""
+    places = [m for m in re.finditer(r'(?<=[:\[,])\s*(?:-?[0-9][0-9.eE+-]*|true|false|null|"(?:[^"\\]|\\.)*")', text)]
+    if not places:
+        return text + value
+    m = rng.choice(places)
+    return text[: m.start()] + value + text[m.end() :]
+
+
+def _at_a_number(text: str, rng: random.Random, number: str) -> str:
+    places = list(re.finditer(r"(?<=[:\[,\s])-?[0-9][0-9.eE+-]*", text))
+    if not places:
+        return _at_a_value(text, rng, number)
+    m = rng.choice(places)
+    return text[: m.start()] + number + text[m.end() :]
+
+
+def _at_a_count(text: str, rng: random.Random, count: str) -> str:
+    places = list(re.finditer(r'("count"\s*:\s*)-?[0-9][0-9.eE+-]*', text))
+    if not places:
+        return _at_an_instruction(text, rng, '{"$repeat": {"$episode": "Pong"}, "count": %s}' % count)
+    m = rng.choice(places)
+    return text[: m.start()] + m.group(1) + count + text[m.end() :]
+
+
+def _at_an_instruction(text: str, rng: random.Random, instruction: str) -> str:
+    """``instruction`` after an instruction of ``text`` (after a ``},`` or a ``[{``)."""
+    places = [m.end() for m in re.finditer(r"\}\s*,|\[\s*(?=\{)", text)]
+    if not places:
+        return text
+    at = rng.choice(places)
+    return text[:at] + " " + instruction + "," + text[at:]
+
+
+def mutate(text: str, rng: random.Random, steps: int = 2, hostile: float = 0.0) -> str:
     """``text`` after ``steps`` mutations, each on the JSON value (re-serialised in a random
-    published layout) or on the token stream (comments, commas, scalars, line ends)."""
+    published layout), on the token stream (comments, commas, scalars, line ends), or, with
+    probability ``hostile``, hostile (``hostile_mutation``). With ``hostile`` 0 the mutants of a
+    seed are those they always were (the random draws are the same)."""
     for _ in range(steps):
+        if hostile and rng.random() < hostile:
+            text = hostile_mutation(text, rng)
+            continue
         if rng.random() < 0.4:
             try:
                 value = json.loads(text.lstrip("\ufeff"))
-            except ValueError:
+            except (ValueError, RecursionError):
                 value = None
             if isinstance(value, (dict, list)):
                 text = _dump(_value_mutation(value, rng), rng)
@@ -223,18 +336,138 @@ def _comments_of(text: str) -> Counter:
     return out
 
 
-def _strict(text: str) -> Any:
+def strict_json(text: str) -> Any:
+    """``text`` as a strict JSON reader takes it (no NaN, no infinity); ValueError when it
+    refuses it (json.loads' RecursionError on deep nesting is a refusal too)."""
     def no_constants(name: str) -> Any:
         raise ValueError(name)
 
-    return json.loads(text, parse_constant=no_constants)
+    try:
+        return json.loads(text, parse_constant=no_constants)
+    except RecursionError as exc:
+        raise ValueError("nested too deep") from exc
+
+
+def neutral(text: str) -> str:
+    """``text`` with its suppressions switched off: a finding its author silenced is still there."""
+    return text.replace("sylla:", "sylla-").replace('"sylla_ignore"', '"sylla-ignore"')
+
+
+@functools.cache
+def _schema_validator() -> Any:
+    """The shipped schema file read by jsonschema directly: an oracle beside sylla's own
+    memoised, per-instruction validation."""
+    from jsonschema import Draft202012Validator  # noqa: PLC0415 - lazy: the fuzz properties only
+
+    return Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
+
+
+def _error_props(text: str, config: Config, path: str) -> list[Violation]:
+    """No file with an error lints clean (exit 0 at the default ``--fail-on warning``): one a
+    strict JSON reader refuses (a ``.json`` file; ``.jsonc`` may hold comments), one the schema
+    refuses, one with an instruction the schedule cannot place, and no syllabus is hidden from
+    detection by a NUL byte (issue 38)."""
+    out: list[Violation] = []
+    result = lint(neutral(text), path, config)
+    failing = [f for f in result.findings if f.severity in (Severity.ERROR, Severity.WARNING)]
+    errors = [f for f in result.findings if f.severity is Severity.ERROR]
+    try:
+        value: Any = strict_json(text)
+        strict_ok = True
+    except ValueError:
+        value, strict_ok = None, False
+    if path.endswith(".json") and not strict_ok and not failing:
+        out.append(Violation("a file strict JSON refuses passes", repr(text[:500])))
+    if strict_ok and not errors and next(iter(_schema_validator().iter_errors(value)), None) is not None:
+        out.append(Violation("a file the schema refuses has no error", repr(text[:500])))
+    model = result.parse.model
+    if model is not None and any(isinstance(i, Unknown) for i in model.instructions) and not errors:
+        out.append(Violation("an instruction the schedule skips has no error", repr(text[:500])))
+    if is_syllabus(text.replace("\x00", "")):
+        data = text.encode("utf-8", errors="surrogatepass")
+        if language_of(path, data, config) is None:
+            out.append(Violation("a syllabus is skipped by detection", repr(text[:500])))
+    return out
+
+
+def _explain_props(text: str, config: Config, path: str) -> list[Violation]:
+    """``sylla explain`` of a file that parses: its document and text are made (a huge count
+    is a number in a table, never an allocation)."""
+    result = parse(text, path)
+    if result.model is None or not result.syntax_ok:
+        return []
+    for workers in (1, 3):
+        doc = explain(result.model, workers, workers - 1)
+        render_text(doc)
+        json.dumps(doc)
+    return []
+
+
+#: the most memory a lint of ``n`` bytes and its four reports may take: ``PER_BYTE * n + BASE``
+#: (a parse keeps tokens and a model per byte; the base is the tables, the schema and caches)
+MEMORY_PER_BYTE = 400
+MEMORY_BASE = 48 << 20
+#: inputs up to this size are traced (tracemalloc slows a parse tenfold); ``bench/fuzz.py``
+#: measures the peak of every size as the resident memory of a ``sylla`` process
+TRACED_BYTES = 64 << 10
+#: the most bytes a report may take per finding (a clipped message, a window of the source
+#: line, a location), beside the text of the finding's fixes and a base (SARIF's rule pages)
+REPORT_PER_FINDING = 4096
+REPORT_BASE = 1 << 20
+_FORMATS = ("text", "json", "sarif", "github")
+
+
+class _Counting:
+    """A stream that keeps only how much was written to it."""
+
+    def __init__(self) -> None:
+        self.size = 0
+
+    def write(self, s: str) -> int:
+        self.size += len(s)
+        return len(s)
+
+
+def _memory_props(text: str, config: Config, path: str) -> list[Violation]:
+    """Memory bounded in the input's size, reports bounded in the number of findings: a
+    minified file's thousands of findings once printed its whole line each (589 MB from 98 KB,
+    issue 38). The file is linted from its bytes, as the command line does."""
+    data = text.encode("utf-8", errors="surrogatepass")
+    traced = len(data) <= TRACED_BYTES
+    tracing = tracemalloc.is_tracing()
+    if traced and tracing:
+        tracemalloc.reset_peak()
+    elif traced:
+        tracemalloc.start()
+    try:
+        result = lint_text(data, path, config)
+        sizes = {}
+        for fmt in _FORMATS:
+            sink = _Counting()
+            writer(fmt)([FileReport(path, result)], sink)  # type: ignore[arg-type]  # a stream: only write() is called
+            sizes[fmt] = sink.size
+        peak = tracemalloc.get_traced_memory()[1] if traced else 0
+    finally:
+        if traced and not tracing:
+            tracemalloc.stop()
+    out: list[Violation] = []
+    if peak > MEMORY_PER_BYTE * len(data) + MEMORY_BASE:
+        out.append(Violation("memory not bounded by the input's size", f"{peak:,} bytes at peak for {len(data):,} bytes"))
+    fixes = sum(len(e.new_text) for f in result.findings if f.fix is not None for e in f.fix.edits)
+    bound = REPORT_PER_FINDING * len(result.findings) + 2 * fixes + REPORT_BASE
+    for fmt, size in sizes.items():
+        if size > bound:
+            out.append(Violation(f"{fmt} report not bounded by its findings", f"{size:,} characters for {len(result.findings)} findings"))
+    return out
 
 
 def check(text: str, config: Config, path: str = "fuzz.jsonc") -> list[Violation]:
-    """Run parse, lint, fix and fmt on ``text`` and return the properties that do not hold.
-    An exception is a violation too (with its type and message), never a crash of the run."""
+    """Run parse, lint, fix, fmt, explain and the reporters on ``text`` and return the
+    properties that do not hold. An exception is a violation too (with its type and message),
+    never a crash of the run."""
     out: list[Violation] = []
-    for name, prop in (("lint", _lint_props), ("fix", _fix_props), ("fmt", _fmt_props)):
+    for name, prop in (("lint", _lint_props), ("fix", _fix_props), ("fmt", _fmt_props), ("errors", _error_props),
+                       ("explain", _explain_props), ("memory", _memory_props)):
         try:
             out.extend(prop(text, config, path))
         except Exception as exc:  # noqa: BLE001 - any exception is the finding
@@ -309,10 +542,10 @@ def _fmt_props(text: str, config: Config, path: str) -> list[Violation]:
     if again.model is None or parsed.model is None or again.model.value != parsed.model.value:
         out.append(Violation("fmt changed the value", repr(formatted[:2000])))
     try:
-        strict = _strict(text.lstrip("\ufeff"))
+        strict = strict_json(text.lstrip("\ufeff"))
     except ValueError:
         strict = None
-    if strict is not None and _strict(formatted.lstrip("\ufeff")) != strict:
+    if strict is not None and strict_json(formatted.lstrip("\ufeff")) != strict:
         out.append(Violation("fmt changed the JSON value", repr(formatted[:2000])))
     if _comments_of(formatted) != _comments_of(text):
         out.append(Violation("fmt lost or changed comments/notes", repr(formatted[:2000])))

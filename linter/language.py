@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
-from sylla.grammar.model import Diagnostic, LineIndex, Severity
-from sylla.grammar.no_typing import TYPE_CHECKING
+from sylla.grammar.core import Diagnostic, LineIndex, Severity
+from sylla.kit.no_typing import TYPE_CHECKING
 
 from .rules import Language
 from .write import encode_utf8_like
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from .suppress import Suppressions
     from .syllabus_type import SyllabusType
 else:  # subscriptable bases, without importing typing (start-up, issue 24)
-    from sylla.grammar.no_typing import Generic, Protocol, TypeVar
+    from sylla.kit.no_typing import Generic, Protocol, TypeVar
 
 
 class Parsed(Protocol):

@@ -8,7 +8,9 @@ Rows are asked in order: Science Birds configs (XML, by root element), wave-3 tr
 with ``id``, ``program``, ``data``), then syllabi (``Config.is_syllabus``).
 
 - ``language_of(path, data, config) -> Language | None``: whether and how to lint a file found
-  in a folder walk (a file that is none gets no finding at all);
+  in a folder walk (a file that is none gets no finding at all; a binary file, which no
+  detection can read, is linted in the language its name or first character names, so that
+  its decoder says what is wrong with it: a binary file is never passed unread, issue 38);
 - ``spec_for(language) -> LanguageSpec``: the language's descriptor;
 - ``lint_text(data, path=None, config=None, language=None) -> LintResult``: lint a file or an
   editor buffer in its language (given, or by content); the result has one shape for every
@@ -22,9 +24,10 @@ from __future__ import annotations
 
 import importlib
 
-from sylla.grammar.birds.detect import birds_kind
-from sylla.grammar.no_typing import TYPE_CHECKING
-from sylla.grammar.record import record
+from sylla.grammar.birds.detect import claims
+from sylla.grammar.syllabus.detect import is_binary, sniff_text
+from sylla.kit.no_typing import TYPE_CHECKING
+from sylla.kit.record import record
 
 from .config import Config
 from .engine import run
@@ -39,8 +42,10 @@ if TYPE_CHECKING:
 __all__ = ["LANGUAGES", "Language", "encode_fixed", "language_of", "lint_text", "spec_for", "wants_file"]
 
 
-def is_birds(data: bytes | str) -> bool:
-    return birds_kind(data) is not None
+def is_birds(data: bytes | str, path: str | None = None) -> bool:
+    """A Science Birds config: by its root element, or an XML file (``*.xml``, or text that
+    starts like XML) whose root cannot be read for bytes XML cannot hold (``detect.claims``)."""
+    return claims(data, path)
 
 
 def is_trials(data: bytes | str) -> bool:
@@ -63,13 +68,18 @@ class Row:
     detect: Callable[[bytes | str, str | None, Config], bool]
     spec: str  # "module:NAME", relative to this package
     suffixes: tuple[str, ...]
+    #: the first character (after a byte-order mark and blanks) of a file of the language: what
+    #: a binary file that no detection claims is sniffed by (``binary_language``); empty for a
+    #: language whose detection decides binary files itself (a Science Birds config's reads the
+    #: bytes that stop its root, and leaves other XML alone)
+    opens: tuple[str, ...] = ()
 
 
 #: every language, in the order detection asks them
 LANGUAGES: tuple[Row, ...] = (
-    Row("birds", lambda data, path, config: is_birds(data), ".birds:BIRDS", (".xml",)),
-    Row("trials", lambda data, path, config: is_trials(data), ".trials:TRIALS", (".json",)),
-    Row("syllabus", is_syllabus, ".syllabus:SYLLABUS", (".json", ".jsonc")),
+    Row("birds", lambda data, path, config: is_birds(data, path), ".birds:BIRDS", (".xml",)),
+    Row("trials", lambda data, path, config: is_trials(data), ".trials:TRIALS", (".json",), ("{",)),
+    Row("syllabus", is_syllabus, ".syllabus:SYLLABUS", (".json", ".jsonc"), ("{", "[")),
 )
 _ROWS = {row.name: row for row in LANGUAGES}
 #: the language of a text that no other row claims: the syllabus core then says what is wrong with it
@@ -89,17 +99,44 @@ def language_of(path: str | None, data: bytes | str, config: Config | None = Non
     for row in LANGUAGES:
         if row.detect(data, path, config):
             return row.name
-    return None
+    return binary_language(path, data)
 
 
-def content_language(data: bytes | str) -> Language:
-    """The language whose detection claims ``data`` first, else ``FALLBACK``: what a text
-    given to be linted is read as, whatever the config's ``syllabi`` globs say."""
+def binary_language(path: str | None, data: bytes | str) -> Language | None:
+    """The language a binary file (``is_binary``: a NUL byte) that no detection claims is
+    linted in, or None when it is not binary or names none.
+
+    Tools skip such a file as binary, and a lint that skips it passes it: the pre-commit hook
+    said "All checks passed" on a syllabus holding a NUL byte, while the editor reported the
+    NUL (issue 38). So a binary file whose name ends like a language's files, or whose first
+    character opens one, is linted in that language, whose decoder then reports it; when
+    several languages fit, the fallback language, whose core says what is wrong with any text.
+    A binary file of any other name and start (an image, an archive) is still skipped, and so
+    is one a language's own detection has decided (``Row.opens`` empty: XML is a Science Birds
+    config's detection's to claim)."""
+    if not is_binary(data):
+        return None
+    name = (path or "").lower()
+    rows = [row for row in LANGUAGES if row.opens]  # the others' detection decided already
+    fits = [row.name for row in rows if name.endswith(row.suffixes)]
+    if not fits:
+        first = sniff_text(data[:4096]).lstrip("\ufeff \t\r\n\x00")[:1]
+        fits = [row.name for row in rows if first and first in row.opens]
+    if not fits:
+        return None
+    return FALLBACK if FALLBACK in fits else fits[0]
+
+
+def content_language(data: bytes | str, path: str | None = None) -> Language:
+    """The language whose detection claims ``data`` (at ``path``, whose ending a broken file's
+    detection may ask) first, else ``FALLBACK``: what a text given to be linted is read as,
+    whatever the config's ``syllabi`` globs say (a binary file no detection claims: the
+    language its name or first character names, ``binary_language``)."""
     defaults = Config()
     for row in LANGUAGES:
-        if row.name != FALLBACK and row.detect(data, None, defaults):
+        if row.name != FALLBACK and row.detect(data, path, defaults):
             return row.name
-    return FALLBACK
+    return binary_language(path, data) or FALLBACK
 
 
 def lint_text(
@@ -113,7 +150,7 @@ def lint_text(
     language server shares one parse per version between the lint and its features, and
     passes the language the document is served in, so an open config whose root element is
     being retyped keeps being linted as XML."""
-    return run(spec_for(language or content_language(data)), data, path, config, parsed=parsed)
+    return run(spec_for(language or content_language(data, path)), data, path, config, parsed=parsed)
 
 
 def encode_fixed(original: bytes, text: str, language: Language | None = None) -> bytes:

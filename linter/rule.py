@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sylla.grammar.model import Severity
-from sylla.grammar.no_typing import TYPE_CHECKING
+from sylla.grammar.core import Severity
+from sylla.kit.no_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import ClassVar, Iterable

@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import re
 
-from sylla.grammar.model import LineIndex, NonJsonKind, Span, Syllabus
-from sylla.grammar.no_typing import TYPE_CHECKING
-from sylla.grammar.record import field, record
+from sylla.grammar.core import DIRECTIVE, LineIndex, Span
+from sylla.grammar.syllabus.model import NonJsonKind, Syllabus
+from sylla.kit.no_typing import TYPE_CHECKING
+from sylla.kit.record import field, record
 
 if TYPE_CHECKING:
     from typing import Iterator
 
 #: a suppression comment; a file without comments never needs it, so it is compiled on first use (re caches it): compiling a regular expression at import is 0.3-1M instructions a small lint need not spend (issue 24)
-DIRECTIVE = r"sylla:\s*ignore\b(\s*\[)?"
 _COMMENTS = (NonJsonKind.LINE_COMMENT, NonJsonKind.BLOCK_COMMENT)
 
 

@@ -8,9 +8,9 @@ with its consequences); ``// sylla: ignore[...]`` comments and ``"sylla_ignore"`
 
 from __future__ import annotations
 
-from sylla.grammar.model import Syllabus, Unknown
-from sylla.grammar.no_typing import TYPE_CHECKING
-from sylla.grammar.parse import ParseResult, parse
+from sylla.grammar.syllabus.model import Syllabus, Unknown
+from sylla.grammar.syllabus.parse import ParseResult, parse
+from sylla.kit.no_typing import TYPE_CHECKING
 
 from .context import Context
 from .language import LanguageSpec
@@ -44,7 +44,7 @@ class SyllabusSpec(LanguageSpec[ParseResult, Context]):
 
     def explain(self, parsed: ParseResult, name: str) -> tuple[Any, str]:
         """The schedule for one worker; ``sylla explain`` adds ``--workers`` and ``--metrics``."""
-        from sylla.grammar.explain import explain, render_text  # noqa: PLC0415 - lazy: the explain layout loads only for sylla explain
+        from sylla.grammar.syllabus.explain import explain, render_text  # noqa: PLC0415 - lazy: the explain layout loads only for sylla explain
 
         assert parsed.model is not None
         doc = explain(parsed.model)

@@ -7,10 +7,10 @@ syllabus without variation is linted as ANT-A (ANT-A and ANT-B have the same sha
 
 from __future__ import annotations
 
-from sylla.grammar.model import Syllabus
-from sylla.grammar.no_typing import TYPE_CHECKING
-from sylla.grammar.record import record
-from sylla.grammar.syllabus_type import TypeInference, infer_type
+from sylla.grammar.syllabus.model import Syllabus
+from sylla.grammar.syllabus.syllabus_type import TypeInference, infer_type
+from sylla.kit.no_typing import TYPE_CHECKING
+from sylla.kit.record import record
 
 if TYPE_CHECKING:
     from .config import Config  # config takes TYPES from here

@@ -7,12 +7,12 @@ rules import their context from below the pipeline and the registry (issue 28: n
 from __future__ import annotations
 
 import functools
-import json
 import os
 from dataclasses import dataclass
 
 from sylla.grammar.trials.model import TrialFile, name_parts
 from sylla.grammar.trials.parse import TrialParse
+from sylla.grammar.trials.plain import plain_examples
 
 from .document_context import DocumentContext
 
@@ -47,8 +47,7 @@ def sibling_orderings(folder: str, problem: int) -> dict[int, list[tuple[tuple[i
             continue
         try:
             with open(os.path.join(folder, name), "rb") as fh:
-                doc = json.loads(fh.read().decode("utf-8-sig"))
-            out[parts[1]] = [(tuple(d["i"]), tuple(d["o"])) for d in doc["data"]]
-        except (OSError, ValueError, KeyError, TypeError):
+                out[parts[1]] = plain_examples(fh.read())
+        except OSError:
             out[parts[1]] = None
     return out

@@ -16,7 +16,7 @@ import errno
 import os
 import stat
 
-from sylla.grammar.atomic import replace_file, write_synced
+from sylla.kit.atomic import replace_file, write_synced
 
 BOM = b"\xef\xbb\xbf"
 

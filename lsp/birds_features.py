@@ -20,7 +20,7 @@ from lsprotocol import types
 from sylla.grammar.birds.describe import ATTRIBUTES, ELEMENTS, describe, node_at, vocabulary
 from sylla.grammar.birds.detect import birds_kind
 from sylla.grammar.birds.kinds import ROOTS, Kind
-from sylla.grammar.model import Span
+from sylla.grammar.core import Span
 
 from .documents import Analysis
 from .positions import PositionMap

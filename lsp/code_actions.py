@@ -17,7 +17,8 @@ from typing import Any, Sequence
 
 from lsprotocol import types
 
-from sylla.grammar.model import NonJsonKind, Span, Syllabus
+from sylla.grammar.core import Span
+from sylla.grammar.syllabus.model import NonJsonKind, Syllabus
 from sylla.linter.fixes import fix_all
 from sylla.linter.languages import lint_text
 

@@ -14,7 +14,7 @@ from typing import Iterable, Mapping, Sequence, Union
 
 from lsprotocol import types
 
-from sylla.grammar.model import Span
+from sylla.grammar.core import Span
 
 from .positions import PositionMap
 

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 from lsprotocol import types
 
 import sylla.linter as linter
-from sylla.grammar.model import Severity
+from sylla.grammar.core import Severity
 from sylla.linter.languages import Language
 from sylla.linter.languages import lint_text as lint_any
 

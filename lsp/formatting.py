@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from sylla.grammar.model import Span
+from sylla.grammar.core import Span
 from sylla.linter import format_text
 
 from .positions import PositionMap

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from sylla.grammar.model import Block, Info, PhaseMark, Span, Unknown
-from sylla.grammar.schema import schema
+from sylla.grammar.core import Span
+from sylla.grammar.syllabus.model import Block, Info, PhaseMark, Unknown
+from sylla.grammar.syllabus.schema import schema
 
 from .documents import Analysis
 

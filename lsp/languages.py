@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from lsprotocol import types
 
-from sylla.grammar.model import Span
+from sylla.grammar.core import Span
 from sylla.linter.languages import Language
 
 from . import birds_features

@@ -11,8 +11,9 @@ from typing import Any, Callable
 
 from lsprotocol import types
 
-from sylla.grammar.model import PhaseMark, Span
-from sylla.grammar.schedule import PhaseRun
+from sylla.grammar.core import Span
+from sylla.grammar.syllabus.model import PhaseMark
+from sylla.grammar.syllabus.schedule import PhaseRun
 
 from .documents import Analysis
 from .outline_pieces import Pieces, document_symbols

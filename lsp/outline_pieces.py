@@ -28,9 +28,10 @@ from typing import Callable, Sequence, cast
 
 from lsprotocol import types
 
-from sylla.grammar.model import Block, Info, Instruction, PhaseMark, Span
-from sylla.grammar.parse import ParseResult
-from sylla.grammar.shifted import classes
+from sylla.grammar.core import Span
+from sylla.grammar.syllabus.model import Block, Info, Instruction, PhaseMark
+from sylla.grammar.syllabus.parse import ParseResult
+from sylla.grammar.syllabus.shifted import classes
 
 from .documents import Analysis
 from .positions import PositionMap

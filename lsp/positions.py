@@ -11,7 +11,7 @@ import bisect
 
 from lsprotocol import types
 
-from sylla.grammar.model import LineIndex, Span
+from sylla.grammar.core import LineIndex, Span
 
 UTF8 = types.PositionEncodingKind.Utf8.value
 UTF16 = types.PositionEncodingKind.Utf16.value

@@ -37,7 +37,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInva
 from pygls.protocol import LanguageServerProtocol
 from pygls.workspace import TextDocument, Workspace
 
-from sylla.grammar.model import LineIndex
+from sylla.grammar.core import LineIndex
 
 from .sync import apply_indexed, encoding_name, lsp_lines
 

@@ -20,8 +20,8 @@ from typing import Any
 
 from lsprotocol.types import InlayHint, Range
 
-from sylla.grammar.incremental import changed_region
-from sylla.grammar.model import Span
+from sylla.grammar.core import Span
+from sylla.grammar.syllabus.incremental import changed_region
 
 from .documents import Analysis
 from .positions import PositionMap

@@ -16,7 +16,7 @@ import re
 
 from lsprotocol import types
 
-from sylla.grammar.model import LineIndex
+from sylla.grammar.core import LineIndex
 
 from .positions import PositionMap
 

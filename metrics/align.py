@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Callable, cast
 import numpy as np
 import pandas as pd
 
-from sylla.grammar.schedule import schedule
+from sylla.grammar.syllabus.schedule import schedule
 
 from .data import EpisodeLog, RunData, column, regime_columns, rows_view
 from .errors import MetricsError
@@ -22,8 +22,8 @@ from .readers.l2logger_files import natural_order
 from .scheduled import block_kind, same_task, schedule_blocks
 
 if TYPE_CHECKING:
-    from sylla.grammar.model import Syllabus
-    from sylla.grammar.schedule import Schedule, ScheduledBlock
+    from sylla.grammar.syllabus.model import Syllabus
+    from sylla.grammar.syllabus.schedule import Schedule, ScheduledBlock
 
 
 def align(log: EpisodeLog, model: "Syllabus | None" = None,
@@ -79,6 +79,17 @@ def _where(log: EpisodeLog, part: pd.DataFrame, i: int) -> tuple[str, int | None
     return log.path, row
 
 
+def _block_of(ends: np.ndarray, episodes: np.ndarray) -> np.ndarray:
+    """The scheduled block of each episode, found among the blocks' ends: never an array as
+    long as the schedule, which a huge count makes of any length (issue 38)."""
+    return np.searchsorted(ends, episodes, side="right")
+
+
+def _block_at(ends: np.ndarray, episode: int) -> int:
+    """The scheduled block of one episode (``_block_of``)."""
+    return int(np.searchsorted(ends, episode, side="right"))
+
+
 def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Syllabus",
                     allow_partial: bool) -> tuple[RunData, list[str], tuple | None]:
     workers = sorted(part["worker"].astype(str).unique(), key=natural_order)
@@ -91,29 +102,45 @@ def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Sylla
         mine = part[part["worker"].astype(str) == worker]
         mine = mine.sort_values("episode", kind="stable").reset_index(drop=True)
         starts = np.array([b.start for b in sched.blocks], dtype=np.int64)
-        counts = np.array([b.count for b in sched.blocks], dtype=np.int64)
-        ordinal_of = np.repeat(np.arange(len(sched.blocks)), counts)
+        ends = np.array([b.end for b in sched.blocks], dtype=np.int64)
         episodes = mine["episode"].to_numpy()
         n, expected = len(episodes), sched.episodes
         who = f"run {run!r}" + (f", worker {worker!r}" if len(workers) > 1 else "")
         gaps = episodes != np.arange(n)
-        if gaps.any():
+        holes = bool(gaps.any())
+        if holes:
             i = int(np.argmax(gaps))
             file, row = _where(log, mine, i)
+            twice = i > 0 and episodes[i] == episodes[i - 1]
             where = (f"the log starts at episode {int(episodes[0])}" if i == 0 else
-                     f"the log goes from episode {int(episodes[i - 1])} to {int(episodes[i])}"
-                     if episodes[i] != episodes[i - 1] else
-                     f"episode {int(episodes[i])} is logged twice")
-            raise MetricsError(f"{who}: episode {i} is missing ({where})", file, row)
-        if "task" in mine.columns and n and n != expected:
+                     f"episode {int(episodes[i])} is logged twice" if twice else
+                     f"the log goes from episode {int(episodes[i - 1])} to {int(episodes[i])}")
+            if twice or not allow_partial:
+                hint = "" if twice else (" (use --allow-partial to compute without the missing "
+                                         "episodes)")
+                raise MetricsError(f"{who}: episode {i} is missing ({where}){hint}", file, row)
+            if int(episodes[-1]) >= expected:
+                file, row = _where(log, mine, n - 1)
+                raise MetricsError(
+                    f"{who}: episode {int(episodes[-1])} is beyond the last block (the syllabus "
+                    f"schedules {expected} episodes)", file, row)
+            notes.append(_missing_note(who, episodes, sched, i))
+        if "task" in mine.columns and n and n != expected and not holes:
             _first_divergent_block(mine, sched.blocks, log, who)
-        if n > expected:
+        if holes:
+            # the episode numbers are indices into the schedule (a plain log's `episode`,
+            # learnkit's global counter): each episode goes to the block its number falls in,
+            # and a block that misses some is partial
+            ordinals = _block_of(ends, episodes)
+            present = np.bincount(ordinals, minlength=len(sched.blocks))
+            partial_blocks.update(b.ordinal for b in sched.blocks if present[b.ordinal] < b.count)
+        elif n > expected:
             file, row = _where(log, mine, expected)
             raise MetricsError(
                 f"{who}: the log has {n} episodes but the syllabus schedules {expected}; "
                 f"episode {expected} is beyond the last block", file, row)
-        if n < expected:
-            block = sched.blocks[int(ordinal_of[n])]
+        elif n < expected:
+            block = sched.blocks[_block_at(ends, n)]
             message = (f"{who}: the log ends after {n} episodes but the syllabus schedules "
                        f"{expected}; block {block.ordinal} ({block.task}, phase "
                        f"{block.phase_label}) covers episodes {block.start}-{block.end - 1}")
@@ -121,9 +148,10 @@ def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Sylla
                 raise MetricsError(message + " (use --allow-partial for a run that ended early)",
                                    log.path)
             notes.append(message + "; metrics of that block and later are marked partial")
-            partial_blocks.add(int(ordinal_of[n]))
-            partial_blocks.update(range(int(ordinal_of[n]) + 1, len(sched.blocks)))
-        ordinals = ordinal_of[:n]
+            partial_blocks.add(_block_at(ends, n))
+            partial_blocks.update(range(_block_at(ends, n) + 1, len(sched.blocks)))
+        if not holes:
+            ordinals = _block_of(ends, np.arange(n))
         blocks = sched.blocks
         if "task" in mine.columns:
             all_tasks = {b.task.lower() for b in blocks}
@@ -136,26 +164,28 @@ def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Sylla
                 ok[at] = np.isin(got[at], list(good))
 
             def wrong_task(i: int, b: "ScheduledBlock", who: str = who,
-                           got: np.ndarray = got) -> str:
-                return (f"{who}: episode {i} (block {b.ordinal}, episodes {b.start}-{b.end - 1}): "
-                        f"the syllabus has task {b.task!r}, the log has {got[i]!r}")
+                           got: np.ndarray = got, ep: np.ndarray = episodes) -> str:
+                return (f"{who}: episode {ep[i]} (block {b.ordinal}, episodes {b.start}-"
+                        f"{b.end - 1}): the syllabus has task {b.task!r}, the log has {got[i]!r}")
             _stop_at_first(~ok, log, mine, blocks, ordinals, wrong_task)
         if "kind" in mine.columns:
             wanted_kind = np.array([block_kind(b) for b in blocks], dtype=object)[ordinals]
             got = mine["kind"].astype(str).to_numpy()
 
             def wrong_kind(i: int, b: "ScheduledBlock", who: str = who, got: np.ndarray = got,
-                           wanted_kind: np.ndarray = wanted_kind) -> str:
-                return (f"{who}: episode {i} (block {b.ordinal}, task {b.task}): the syllabus "
-                        f"makes it a {wanted_kind[i]} episode, the log says {got[i]}")
+                           wanted_kind: np.ndarray = wanted_kind,
+                           ep: np.ndarray = episodes) -> str:
+                return (f"{who}: episode {ep[i]} (block {b.ordinal}, task {b.task}): the "
+                        f"syllabus makes it a {wanted_kind[i]} episode, the log says {got[i]}")
             _stop_at_first(got != wanted_kind, log, mine, blocks, ordinals, wrong_kind)
         if "phase" in mine.columns:
             wanted_phase = np.array([b.phase_label or "" for b in blocks], dtype=object)[ordinals]
             got = mine["phase"].astype(str).to_numpy()
 
             def wrong_phase(i: int, b: "ScheduledBlock", who: str = who, got: np.ndarray = got,
-                            wanted_phase: np.ndarray = wanted_phase) -> str:
-                return (f"{who}: episode {i} (block {b.ordinal}): the syllabus has phase "
+                            wanted_phase: np.ndarray = wanted_phase,
+                            ep: np.ndarray = episodes) -> str:
+                return (f"{who}: episode {ep[i]} (block {b.ordinal}): the syllabus has phase "
                         f"{wanted_phase[i]!r}, the log has {got[i]!r}")
             _stop_at_first(got != wanted_phase, log, mine, blocks, ordinals, wrong_phase)
         piece = pd.DataFrame({
@@ -178,6 +208,18 @@ def _align_schedule(run: str, part: pd.DataFrame, log: EpisodeLog, model: "Sylla
     return RunData(run=run, perf=data["perf"].to_numpy(dtype=np.float64),
                    exp=data["exp"].to_numpy(dtype=np.float64), blocks=blocks_frame,
                    partial=bool(partial_blocks)), notes, data_rows
+
+
+def _missing_note(who: str, episodes: np.ndarray, sched: "Schedule", i: int) -> str:
+    """The warning for episodes missing inside a log read with --allow-partial: how many, the
+    first, and which blocks are partial for it."""
+    expected = sched.episodes
+    first = int(episodes[i - 1]) + 1 if i else 0
+    block = next(b for b in sched.blocks if b.start <= first < b.end)
+    return (f"{who}: {expected - episodes.size} of the {expected} scheduled episodes are "
+            f"missing from the log (the first is episode {first}, in block {block.ordinal}: "
+            f"{block.task}, phase {block.phase_label}); each episode is placed by its number, "
+            "and the blocks that miss episodes are marked partial")
 
 
 def _align_streamed(log: EpisodeLog, model: "Syllabus") -> list[RunData] | None:
@@ -328,6 +370,8 @@ def _align_regimes(run: str, part: pd.DataFrame) -> tuple[RunData, list[str]]:
               else np.full(len(starts), ""))
     phase = _at(part["phase"], starts) if "phase" in part.columns else None
     blocks = regime_blocks(starts, stops, kind, task, subtype, params, phase)
+    if "block_num" in part.columns:  # the log's own number of each regime (l2metrics' regime table)
+        blocks["block_num"] = part["block_num"].to_numpy()[starts].astype(np.int64)
     exp = part["exp"].to_numpy(dtype=np.float64) if "exp" in part.columns else np.arange(n, dtype=float)
     return RunData(run=run, perf=part["perf"].to_numpy(dtype=np.float64), exp=exp,
                    blocks=blocks), []

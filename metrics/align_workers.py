@@ -1,7 +1,7 @@
 """A log of several workers, read block by block, laid over a syllabus without reading it again.
 
 The whole-log path (`align._align_schedule`) gives each of K workers its own schedule (its share
-of every block, `sylla.grammar.schedule.share`), checks each worker's episodes against it, and
+of every block, `sylla.grammar.syllabus.schedule.share`), checks each worker's episodes against it, and
 orders the run by scheduled block, then worker (in natural order of their names), then the
 worker's own episode order. The streamed run (`readers.l2logger_stream`) has every worker's
 episodes merged in experience order, with each episode's worker and row count
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sylla.grammar.schedule import schedule
+from sylla.grammar.syllabus.schedule import schedule
 
 from .data import RunData, column
 from .readers.l2logger_files import natural_order
@@ -27,7 +27,7 @@ from .scheduled import block_kind, same_task, schedule_blocks
 from .spill import SpillArray
 
 if TYPE_CHECKING:
-    from sylla.grammar.model import Syllabus
+    from sylla.grammar.syllabus.model import Syllabus
 
     from .data import EpisodeLog
 

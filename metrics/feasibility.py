@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any, Iterable, Mapping, Sequence
 
-from sylla.grammar.model import Block, PhaseMark, Span, Syllabus
-from sylla.grammar.schedule import ScheduledBlock, schedule
+from sylla.grammar.core import Span
+from sylla.grammar.syllabus.model import Block, PhaseMark, Syllabus
+from sylla.grammar.syllabus.schedule import ScheduledBlock, schedule
 
 from .needs import SCHEDULE_NEEDS, Need, needs_of
 from .registry import Metric, load_plugins

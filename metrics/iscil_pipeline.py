@@ -15,7 +15,7 @@ from .errors import MetricsError
 from .readers.iscil import IscilLog
 
 if TYPE_CHECKING:
-    from sylla.grammar.model import Syllabus
+    from sylla.grammar.syllabus.model import Syllabus
 
     from .registry import Metric
 
@@ -42,7 +42,7 @@ def _norm(task: str) -> str:
 
 def train_phases(model: "Syllabus") -> list[tuple[str, list[str]]]:
     """(label, train tasks in order) for each train phase of the syllabus."""
-    from sylla.grammar.schedule import schedule  # noqa: PLC0415 - lazy: the syllabus model loads only when a syllabus is given (a log alone is most runs)
+    from sylla.grammar.syllabus.schedule import schedule  # noqa: PLC0415 - lazy: the syllabus model loads only when a syllabus is given (a log alone is most runs)
 
     out = []
     for run in schedule(model).phases:

@@ -15,6 +15,9 @@ working on sylla's numbers:
 
 Task names are lower-cased, as l2logger and so l2metrics give them. The regime table has one
 row per regime (a block of one task), truncated task parameters when they vary, and ``avg_perf``.
+Each regime's block number is the one the reader met it under (the block table's
+``block_num``), so a log of several workers, a test block whose tasks alternate between
+workers and variants merged by variant-agnostic mode number their regimes as l2metrics does.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ import pandas as pd
 
 from .data import with_frames
 from .errors import EXIT_USAGE, MetricsError
+from .plugins.l2m import unfittable_task
+from .readers.sniff import is_l2logger
 from .result import MetricsResult
 
 TRANSFER = ("forward_transfer_ratio", "backward_transfer_ratio", "forward_transfer_contrast",
@@ -64,7 +69,7 @@ def _nan(value: Any) -> Any:
 
 def document(result: MetricsResult, log: Path, perf: str,
              runtime: float | None = None) -> dict[str, Any]:
-    """The ``_metrics.json`` document of the run (``runtime`` from `_scan`)."""
+    """The ``_metrics.json`` document of the run (``runtime`` from `_runtime`)."""
     run = _one_run(result)
     details = result.details.get(run.run, {})
     summary = details.get("", {})
@@ -73,8 +78,10 @@ def document(result: MetricsResult, log: Path, perf: str,
     scenario = _scenario(log)
     head = {name: _nan(lifetime.get(name)) for name in names}
     head.update({
-        "run_id": log.name, "complexity": scenario.get("complexity"),
-        "difficulty": scenario.get("difficulty"), "scenario_type": scenario.get("scenario_type"),
+        # l2metrics fills a key scenario_info.json leaves out with "" (l2logger's read_scenario_info)
+        "run_id": log.name, "complexity": scenario.get("complexity", ""),
+        "difficulty": scenario.get("difficulty", ""),
+        "scenario_type": scenario.get("scenario_type", ""),
         "metrics_column": perf, "min": summary.get("min"), "max": summary.get("max"),
         "num_lx": sum(int(details.get(t, {}).get("num_lx", 0)) for t in details if t),
         "num_ex": sum(int(details.get(t, {}).get("num_ex", 0)) for t in details if t),
@@ -83,6 +90,9 @@ def document(result: MetricsResult, log: Path, perf: str,
     # l2metrics builds this part with DataFrame.to_json, which rounds floats to 10 decimals
     out: dict[str, Any] = json.loads(pd.Series(head, dtype=object).to_json())
     ranges = summary.get("normalization_data_range")
+    if ranges is not None and result.params.get("data_range") and \
+            result.params.get("variant_mode", "aware") == "aware":
+        ranges = _range_file(result.params["data_range"])
     out["normalization_data_range"] = None if ranges is None else {
         str(k).lower(): v for k, v in ranges.items()}
     out["task_metrics"] = _task_metrics(result, run, details, names)
@@ -96,7 +106,9 @@ def _task_metrics(result: MetricsResult, run: Any, details: dict[str, dict[str, 
     per_block = rows[rows.block.notna() & rows.task.notna()]
     value = {(str(t), str(m)): v for t, m, v in zip(per_task.task, per_task.metric,
                                                     per_task.value)}
-    has = set(rows.metric)
+    # l2metrics' sample efficiency adds these two keys to every task, NaN where it has no value
+    # (its check for STE data passes whenever the run has a task), unless it failed as a whole
+    fitted = unfittable_task(run) is None
     out: dict[str, dict[str, Any]] = {}
     for task in task_order(run.blocks):
         mine = details.get(task, {})
@@ -114,7 +126,7 @@ def _task_metrics(result: MetricsResult, run: Any, details: dict[str, dict[str, 
             entry[key] = mine.get(key, [])
         for name in STE_LISTS:
             entry[name] = mine.get(name, [])
-        if "sample_efficiency" in has or "se_task_saturation" in mine:
+        if fitted:
             entry["se_task_saturation"] = _nan(mine.get("se_task_saturation"))
             entry["se_task_exp_to_sat"] = _nan(mine.get("se_task_exp_to_sat"))
         for name in ("min", "max", "num_lx", "num_ex"):
@@ -137,20 +149,18 @@ def _transfer(per_block: pd.DataFrame, task: str, metric: str) -> dict[str, list
     return out
 
 
-def regime_frame(result: MetricsResult, log: Path, numbers: list[int] | None) -> pd.DataFrame:
-    """The ``_regime.tsv`` table: one row per regime with its structure and values
-    (``numbers``: each regime's block number in the log, from `_scan`)."""
+def regime_frame(result: MetricsResult, log: Path) -> pd.DataFrame:
+    """The ``_regime.tsv`` table: one row per regime with its structure and values, columns
+    as l2metrics' ``regime_metrics_df`` holds them (objects: a count is written ``3``, a
+    missing value as an empty cell)."""
     run = _one_run(result)
     b = run.blocks
     rows = result.rows[(result.rows.run == run.run) & result.rows.block.notna()
                        & result.rows.task.notna()]
     rows = rows[~rows.task.astype(str).str.contains("->", regex=False)]
     cell = {(int(k), str(m)): float(v) for k, m, v in zip(rows.block, rows.metric, rows.value)}
-    if numbers is None or len(numbers) != len(b):
-        raise MetricsError("--format l2metrics needs an l2logger log folder (its block numbers "
-                           "name the regimes)", str(log), exit_code=EXIT_USAGE)
     frame = pd.DataFrame({
-        "block_num": numbers,
+        "block_num": _block_numbers(b, log),
         "block_type": b.kind.astype(str).to_numpy(),
         "block_subtype": b.subtype.astype(str).to_numpy(),
         "task_name": [str(t).lower() for t in b.task],
@@ -160,14 +170,27 @@ def regime_frame(result: MetricsResult, log: Path, numbers: list[int] | None) ->
     if result.params.get("variant_mode", "aware") == "aware" and params.nunique() > 1:
         frame["task_params"] = [p[:25] + "..." if len(p) > 25 else p for p in params]
     for name in REGIME_VALUES:
-        column = pd.Series([cell.get((int(k), name), math.nan) for k in b.block], dtype=float)
-        if column.notna().all() and (column % 1 == 0).all() and name.startswith("exp_"):
-            column = column.astype("int64")  # l2metrics' counts stay integers when none is NaN
-        frame[name] = column.to_numpy()
+        values = [cell.get((int(k), name), math.nan) for k in b.block]
+        if name.startswith("exp_"):  # l2metrics' counts are Python ints in object columns
+            values = [v if math.isnan(v) else int(v) for v in values]
+        frame[name] = pd.Series(values, dtype=object).to_numpy()
     frame["avg_perf"] = [cell.get((int(k), "avg_train_perf"),
                                   cell.get((int(k), "avg_eval_perf"), math.nan)) for k in b.block]
     frame["run_id"] = log.name
     return frame
+
+
+def _block_numbers(blocks: pd.DataFrame, log: Path) -> Any:
+    """Each regime's block number in the log, as the reader met it; refused where l2metrics
+    has no regimes to number: a log that is not l2logger's, or regimes a syllabus made."""
+    if not is_l2logger(log):
+        raise MetricsError("--format l2metrics writes the files l2metrics writes, and l2metrics "
+                           "reads l2logger logs only (a folder with logger_info.json)",
+                           str(log), exit_code=EXIT_USAGE)
+    if "block_num" not in blocks.columns:  # the Python API: a result aligned with a syllabus
+        raise MetricsError("l2metrics' files number the log's own regimes: compute the metrics "
+                           "without a syllabus for them", str(log), exit_code=EXIT_USAGE)
+    return blocks["block_num"].astype("int64").to_numpy()
 
 
 def write_l2metrics(result: MetricsResult, log: str | Path, out: Path | None,
@@ -177,9 +200,8 @@ def write_l2metrics(result: MetricsResult, log: str | Path, out: Path | None,
     log = Path(log)
     folder = out if out is not None else Path(".")
     stem = (name or log.name).replace(" ", "_")
-    runtime, numbers = _scan(log)
-    doc = document(result, log, perf, runtime)
-    regimes = regime_frame(result, log, numbers)
+    regimes = regime_frame(result, log)
+    doc = document(result, log, perf, _runtime(log))
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{stem}_metrics.json"
     target.write_text(json.dumps(doc), encoding="utf-8", newline="\n")
@@ -199,6 +221,15 @@ def _one_run(result: MetricsResult) -> Any:
     return with_frames(result.runs[0])  # the regime table is written with DataFrame operations
 
 
+def _range_file(path: str) -> dict[str, Any]:
+    """The ``-d`` file's entries as written (an integer stays one, extra keys stay): l2metrics
+    normalises with the file's dictionary itself, keys lower-cased, and writes it back (the
+    file was checked when the metrics read it)."""
+    with open(path, encoding="utf-8") as handle:
+        raw = json.load(handle)
+    return {str(k).lower(): v for k, v in raw.items()}
+
+
 def _scenario(log: Path) -> dict[str, Any]:
     """The log's ``scenario_info.json`` (l2logger), or nothing for other formats."""
     path = log / "scenario_info.json"
@@ -209,47 +240,39 @@ def _scenario(log: Path) -> dict[str, Any]:
     return info if isinstance(info, dict) else {}
 
 
-def _scan(log: Path) -> tuple[float | None, list[int] | None]:
-    """One pass over an l2logger log's block files for what the aligned run does not keep:
-    the seconds from the first to the last ``timestamp`` (``%Y%m%dT%H%M%S.%f``, so text order
-    is time order, as l2metrics reports ``runtime``) and the log's own block number of each
-    regime (a run of one task within a block file, in block order)."""
+def _runtime(log: Path) -> float | None:
+    """The seconds from the first to the last ``timestamp`` of the experiences l2metrics keeps
+    (``exp_status`` complete), over every worker's block files, as l2metrics reports
+    ``runtime``; ``%Y%m%dT%H%M%S.%f`` is fixed-width, so text order is time order. One column
+    pair of one file at a time, reduced by pyarrow: a 10M-row log is never held."""
     import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
+    import pyarrow.compute as pc  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
     import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
-    files = sorted(log.glob("*/*/data-log.tsv"), key=lambda p: _block_number(p.parent.name))
     first: str | None = None
     last: str | None = None
-    numbers: list[int] | None = []
-    for tsv in files:
+    for tsv in log.glob("*/*/data-log.tsv"):
         try:
             table = pacsv.read_csv(tsv, parse_options=pacsv.ParseOptions(delimiter="\t"),
                                    convert_options=pacsv.ConvertOptions(
-                                       include_columns=["timestamp", "task_name"],
+                                       include_columns=["timestamp", "exp_status"],
+                                       include_missing_columns=True,
                                        column_types={"timestamp": pa.string(),
-                                                     "task_name": pa.string()}))
-        except (pa.ArrowInvalid, KeyError, OSError):
-            return None, None
-        stamps = [s for s in table.column("timestamp").to_pylist() if s]
-        if stamps:
-            first = min(stamps + ([first] if first else []))
-            last = max(stamps + ([last] if last else []))
-        previous = None
-        for task in table.column("task_name").to_pylist():
-            key = str(task).lower()
-            if key != previous and numbers is not None:
-                numbers.append(_block_number(tsv.parent.name))
-            previous = key
-    runtime = None
-    if first is not None and last is not None:
-        try:
-            fmt = "%Y%m%dT%H%M%S.%f"
-            runtime = (datetime.strptime(last, fmt) - datetime.strptime(first, fmt)).total_seconds()
-        except ValueError:
-            runtime = None
-    return runtime, numbers or None
-
-
-def _block_number(folder: str) -> int:
-    head = folder.split("-", 1)[0]
-    return int(head) if head.isdigit() else -1
+                                                     "exp_status": pa.string()}))
+        except (pa.ArrowInvalid, OSError):
+            return None
+        stamps, status = table.column("timestamp"), table.column("exp_status")
+        keep = pc.not_equal(stamps, "")
+        if status.null_count < len(status):
+            keep = pc.and_(keep, pc.equal(status, "complete"))
+        span = pc.min_max(pc.filter(stamps, keep)).as_py()
+        if span["min"] is not None:
+            first = min(first or span["min"], span["min"])
+            last = max(last or span["max"], span["max"])
+    if first is None or last is None:
+        return None
+    try:
+        fmt = "%Y%m%dT%H%M%S.%f"
+        return (datetime.strptime(last, fmt) - datetime.strptime(first, fmt)).total_seconds()
+    except ValueError:
+        return None

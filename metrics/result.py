@@ -22,7 +22,7 @@ from .registry import Context, Metric, load_plugins, resolve_params
 if TYPE_CHECKING:
     import pandas as pd
 
-    from sylla.grammar.model import Syllabus
+    from sylla.grammar.syllabus.model import Syllabus
 
 TIDY = ["run", "task", "block", "phase", "metric", "value"]
 
@@ -318,8 +318,11 @@ def _run_plugins(run: RunData, ste_data: dict, values: dict, all_plugins: list, 
             produced_by.setdefault(plugin.name, []).extend({**r, "run": run.run} for r in produced)
         records.extend(_record(r, run.run) for r in produced)
     if run.partial:
-        partial = set(column(run.blocks, "block")[column(run.blocks, "partial")].astype(int))
-        ctx.warn(f"run {run.run!r}: log ends early; blocks {sorted(partial)} are partial and "
+        partial = {int(b) for b in column(run.blocks, "block")[column(run.blocks, "partial")]}
+        flags = [bool(f) for f in column(run.blocks, "partial")]
+        why = ("log ends early" if True not in flags or all(flags[flags.index(True):])
+               else "episodes are missing from the log")
+        ctx.warn(f"run {run.run!r}: {why}; blocks {sorted(partial)} are partial and "
                  "every task and lifetime metric that uses them is affected")
     warnings.extend(w if run.run in w or n_runs == 1 else f"run {run.run!r}: {w}"
                     for w in ctx.warnings)
@@ -342,7 +345,7 @@ def _phase_check(model: "Syllabus", source: Any) -> None:
     """Refuse a syllabus without ``$phase``, with the words ``sylla explain`` uses: the seed
     text requires phase annotations, and without them no train/test split can be trusted."""
     if not model.phases:
-        from sylla.grammar.syllabus_type import infer_type  # noqa: PLC0415 - lazy: only a syllabus without phases needs its type, and the syllabus model is large to import
+        from sylla.grammar.syllabus.syllabus_type import infer_type  # noqa: PLC0415 - lazy: only a syllabus without phases needs its type, and the syllabus model is large to import
 
         reason = infer_type(model).reason
         raise MetricsError(f"{reason} (P308; add {{\"$phase\": \"1.train\"}} / "

@@ -17,7 +17,7 @@ import pandas as pd
 from .data import BLOCK_COLUMNS
 
 if TYPE_CHECKING:
-    from sylla.grammar.schedule import Schedule, ScheduledBlock
+    from sylla.grammar.syllabus.schedule import Schedule, ScheduledBlock
 
 
 def block_kind(block: "ScheduledBlock") -> str:

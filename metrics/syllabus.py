@@ -5,13 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sylla.grammar.model import Severity
-from sylla.grammar.parse import parse
+from sylla.grammar.core import Severity
+from sylla.grammar.syllabus.parse import parse
+from sylla.grammar.syllabus.schedule import MAX_EPISODES, absurd_block, count_text
 
 from .errors import EXIT_USAGE, MetricsError
 
 if TYPE_CHECKING:
-    from sylla.grammar.model import Syllabus
+    from sylla.grammar.core import LineIndex
+    from sylla.grammar.syllabus.model import Syllabus
 
 
 def load_syllabus(path: str | Path) -> "Syllabus":
@@ -35,4 +37,20 @@ def load_syllabus(path: str | Path) -> "Syllabus":
         raise MetricsError(f"{first.message} (see `sylla lint {path}`)", str(path), line, column=col)
     if not result.model.blocks:
         raise MetricsError("the syllabus schedules no episodes", str(path))
+    _refuse_absurd(result.model, result.lines, str(path))
     return result.model
+
+
+def _refuse_absurd(model: "Syllabus", lines: "LineIndex", path: str) -> None:
+    """A schedule of more than ``MAX_EPISODES`` episodes is refused, at the count that makes
+    it so (the one lint warns about, H506): every consumer makes per-episode data from it (a
+    count of 10^12 was 7 TiB, issue 38)."""
+    found = absurd_block(model)
+    if found is None:
+        return
+    block, total = found
+    line, col = lines.line_col((block.count_span or block.span).start)
+    what = f"count {count_text(block.count)}" if block.repeated else "this block"
+    raise MetricsError(f"{what} makes the schedule at least {count_text(total)} episodes long, more than the "
+                       f"{MAX_EPISODES:,} sylla simulates or measures (see `sylla lint {path}`, H506)",
+                       path, line, column=col)

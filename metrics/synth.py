@@ -43,7 +43,7 @@ def write_l2logger(directory: str | Path, plan: Plan, seed: int = 0, version: st
     experiences of a block in its own ``<worker>/<block_num>-<type>`` folder, and a worker that
     got none of a block has no folder for it. ``deal="turns"`` deals each task's experiences of
     a block to the workers in turn instead, so each worker's share is what a syllabus with one
-    ``$repeat`` per task and block schedules for it (`sylla.grammar.schedule.share`)."""
+    ``$repeat`` per task and block schedules for it (`sylla.grammar.syllabus.schedule.share`)."""
     rng = np.random.default_rng(seed)
     root = Path(directory)
     root.mkdir(parents=True, exist_ok=True)

@@ -12,15 +12,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sylla.grammar.model import Severity
-from sylla.grammar.parse import parse
-from sylla.grammar.schedule import schedule
+from sylla.grammar.core import Severity
+from sylla.grammar.syllabus.parse import parse
+from sylla.grammar.syllabus.schedule import schedule
 
 from .errors import EXIT_FAILED, EXIT_USAGE, RunError
 
 if TYPE_CHECKING:
-    from sylla.grammar.model import Span, Syllabus
-    from sylla.grammar.schedule import ScheduledBlock
+    from sylla.grammar.core import Span
+    from sylla.grammar.syllabus.model import Syllabus
+    from sylla.grammar.syllabus.schedule import ScheduledBlock
 
     from .registry import Registry
     from .task_spec import TaskSpec

@@ -20,7 +20,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from sylla.grammar.suggest import closest
+from sylla.kit.suggest import closest
 
 from . import l2m_tasks, user_tasks
 from .errors import RunError

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sylla.grammar.suggest import did_you_mean
+from sylla.kit.suggest import did_you_mean
 from sylla.linter.config import find_config_file, key_line
 
 from .errors import RunError

@@ -13,7 +13,7 @@ import importlib
 import os
 import sys
 
-from sylla.grammar.no_typing import TYPE_CHECKING
+from sylla.kit.no_typing import TYPE_CHECKING
 from sylla.suggest import NATIVE_SUGGESTIONS, unrecognized_message, with_choice_hint
 from sylla.version import __version__
 

@@ -13,7 +13,7 @@ import argparse
 import re
 import sys
 
-from sylla.grammar.no_typing import TYPE_CHECKING
+from sylla.kit.no_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import Iterable

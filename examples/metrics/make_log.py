@@ -5,8 +5,8 @@ import os
 
 import numpy as np
 
-from sylla.grammar.parse import parse
-from sylla.grammar.schedule import schedule
+from sylla.grammar.syllabus.parse import parse
+from sylla.grammar.syllabus.schedule import schedule
 
 rng = np.random.default_rng(42)
 model = parse(open("pong_breakout.json").read()).model

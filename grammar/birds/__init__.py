@@ -19,8 +19,8 @@ must not load the parser and the typed model (issue 24).
 
 from __future__ import annotations
 
-from ..lazy_package import lazy_names
-from ..no_typing import TYPE_CHECKING
+from sylla.kit.lazy_package import lazy_names
+from sylla.kit.no_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .detect import birds_kind as birds_kind

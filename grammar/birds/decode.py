@@ -4,28 +4,22 @@ The game writes ``<?xml version="1.0" encoding="utf-16"?>`` but saves the file a
 reads the file into a string first, so the declaration is never consulted. Strict XML tools
 believe the declaration and refuse the file. sylla decodes from the bytes (BOM, else the
 ``<?`` pattern of UTF-16 without BOM, else UTF-8), parses the decoded text, and reports a
-declaration that disagrees with the bytes as a warning. ``encode_like`` writes fixed text
+declaration that disagrees with the bytes as information (B803: the game never reads it). ``encode_like`` writes fixed text
 back in exactly the encoding it was read in, so a fix never changes the file's encoding.
 """
 
 from __future__ import annotations
 
-import codecs
 import re
 from dataclasses import dataclass, field
 
-from sylla.grammar.model import Diagnostic, Severity, Span
+from sylla.grammar.core import Diagnostic, Severity, Span
+
+from .detect import sniff_codec
 
 #: files above this size get a clear error instead of a parse (a real config.xml is a few MB)
 MAX_BYTES = 32 * 1024 * 1024
 
-_BOMS = (
-    (codecs.BOM_UTF32_LE, "utf-32-le"),
-    (codecs.BOM_UTF32_BE, "utf-32-be"),
-    (codecs.BOM_UTF8, "utf-8"),
-    (codecs.BOM_UTF16_LE, "utf-16-le"),
-    (codecs.BOM_UTF16_BE, "utf-16-be"),
-)
 _DECLARATION = re.compile(r"""\A\s*<\?xml\b[^>]*?\bencoding\s*=\s*(["'])([A-Za-z0-9._-]+)\1""")
 
 
@@ -50,39 +44,49 @@ def decode(data: bytes | str) -> Decoded:
     if isinstance(data, str):
         text = data[1:] if data.startswith("\ufeff") else data
         out = Decoded(text, encoding="text", ascii=text.isascii())
-        _declaration(out)
+        if not _nul(out, "text"):
+            _declaration(out)
         return out
     if len(data) > MAX_BYTES:
         size = len(data) / (1024 * 1024)
         message = f"file is {size:.1f} MB; sylla reads Science Birds configs up to {MAX_BYTES // (1024 * 1024)} MB"
         return Decoded(None, problems=[Diagnostic("xml-too-large", message, Span(0, 0))])
-    for bom, codec in _BOMS:
-        if data.startswith(bom):
-            return _decode_as(data[len(bom):], codec, bom)
-    if data.startswith(b"<\x00?\x00"):
-        return _decode_as(data, "utf-16-le", b"")
-    if data.startswith(b"\x00<\x00?"):
-        return _decode_as(data, "utf-16-be", b"")
-    if b"\x00" in data[:8192]:
-        message = "this is a binary file, not XML (it contains NUL bytes)"
-        return Decoded(None, problems=[Diagnostic("xml-binary", message, Span(0, 0))])
-    return _decode_as(data, "utf-8", b"")
+    codec, bom = sniff_codec(data)
+    return _decode_as(data[len(bom):], codec, bom)
 
 
 def _decode_as(body: bytes, codec: str, bom: bytes) -> Decoded:
+    """The text of ``body``, or the first place it cannot be XML text: a byte sequence that is
+    not valid in ``codec``, or a NUL (which a text file never holds, and which the XML reader
+    would stop at with a vaguer message), each reported at its own line and column."""
     out = Decoded(None, encoding=codec, bom=bom, ascii=codec == "utf-8" and body.isascii())
+    invalid: Diagnostic | None = None
     try:
         out.text = body.decode(codec)
     except UnicodeDecodeError as exc:
         out.text = body.decode(codec, errors="replace")
         good = body[: exc.start].decode(codec, errors="replace")
         shown = " ".join(f"0x{b:02X}" for b in body[exc.start : min(exc.end, exc.start + 4)])
-        out.problems.append(
-            Diagnostic("xml-encoding", f"invalid {_name(codec)} ({shown}); the file cannot be read as text", Span(len(good), len(good) + 1))
-        )
+        invalid = Diagnostic("xml-encoding", f"invalid {_name(codec)} ({shown}); the file cannot be read as text", Span(len(good), len(good) + 1))
+    if _nul(out, codec, invalid.span.start if invalid is not None else None):
+        return out
+    if invalid is not None:
+        out.problems.append(invalid)
         return out
     _declaration(out)
     return out
+
+
+def _nul(out: Decoded, codec: str, before: int | None = None) -> bool:
+    """Report the text's first NUL (if it comes before ``before``); whether there was one."""
+    assert out.text is not None
+    nul = out.text.find("\x00", 0, len(out.text) if before is None else before)
+    if nul < 0:
+        return False
+    hint = " (a binary file, or text saved as UTF-16 or UTF-32 without a byte-order mark?)" if codec == "utf-8" else ""
+    message = f"a NUL byte: XML text cannot hold one{hint}; the file cannot be read as a config"
+    out.problems.append(Diagnostic("xml-binary", message, Span(nul, nul + 1)))
+    return True
 
 
 def _declaration(out: Decoded) -> None:
@@ -106,7 +110,7 @@ def _declaration(out: Decoded) -> None:
             f'the declaration says encoding="{out.declared}" but the file is saved as {saved}; '
             f"the game ignores the declaration, strict XML tools refuse the file",
             out.declared_span,
-            Severity.WARNING,
+            Severity.INFO,
         )
     )
 

@@ -127,10 +127,14 @@ def describe(result: BirdsParse, offset: int) -> str | None:
 
 
 def _counts(model: MetaConfig | GeneratedConfig, element: XmlElement) -> str:
-    def r(pair: tuple[int, int] | None, unit: str = "") -> str:
+    def r(pair: tuple[int, int] | None, unit: str = "", off: bool = False) -> str:
+        """A count or range; None is "off" where the limit is off, else unknown (never a 0)."""
         if pair is None:
-            return "?"
+            return "off" if off else "unknown"
         return f"{pair[0]}{unit}" if pair[0] == pair[1] else f"{pair[0]}-{pair[1]}{unit}"
+
+    def known(value: int | None) -> str:
+        return "an unknown number of" if value is None else str(value)
 
     if isinstance(model, GeneratedConfig):
         for t in model.trials:
@@ -141,15 +145,16 @@ def _counts(model: MetaConfig | GeneratedConfig, element: XmlElement) -> str:
         if not template.element.span.start <= element.span.start < template.element.span.end:
             continue
         p = plan(template)
+        time_off = "training time" not in p.unknown
         if element is template.element:
-            repeats = p.repeats if p.repeats is not None else "?"
+            repeats = p.repeats if p.repeats is not None else "an unknown number of"
             return (
-                f"Generates {p.generated} trial(s), each executed {repeats} time(s); training time {r(p.training_time, ' s')}; "
+                f"Generates {known(p.generated)} trial(s), each executed {repeats} time(s); training time {r(p.training_time, ' s', time_off)}; "
                 f"total_n_testsets {r(p.total_n_testsets)}"
             )
         for sp in p.training_sets:
             if sp.level_set.element is element:
-                return f"{r(sp.amount)} levels; training time {r(sp.time_limit, ' s')} (per-level time × amount)"
+                return f"{r(sp.amount)} levels; training time {r(sp.time_limit, ' s', time_off)} (per-level time × amount)"
         for sp in p.test_sets:
             if sp.level_set.element is element:
                 return f"n_testsets {r(sp.n_testsets)} of total_n_testsets {r(p.total_n_testsets)}"

@@ -6,7 +6,7 @@ import the typed model, which only a file that is a Science Birds config needs (
 
 from __future__ import annotations
 
-from ..no_typing import TYPE_CHECKING
+from sylla.kit.no_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import Literal

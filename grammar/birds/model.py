@@ -6,23 +6,21 @@ the game generates from it: one ``<trial>`` per generated trial with its level p
 
 The model is lenient, like the syllabus model: it is built from whatever elements are there
 (the XSD reports what is missing or misplaced), and every value keeps its raw text and span.
-``Field.int``/``Field.number`` are None when the text is not a number, never a silent 0.
+``Field.int``/``Field.number`` are None when the text is not a number, never a silent 0; an
+integer the game cannot read (outside int.Parse's 32 bits, ``numbers``) is not one either.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
-from typing import Literal, Union, overload
+from typing import Iterator, Literal, Union, overload
 
-from sylla.grammar.model import Span
+from sylla.grammar.core import Span
 
 from .kinds import ROOTS
+from .numbers import clip, game_int, game_range, out_of_range
 from .xmltree import XmlAttr, XmlElement
-
-_INT = re.compile(r"\s*[+-]?[0-9]+\s*\Z")
-_RANGE = re.compile(r"\s*([0-9]+)\s*-\s*([0-9]+)\s*\Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +36,12 @@ class Field:
 
     @property
     def int(self) -> int | None:
-        return int(self.raw) if _INT.match(self.raw) else None
+        return game_int(self.raw)
+
+    @property
+    def out_of_range(self) -> bool:
+        """Written as a whole number (or ``lo-hi``), but outside what the game reads."""
+        return out_of_range(self.raw)
 
     @property
     def number(self) -> float | None:
@@ -129,16 +132,17 @@ class LevelSet:
     @property
     def amount_range(self) -> tuple[int, int] | None:
         """The fewest and most levels the game can draw: ``n`` is (n, n); ``lo-hi`` is drawn
-        from [lo, hi), so (lo, hi - 1). None when the text is neither or the range is empty."""
+        from [lo, hi), so (lo, hi - 1), and ``n-n`` always gives n (B818). None when the text is
+        neither, or the range is reversed (the game's draw fails)."""
         if self.amount is None:
             return None
         if (n := self.amount.int) is not None:
             return (n, n)
-        m = _RANGE.match(self.amount.raw)
-        if m is None:
+        pair = game_range(self.amount.raw)
+        if pair is None:
             return None
-        lo, hi = int(m.group(1)), int(m.group(2))
-        return (lo, hi - 1) if lo < hi else None
+        lo, hi = pair
+        return (lo, max(lo, hi - 1)) if lo <= hi else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,10 +176,17 @@ class TrialTemplate:
     test: Test | None
 
     @property
-    def generated(self) -> int:
-        count = self.count.int if self.count is not None else 1
-        both = self.notify_novelty is not None and self.notify_novelty.text == "both"
-        return max(count or 0, 0) * (2 if both else 1)
+    def generated(self) -> int | None:
+        """How many trials the game generates from the template; None when ``count`` is missing
+        or not a number the game reads, or ``notify_novelty`` is none of its three words (then
+        how many is unknown, and no number is made up for it)."""
+        count = self.count.int if self.count is not None else None
+        notify = self.notify_novelty.text if self.notify_novelty is not None else "false"
+        if count is not None and count <= 0:
+            return 0
+        if count is None or notify not in ("true", "false", "both"):
+            return None
+        return count * (2 if notify == "both" else 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,3 +333,49 @@ def _generated(root: XmlElement, text: str, path: str | None) -> GeneratedConfig
             )
         )
     return GeneratedConfig("generated", text, path, root, _measurement(root), tuple(trials))
+
+
+# ---- the numbers ----------------------------------------------------------------------------
+
+#: the limit types whose value is a number (``allow_level_selection`` is true/false)
+NUMERIC_LIMITS = ("time", "interaction", "attempt_per_level")
+
+
+def shown(f: Field, limit: str | None = None) -> str:
+    """The value as it is written, for a message (long values clipped): ``name="value"``,
+    ``<count>value</count>``, ``<limit type="time">value</limit>``."""
+    if f.is_attribute:
+        return f'{f.name}="{clip(f.raw)}"'
+    tag = f'{f.name} type="{limit}"' if limit is not None else f.name
+    return f"<{tag}>{clip(f.raw)}</{f.name}>"
+
+
+def numeric_fields(model: BirdsConfig) -> Iterator[tuple[Field, str]]:
+    """Every value the game reads as a whole number (``amount`` may be ``lo-hi``), with how it
+    is written (``shown``), in no particular order: what ``parse`` checks against the range
+    int.Parse reads."""
+    m = model.measurement
+    if m is not None and m.step is not None:
+        yield m.step, shown(m.step)
+    if isinstance(model, MetaConfig):
+        if model.repeats is not None:
+            yield model.repeats, shown(model.repeats)
+        for t in model.trials:
+            yield from ((f, shown(f)) for f in (t.count, t.repeats) if f is not None)
+            for limits in (t.checkpoint, t.training.limits if t.training else None):
+                for item in limits.items if limits is not None else ():
+                    if item.kind is not None and item.kind.text in NUMERIC_LIMITS:
+                        yield item.value, shown(item.value, item.kind.text)
+            for s in (t.training.sets if t.training else ()) + (t.test.sets if t.test else ()):
+                yield from (
+                    (f, shown(f))
+                    for f in (s.novelty_level, s.novelty_type, s.amount, s.set_appearance_percentage, s.time, s.interaction, s.attempt_per_level)
+                    if f is not None
+                )
+        return
+    for g in model.trials:
+        yield from ((f, shown(f)) for f in (g.id, g.number_of_executions, g.checkpoint_time_limit, g.checkpoint_interaction_limit) if f is not None)
+        for gs in g.sets:
+            yield from ((f, shown(f)) for f in (gs.time_limit, gs.total_interaction_limit, gs.attempt_limit_per_level) if f is not None)
+            for level in gs.levels:
+                yield from ((f, shown(f)) for f in (attr_field(level.element, "start"), attr_field(level.element, "end")) if f is not None)

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sylla.grammar.model import Diagnostic, LineIndex, Severity
+from sylla.grammar.core import Diagnostic, LineIndex, Severity
 
 from .decode import Decoded, decode
 from .kinds import ROOTS, Kind
-from .model import BirdsConfig, build
+from .model import BirdsConfig, Field, build, numeric_fields
+from .numbers import INT_MAX, INT_MIN
 from .schema import validate
 from .xmltree import XmlElement, read_xml
+
+#: diagnostics about a value of a well-formed file
+VALUE_KINDS = frozenset({"xml-schema", "xml-number-range"})
 
 
 @dataclass
@@ -41,9 +45,10 @@ class BirdsParse:
 
     @property
     def syntax_ok(self) -> bool:
-        """Readable and well-formed (schema errors do not count: fixes still apply)."""
+        """Readable and well-formed (schema errors and numbers out of range do not count: the
+        XML is read, fixes still apply and ``explain`` shows what is known)."""
         return self.model is not None and not any(
-            d.severity is Severity.ERROR and d.kind != "xml-schema" for d in self.diagnostics
+            d.severity is Severity.ERROR and d.kind not in VALUE_KINDS for d in self.diagnostics
         )
 
     @property
@@ -72,7 +77,19 @@ def parse(data: bytes | str, path: str | None = None, *, schema: bool = True) ->
             Diagnostic("xml-not-birds", f"the root element is <{root.tag}>, not {known}: not a Science Birds trial config", root.name_span)
         )
         return BirdsParse(None, problems, text, path, decoded, root)
+    ranges = [_out_of_range(f, written) for f, written in numeric_fields(model) if f.out_of_range]
+    problems += ranges
     if schema:
-        problems += validate(root, model.kind)
+        # a number out of range is reported once, by the rule that says why (B805); the
+        # schema's xs:integer also refuses one past Python's 4,300 digits, in vaguer words
+        problems += [d for d in validate(root, model.kind) if not any(r.span.start <= d.span.start and d.span.end <= r.span.end for r in ranges)]
     problems.sort(key=lambda d: (d.span.start, d.span.end))
     return BirdsParse(model, problems, text, path, decoded, root)
+
+
+def _out_of_range(f: Field, written: str) -> Diagnostic:
+    message = (
+        f"{written}: out of range; the game reads whole numbers with int.Parse, from {INT_MIN} to {INT_MAX}, "
+        "and stops on a larger one"
+    )
+    return Diagnostic("xml-number-range", message, f.span)

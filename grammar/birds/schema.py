@@ -13,10 +13,11 @@ import re
 from pathlib import Path
 from typing import Any, Iterator
 
-from sylla.grammar.model import Diagnostic, Span
-from sylla.grammar.suggest import did_you_mean
+from sylla.grammar.core import Diagnostic, Span
+from sylla.kit.suggest import did_you_mean
 
 from .kinds import Kind
+from .numbers import clip
 from .xmltree import XmlElement
 
 SCHEMA_DIR = Path(__file__).resolve().parent
@@ -94,7 +95,7 @@ def _words(error: Any, reason: str, node: XmlElement) -> tuple[str, Span, str | 
         name, value, why = m.group(1), m.group(3), m.group(4)
         a = node.attr(name)
         span = a.value_span if a is not None else node.name_span
-        return f'{name}="{value}" on <{node.tag}>: {_expected(error, why)}', span, name
+        return f'{name}="{clip(value)}" on <{node.tag}>: {_expected(error, why)}', span, name
     m = _NOT_ALLOWED.match(reason)
     if m:
         name = m.group(1)
@@ -119,7 +120,7 @@ def _words(error: Any, reason: str, node: XmlElement) -> tuple[str, Span, str | 
         expected = _tags(m.group(2))
         return f"<{node.tag}> is incomplete: {expected or 'an element'} is missing", node.name_span, None
     if node.text_span is not None or not node.children:
-        return f"<{node.tag}>{node.text}</{node.tag}>: {_expected(error, reason)}", node.value_span, None
+        return f"<{node.tag}>{clip(node.text)}</{node.tag}>: {_expected(error, reason)}", node.value_span, None
     return f"<{node.tag}>: {reason}", node.name_span, None
 
 

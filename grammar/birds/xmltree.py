@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Iterator
 from xml.parsers import expat
 
-from sylla.grammar.model import Diagnostic, LineIndex, Span
+from sylla.grammar.core import Diagnostic, LineIndex, Span
 
 #: no trial config nests deeper than 7 levels; deeper input is refused before anything recurses
 MAX_DEPTH = 64

@@ -12,8 +12,8 @@ lark grammar or the model (issue 24).
 
 from __future__ import annotations
 
-from ..lazy_package import lazy_names
-from ..no_typing import TYPE_CHECKING
+from sylla.kit.lazy_package import lazy_names
+from sylla.kit.no_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .detect import is_trial_file as is_trial_file

@@ -22,7 +22,7 @@ def is_trial_file(data: bytes | str) -> bool:
         return False
     try:
         doc = json.loads(data)
-    except ValueError:
+    except (ValueError, RecursionError):  # broken, a number past 4,300 digits, or nested past the C decoder's limit
         return _looks_like(data)
     return (
         isinstance(doc, dict) and isinstance(doc.get("id"), str) and bool(re.match(ID_RE, doc["id"]))
@@ -31,6 +31,7 @@ def is_trial_file(data: bytes | str) -> bool:
 
 
 def _looks_like(text: str) -> bool:
-    """A trial file with a syntax error still is one (so that lint reports the error): its
-    first key is ``"id"`` with a ``c`` label, as every file of the request has it."""
+    """A trial file that ``json`` cannot read (a syntax error, a huge number, deep nesting) still
+    is one, so that lint reports what is wrong: its first key is ``"id"`` with a ``c`` label, as
+    every file of the request has it."""
     return re.match(r'\s*\{\s*"id"\s*:\s*"c[0-9]{3}"', text) is not None

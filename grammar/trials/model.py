@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sylla.grammar.model import Span
+from sylla.grammar.core import Span
 
 # The wave-3 request's protocol, defined once (issue 28: it was written out in three modules).
 #: runs of each problem ordering (bests.csv, predictions.csv)
@@ -21,17 +21,35 @@ SAMPLES = 10_000
 MINUTES_PER_TRIAL = 10
 
 
+#: integer literals longer than this are not converted: every value of the request has at most two
+#: digits, and Python refuses to convert more than 4,300 (``sys.get_int_max_str_digits``)
+MAX_DIGITS = 20
+
+
+@dataclass(frozen=True, slots=True)
+class LongInt:
+    """An integer literal of more than ``MAX_DIGITS`` digits, kept as its length: it lies outside
+    every range of the request, and converting it would cost time or raise."""
+
+    digits: int
+    negative: bool = False
+
+    def __str__(self) -> str:
+        return f"<{'a negative' if self.negative else 'an'} integer of {self.digits:,} digits>"
+
+
 @dataclass(frozen=True, slots=True)
 class IntList:
-    """An ``i`` or ``o`` list: its values (None where an element is not an integer) and spans."""
+    """An ``i`` or ``o`` list: its values (None where an element is not an integer, ``LongInt``
+    where it is one too long to read) and spans."""
 
-    values: tuple[int | None, ...]
+    values: tuple[int | LongInt | None, ...]
     spans: tuple[Span, ...]
     span: Span
 
     @property
     def ints(self) -> tuple[int, ...] | None:
-        ints = tuple(v for v in self.values if v is not None)
+        ints = tuple(v for v in self.values if type(v) is int)
         return ints if len(ints) == len(self.values) else None
 
 

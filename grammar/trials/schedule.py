@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass
 
 from .detect import is_trial_file
-from .model import MINUTES_PER_TRIAL, RUNS, TRIALS, TrialFile, group_of, name_parts
+from .model import MINUTES_PER_TRIAL, RUNS, TRIALS, IntList, LongInt, TrialFile, group_of, name_parts
 from .parse import parse
 
 
@@ -50,7 +50,7 @@ def schedule(orderings: list[Ordering], runs: int = RUNS) -> dict:
         trials = []
         for n, ex in enumerate(o.model.data[:TRIALS], 1):
             trials.append({"trial": n, "train": list(range(1, n)), "test": n,
-                           "input": list(ex.i.values) if ex.i else None, "output": list(ex.o.values) if ex.o else None})
+                           "input": _shown(ex.i), "output": _shown(ex.o)})
         for run in range(1, runs + 1):
             items.append({"problem": f"c{o.problem:03d}", "group": group_of(o.problem), "order": o.order, "run": run,
                           "file": os.path.basename(o.path), "trials": trials, "minutes": MINUTES_PER_TRIAL * len(trials)})
@@ -68,6 +68,11 @@ def schedule(orderings: list[Ordering], runs: int = RUNS) -> dict:
         "cpu_hours": round(n_trials * MINUTES_PER_TRIAL / 60, 1),
         "schedule": items,
     }
+
+
+def _shown(values: IntList | None) -> list[int | str | None] | None:
+    """A list of an example for the document: an integer too long to read is said as such."""
+    return None if values is None else [str(v) if isinstance(v, LongInt) else v for v in values.values]
 
 
 def render_text(doc: dict) -> str:

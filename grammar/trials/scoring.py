@@ -4,7 +4,6 @@ since deliveries repeat the same programs across rows, runs and trials."""
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from typing import Any
@@ -16,8 +15,7 @@ from sylla.grammar.listdsl.types import check_program
 
 from .detect import is_trial_file
 from .model import name_parts, value_max
-
-Examples = list[tuple[tuple[int, ...], tuple[int, ...]]]
+from .plain import Examples, plain_examples
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,8 +38,9 @@ class Scorer:
         self._runs: dict[tuple[str, int], dict[tuple[int, ...], tuple[Any, EvalError | None, str | None]]] = {}
         self.shown_examples = {key: [(show_value(i), show_value(o)) for i, o in ex] for key, ex in trials.items()}
 
-    def program(self, text: str, problem: int) -> Any:
-        """The checked syntax tree, or the ``DslError`` (syntax, range or type) it raised."""
+    def program(self, text: str, problem: int | None) -> Any:
+        """The checked syntax tree, or the ``DslError`` (syntax, range or type) it raised; a
+        program of no known problem is read in the larger DSL (integers 0..99)."""
         top = value_max(problem)
         key = (text, top)
         got = self._programs.get(key)
@@ -94,7 +93,7 @@ class Scorer:
         self._outputs[key] = outputs
         return outputs
 
-    def nlp(self, text: str, problem: int) -> float | DslError:
+    def nlp(self, text: str, problem: int | None) -> float | DslError:
         top = value_max(problem)
         key = (text, top)
         got = self._prior.get(key)
@@ -137,9 +136,9 @@ def load_trials(folder: str) -> tuple[dict[tuple[int, int], Examples], list[str]
         if not is_trial_file(data):
             errors.append(f"{path}: not a trial file (run sylla lint {folder})")
             continue
-        try:
-            doc = json.loads(data.decode("utf-8-sig"))
-            out[parts] = [(tuple(d["i"]), tuple(d["o"])) for d in doc["data"]]
-        except (ValueError, KeyError, TypeError):
+        examples = plain_examples(data)
+        if examples is None:
             errors.append(f"{path}: its examples cannot be read (run sylla lint {folder})")
+        else:
+            out[parts] = examples
     return out, errors

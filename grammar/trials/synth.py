@@ -205,3 +205,35 @@ def _write(path: str, rows: list[str], header: str | None) -> None:
         fh.write("\n".join(rows))
         if rows:
             fh.write("\n")
+
+
+#: how deep and how long the edge trial files go: past Python's recursion limit (and json's) and
+#: past the 4,300 digits ``int`` converts (issue 38)
+EDGE_DEPTH, EDGE_DIGITS = 70_000, 5_000
+
+
+def write_edge_trials(source: str, folder: str) -> dict[str, str]:
+    """Two trial files past Python's limits, made from the request-shaped files of ``source``:
+    ``c046_1.json`` with its first input nested ``EDGE_DEPTH`` deep, ``c046_2.json`` with the
+    first value of its first output ``EDGE_DIGITS`` digits long. Written to ``folder`` (not kept
+    among the fixtures: every JSON fixture is also a seed of the syllabus parser's own tests).
+    Returns name -> path."""
+    os.makedirs(folder, exist_ok=True)
+    out: dict[str, str] = {}
+    with open(os.path.join(source, "c046_1.json"), encoding="utf-8") as fh:
+        text = fh.read()
+    at = text.index('"i": [') + len('"i": ')
+    end = text.index("]", at) + 1
+    out["c046_1.json"] = "[" * (EDGE_DEPTH - 1) + text[at:end] + "]" * (EDGE_DEPTH - 1)
+    out["c046_1.json"] = text[:at] + out["c046_1.json"] + text[end:]
+    with open(os.path.join(source, "c046_2.json"), encoding="utf-8") as fh:
+        text = fh.read()
+    at = text.index('"o": [') + len('"o": [')
+    end = min(text.index(",", at), text.index("]", at))
+    out["c046_2.json"] = text[:at] + "9" * EDGE_DIGITS + text[end:]
+    paths = {}
+    for name, body in out.items():
+        paths[name] = os.path.join(folder, name)
+        with open(paths[name], "w", encoding="utf-8") as fh:
+            fh.write(body)
+    return paths

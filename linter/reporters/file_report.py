@@ -5,8 +5,8 @@ package imports the reporters without a cycle."""
 
 from __future__ import annotations
 
-from sylla.grammar.no_typing import TYPE_CHECKING
-from sylla.grammar.record import record
+from sylla.kit.no_typing import TYPE_CHECKING
+from sylla.kit.record import record
 
 from ..engine import LintResult
 from ..finding import Finding

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+from typing import TextIO
+
 from .file_report import FileReport
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
@@ -16,10 +19,15 @@ def _escape_prop(s: str) -> str:
 
 
 def render(reports: list[FileReport]) -> str:
-    out = []
+    out = io.StringIO()
+    write(reports, out)
+    return out.getvalue()
+
+
+def write(reports: list[FileReport], out: TextIO) -> None:
+    """One command per finding, written as it is made (a report is never held whole, issue 38)."""
     for report in reports:
         for f in report.result.findings:
             line, col, end_line, end_col = report.range(f)
             props = f"file={_escape_prop(report.path)},line={line},col={col},endLine={end_line},endColumn={end_col},title={_escape_prop(f'{f.code} {f.name}')}"
-            out.append(f"::{_LEVEL[f.severity.value]} {props}::{_escape_data(f'{f.code} {f.message}')}")
-    return "\n".join(out) + ("\n" if out else "")
+            out.write(f"::{_LEVEL[f.severity.value]} {props}::{_escape_data(f'{f.code} {f.message}')}\n")

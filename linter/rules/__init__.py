@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import importlib
 
-from sylla.grammar.no_typing import TYPE_CHECKING
+from sylla.kit.no_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import Literal

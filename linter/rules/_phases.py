@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from sylla.grammar.model import PhaseMark, Span, Syllabus
+from sylla.grammar.core import Span
+from sylla.grammar.syllabus.model import PhaseMark, Syllabus
 
 from ..complete import blocks_by_phase  # noqa: F401 - the phase rules import it from here
 

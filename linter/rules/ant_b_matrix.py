@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from sylla.grammar.model import Block, Severity, Syllabus
-from sylla.grammar.no_typing import TYPE_CHECKING
+from sylla.grammar.core import Severity
+from sylla.grammar.syllabus.model import Block, Syllabus
+from sylla.kit.no_typing import TYPE_CHECKING
 
 from .. import complete
 from ..context import Context

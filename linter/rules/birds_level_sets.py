@@ -3,17 +3,15 @@ configMeta.xml ``<game_level_set>``."""
 
 from __future__ import annotations
 
-import re
 from typing import Iterator
 
 from sylla.grammar.birds.model import LevelSet, MetaConfig
-from sylla.grammar.model import Severity
+from sylla.grammar.birds.numbers import clip, game_range
+from sylla.grammar.core import Severity
 
 from ..birds_context import BirdsContext
 from ..finding import Finding
 from ._birds import BirdsRule, birds_doc
-
-_RANGE = re.compile(r"\s*([0-9]+)\s*-\s*([0-9]+)\s*\Z")
 
 
 def level_sets(model: MetaConfig) -> Iterator[tuple[str, LevelSet, bool]]:
@@ -45,9 +43,9 @@ class AmountRange(BirdsRule):
         for where, s, _ in level_sets(ctx.meta):
             if s.amount is None:
                 continue
-            m = _RANGE.match(s.amount.raw)
-            if m is not None:
-                lo, hi = int(m.group(1)), int(m.group(2))
+            pair = game_range(s.amount.raw)
+            if pair is not None:
+                lo, hi = pair
                 if lo > hi:
                     yield ctx.finding(self, f'{where}: amount="{s.amount.text}" is reversed: the range is [lo, hi), so lo must be less than hi', s.amount.span)
                 elif lo == hi:
@@ -78,7 +76,7 @@ class PortionRange(BirdsRule):
         for where, s, _ in level_sets(ctx.meta):
             for f in (s.novelty_absence_portion, s.no_diff_portion):
                 if f is not None and f.number is not None and not 0 <= f.number <= 1:
-                    yield ctx.finding(self, f'{where}: {f.name}="{f.text}" must lie in [0, 1]', f.span)
+                    yield ctx.finding(self, f'{where}: {f.name}="{clip(f.text)}" must lie in [0, 1]', f.span)
 
 
 class AppearancePercentage(BirdsRule):

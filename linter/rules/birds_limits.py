@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Iterator
 
 from sylla.grammar.birds.model import Limits, MetaConfig
-from sylla.grammar.model import Severity
+from sylla.grammar.birds.numbers import clip
+from sylla.grammar.core import Severity
+from sylla.kit.suggest import did_you_mean
 
 from ..birds_context import BirdsContext
 from ..finding import Finding, RelatedSpan
-from ..suggest import did_you_mean
 from ._birds import BirdsRule, birds_doc
 
 CHECKPOINT_TYPES = ("time", "interaction")
@@ -47,7 +48,7 @@ class UnknownLimitType(BirdsRule):
                     continue
                 yield ctx.finding(
                     self,
-                    f'{where}: unknown limit type "{item.kind.text}"{did_you_mean(item.kind.text, known)}; known: {", ".join(known)}',
+                    f'{where}: unknown limit type "{clip(item.kind.text)}"{did_you_mean(item.kind.text, known)}; known: {", ".join(known)}',
                     item.kind.span,
                 )
 
@@ -79,7 +80,7 @@ class DuplicateLimit(BirdsRule):
                     line = ctx.lines.line_col(prev.element.span.start)[0]  # type: ignore[attr-defined]  # ``first`` holds this loop's limit items, typed object
                     yield ctx.finding(
                         self,
-                        f'{where}: a second "{kind}" limit (the first is on line {line}); the game uses this one, {item.value.text}',
+                        f'{where}: a second "{kind}" limit (the first is on line {line}); the game uses this one, {clip(item.value.text)}',
                         item.kind.span,
                         related=(RelatedSpan("first written here", prev.kind.span),),  # type: ignore[attr-defined]  # as above; prev.kind is set: an item without a kind is skipped
                     )
@@ -109,6 +110,6 @@ class BadLimitValue(BirdsRule):
                 value = item.value
                 if item.kind.text == "allow_level_selection":
                     if value.text.lower() not in ("true", "false"):
-                        yield ctx.finding(self, f'{where}: allow_level_selection must be true or false, not "{value.text}"', value.span)
-                elif value.int is None:
-                    yield ctx.finding(self, f'{where}: the {item.kind.text} limit must be a whole number, not "{value.text}"', value.span)
+                        yield ctx.finding(self, f'{where}: allow_level_selection must be true or false, not "{clip(value.text)}"', value.span)
+                elif value.int is None and not value.out_of_range:  # a number out of range is B805's
+                    yield ctx.finding(self, f'{where}: the {item.kind.text} limit must be a whole number, not "{clip(value.text)}"', value.span)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from sylla.grammar.model import Severity
+from sylla.grammar.core import Severity
 
 from ..birds_context import BirdsContext
 from ..finding import Finding, RelatedSpan

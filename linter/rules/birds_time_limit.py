@@ -6,7 +6,7 @@ import os
 from typing import Iterator
 
 from sylla.grammar.birds.plan import plan
-from sylla.grammar.model import Severity
+from sylla.grammar.core import Severity
 
 from ..birds_context import BirdsContext
 from ..finding import Finding
@@ -39,6 +39,8 @@ class TimeLimitMismatch(BirdsRule):
         expected: list[tuple[tuple[int, int] | None, int]] = []
         for template in meta.trials:
             p = plan(template)
+            if p.generated is None:
+                break  # how many trials this template generates is unknown: the ones after it cannot be matched
             expected += [(p.training_time, template.index)] * p.generated
         for t, (want, index) in zip(gen.trials, expected):
             training = t.training_sets

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Iterator
 
 from sylla.grammar.birds.model import GeneratedTrial
-from sylla.grammar.model import Severity
+from sylla.grammar.birds.numbers import clip
+from sylla.grammar.core import Severity
 
 from ..birds_context import BirdsContext
 from ..finding import Finding, RelatedSpan
@@ -37,7 +38,7 @@ class DuplicateTrialId(BirdsRule):
                 prev = first[key]
                 line = ctx.lines.line_col(prev.element.span.start)[0]
                 yield ctx.finding(
-                    self, f'trial id "{t.id.text}" is already used on line {line}', t.id.span,
+                    self, f'trial id "{clip(t.id.text)}" is already used on line {line}', t.id.span,
                     related=(RelatedSpan("first used here", prev.id.span),),  # type: ignore[union-attr]  # prev.id is set: a trial without an id is skipped above
                 )
             else:

@@ -1,14 +1,14 @@
 """S2xx: schema violations, one rule per JSON Schema keyword class.
 
-The schema (``grammar/syllabus.schema.json``) is the single statement of structure; the core
+The schema (``grammar/syllabus/syllabus.schema.json``) is the single statement of structure; the core
 validates against it and maps each error to the offending node. These rules give the classes
 stable codes; more specific rules (phase labels, unknown directives) claim their own errors.
 """
 
 from __future__ import annotations
 
-from sylla.grammar.model import Diagnostic, Severity
-from sylla.grammar.no_typing import TYPE_CHECKING
+from sylla.grammar.core import Diagnostic, Severity
+from sylla.kit.no_typing import TYPE_CHECKING
 
 from ..context import Context
 from ..finding import Finding, RelatedSpan
@@ -105,7 +105,10 @@ class SchemaUnexpectedKey(Rule):
     code, name, severity, kinds = "S206", "unexpected-key", Severity.ERROR, ("additionalProperties", "propertyNames", "unevaluatedProperties")
     __doc__ = rule_doc(
         "An instruction has a key it does not allow (`count` on `$phase`, `count` inside `$repeat`).",
-        "JSON Schema `additionalProperties`/`propertyNames` errors on instructions.",
+        "JSON Schema `additionalProperties`/`propertyNames` errors on instructions, among them a "
+        "`$phase`, `$info` or `$repeat` inside a `$repeat`: each is an instruction of its own, and "
+        "inside a `$repeat` it is no directive to an engine, so the instruction schedules nothing "
+        "(`{\"$repeat\": {\"$phase\": \"1.train\"}, \"count\": 100}` is no train phase).",
         '{"$repeat": {"$episode": "Pong", "count": 5000}}',
         '{"$repeat": {"$episode": "Pong"}, "count": 5000}',
         "Move the key to where it belongs or remove it.",

@@ -6,7 +6,7 @@ it under the rule whose ``kinds`` name the diagnostic. The documentation lives h
 
 from __future__ import annotations
 
-from sylla.grammar.model import Severity
+from sylla.grammar.core import Severity
 
 from ..rule import Rule, rule_doc
 
@@ -80,8 +80,11 @@ class BareWord(Rule):
 class BadNumber(Rule):
     code, name, severity, kinds = "S107", "bad-number", Severity.ERROR, ("bad-number",)
     __doc__ = rule_doc(
-        "A number is not written the way JSON allows (leading zeros, `.5`, hex, `NaN`).",
-        "Number tokens JSON rejects.",
+        "A number is not written the way JSON allows (leading zeros, `.5`, hex, `NaN`), or no reader converts it.",
+        "Number tokens JSON rejects, and numbers a JSON reader cannot make a value of: an integer of "
+        "more than 4,300 digits (Python's limit, `sys.get_int_max_str_digits`: `json.loads` refuses it) "
+        "and a decimal beyond a 64-bit float (`1e400`, which readers make infinity, a value JSON "
+        "cannot write back).",
         '{"bot/paddle/width": .15}',
         '{"bot/paddle/width": 0.15}',
         "Write the number in JSON form.",
@@ -160,8 +163,12 @@ class Binary(Rule):
     code, name, severity, kinds = "S122", "binary", Severity.ERROR, ("binary",)
     __doc__ = rule_doc(
         "The file is binary, not text.",
-        "NUL bytes, or a first 8 KB of which more than a fifth is invalid UTF-8 or control "
-        "characters (random or compressed data). One finding for the file, not one per byte.",
+        "A first 8 KB of which more than a fifth is NUL bytes, invalid UTF-8 or control "
+        "characters (random or compressed data, a file of zeros). One finding for the file, not one "
+        "per byte. A stray NUL byte in a text is reported where it is (S103 in a string, S108 "
+        "elsewhere), as the editor reports it. A binary file that no language's detection claims is "
+        "linted when its name ends in `.json` or `.jsonc` or it starts like JSON, so that it fails "
+        "rather than being skipped.",
         "a compressed log named syllabus.json",
         '{"instructions": []}',
         "Point sylla at the syllabus, not at a log or archive.",

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from sylla.grammar.model import Block, Severity, Span
-from sylla.grammar.no_typing import TYPE_CHECKING
-from sylla.grammar.syllabus_type import canonical
+from sylla.grammar.core import Severity, Span
+from sylla.grammar.syllabus.model import Block
+from sylla.grammar.syllabus.syllabus_type import canonical
+from sylla.kit.no_typing import TYPE_CHECKING
 
 from ..context import Context
 from ..finding import Edit, Finding, Fix

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from sylla.grammar.model import Info, PhaseMark, Severity
-from sylla.grammar.no_typing import TYPE_CHECKING
+from sylla.grammar.core import Severity
+from sylla.grammar.syllabus.model import Info, PhaseMark
+from sylla.kit.no_typing import TYPE_CHECKING
 
 from ..context import Context
 from ..edits import insert_after

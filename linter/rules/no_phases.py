@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from sylla.grammar.model import Severity, Span
-from sylla.grammar.no_typing import TYPE_CHECKING
-from sylla.grammar.record import replace
+from sylla.grammar.core import Severity, Span
+from sylla.kit.no_typing import TYPE_CHECKING
+from sylla.kit.record import replace
 
 from ..context import Context
 from ..finding import Finding

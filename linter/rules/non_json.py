@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from sylla.grammar.model import NonJsonKind, Severity
-from sylla.grammar.no_typing import TYPE_CHECKING
+from sylla.grammar.core import Severity
+from sylla.grammar.syllabus.model import NonJsonKind
+from sylla.kit.no_typing import TYPE_CHECKING
 
 from ..context import Context
 from ..finding import Finding

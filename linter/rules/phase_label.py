@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from sylla.grammar.model import Diagnostic, Severity
+from sylla.grammar.core import Diagnostic, Severity
+from sylla.grammar.syllabus.lalr import to_int
 
 from ..context import Context
 from ..finding import Edit, Finding, Fix
@@ -19,11 +20,20 @@ def suggest_label(label: str) -> str | None:
     """The conventional spelling of a near-miss label (``1-Train`` -> ``1.train``), or None."""
     m = re.match(_LOOSE, label, re.I)
     if m:
-        return f"{int(m.group(1))}.{m.group(2).lower()}"
-    m = re.match(_REVERSED, label, re.I)
-    if m:
-        return f"{int(m.group(2))}.{m.group(1).lower()}"
-    return None
+        number, kind = to_int(m.group(1)), m.group(2)
+    else:
+        m = re.match(_REVERSED, label, re.I)
+        if m is None:
+            return None
+        number, kind = to_int(m.group(2)), m.group(1)
+    return None if number is None or number.bit_length() > _SUGGESTED_BITS else f"{number}.{kind.lower()}"
+
+
+#: a suggested label's number stays short enough to write in a message (a label of thousands
+#: of digits is not a near miss)
+_SUGGESTED_BITS = 64
+#: the longest label a message quotes whole
+_SHOWN = 60
 
 
 class PhaseLabelFormat(Rule):
@@ -43,13 +53,21 @@ class PhaseLabelFormat(Rule):
     code, name, severity, fixable = "P301", "phase-label-format", Severity.ERROR, True
 
     def claims(self, diag: Diagnostic, ctx: Context) -> bool:
-        return diag.kind == "schema" and bool(diag.path) and diag.path[-1] == "$phase"
+        # the label's value; a "$phase" key where it does not belong (a leaf's) is S206's
+        return (
+            diag.kind == "schema" and bool(diag.path) and diag.path[-1] == "$phase"
+            and diag.keyword not in ("propertyNames", "additionalProperties")
+        )
 
     def from_diagnostic(self, diag: Diagnostic, ctx: Context) -> Finding:
         source = ctx.text[diag.span.start : diag.span.end]
         label = source[1:-1] if source.startswith('"') and source.endswith('"') else source
         better = suggest_label(label) if source.startswith('"') else None
-        message = f'phase label must be "<n>.train" or "<n>.test", got {source}'
+        shown = source if len(source) <= _SHOWN else source[: _SHOWN - 1] + "…"
+        message = f'phase label must be "<n>.train" or "<n>.test", got {shown}'
+        digits = re.fullmatch(r"[1-9][0-9]*\.(?:train|test)", label)
+        if digits is not None:
+            message += f": its number has {label.index('.'):,} digits, more than a reader converts to an integer"
         fix = None
         if better is not None:
             message += f' (did you mean "{better}"?)'

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from sylla.grammar.model import Severity, Span
-from sylla.grammar.no_typing import TYPE_CHECKING
+from sylla.grammar.core import Severity, Span
+from sylla.kit.no_typing import TYPE_CHECKING
+from sylla.kit.suggest import did_you_mean
 
 from ..context import Context
 from ..finding import Finding
 from ..rule import Rule, rule_doc
-from ..suggest import did_you_mean
 
 if TYPE_CHECKING:
     from typing import Iterator

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from sylla.grammar.model import Severity
-from sylla.grammar.no_typing import TYPE_CHECKING
+from sylla.grammar.core import Severity
+from sylla.kit.no_typing import TYPE_CHECKING
 
 from ..context import Context
 from ..finding import Finding

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..rule import Rule
 from . import core_schema, core_syntax
+from .absurd_count import AbsurdCount
 from .alternation import PhaseAlternation
 from .ant_ab_variation import AntAbParameterVariation
 from .ant_b_matrix import AntBTransferMatrix
@@ -50,7 +51,7 @@ RULES: tuple[type[Rule], ...] = (
     SyllabusTypeInferred, ClMultipleTasks, ClNoVariation, ClNoTestPhase, AntNoTestPhase, AntSingleTask,
     AntAbParameterVariation, AntCNoVariation, AntCTestSameTask, AntBTransferMatrix, SteMultipleTasks,
     SteParameterVariation, TestPhaseLearningOn, InfoDisableNotReset, LearningDisabledInTrain, ZeroShotTest,
-    DuplicateAdjacentBlocks, NonJsonSyntax, TrailingComma, UnknownDirective, UnknownTopLevelKey,
+    DuplicateAdjacentBlocks, AbsurdCount, NonJsonSyntax, TrailingComma, UnknownDirective, UnknownTopLevelKey,
     ContainsMismatch, UnknownInfoKey, BadSuppression, UnknownTask, UnknownParameter, BadParameterValue,
     RequiredMetricInfeasible,
 )

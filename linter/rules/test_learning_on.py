@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from sylla.grammar.model import Info, Instruction, PhaseMark, Severity, Span
-from sylla.grammar.no_typing import TYPE_CHECKING
-from sylla.grammar.schedule import PhaseRun
+from sylla.grammar.core import Severity, Span
+from sylla.grammar.syllabus.model import Info, Instruction, PhaseMark
+from sylla.grammar.syllabus.schedule import PhaseRun
+from sylla.kit.no_typing import TYPE_CHECKING
 
 from ..context import Context
 from ..edits import insert_after, insert_before

@@ -4,7 +4,7 @@ and documentation."""
 
 from __future__ import annotations
 
-from sylla.grammar.model import Severity
+from sylla.grammar.core import Severity
 
 from ._trials import DeliveryRule, trials_doc
 
@@ -27,7 +27,9 @@ class DeliveryColumns(DeliveryRule):
     __doc__ = trials_doc(
         "A delivery CSV lacks its header, lacks columns, or has them in another order.",
         f"The first line is `{HEADER}`. A `length` column after `count` is accepted (the request's own "
-        "example header has it). A header-less file is read by its width (13, 14 or the known 7-column bests shape), said once.",
+        "example header has it). A header-less file is read by its width (13, 14 or the known 7-column bests shape), or by "
+        "its values when exactly one choice of the request's columns, in its order, fits them (the real `samples0.csv`: "
+        "`c046,\"(lambda ...)\"` is problem,program), said once; when none or several fit, it is not read (an error).",
         "Analysis scripts read columns by name; a missing column is found only when the study is run, after the CPU-hours are spent.",
         ROW, f"{HEADER}\n{ROW}", "Write the header as the first line, in the request's order.", lang="csv")
 
@@ -36,7 +38,8 @@ class DeliveryQuoting(DeliveryRule):
     code, name, severity = "W912", "delivery-quoting", Severity.WARNING
     __doc__ = trials_doc(
         "A delivery CSV does not quote problem, input, correct, predicted and program with ASCII double quotes.",
-        "The request marks these columns as quoted strings; typographic quotes (”) are read as `\"` and said once per file.",
+        "The request marks these columns as quoted strings; typographic quotes (”) are read as `\"` and said once per file. "
+        "The finding names the string columns left bare and the number columns quoted, not every column.",
         "Lists hold commas: unquoted, a row splits into the wrong number of fields; typographic quotes become part of the value.",
         '”c046”,1,1,2,[3,0],...', '"c046",1,1,2,"[3,0]",...', "Write the CSV with a CSV library (quote the string columns).", lang="csv")
 
@@ -44,9 +47,14 @@ class DeliveryQuoting(DeliveryRule):
 class DeliveryNumbering(DeliveryRule):
     code, name, severity = "W913", "delivery-numbering", Severity.WARNING
     __doc__ = trials_doc(
-        "run, order or trial is numbered from 0; the request numbers them from 1.",
-        "`run`, `order` and `trial` are 1-based. Numbers from 0 are shifted by one (unambiguous) and said once.",
-        "Trial 0 would be read as a trial before the first; curves would be shifted by one trial.",
+        "run, order or trial is numbered from 0, or its numbering cannot be told.",
+        "`run`, `order` and `trial` are 1-based (runs 1..5, orderings 1..5, trials 1..11). A column is read as numbered "
+        "from 0, shifted and said once, when some row allows only that (a 0; with the trial files, an input that is its "
+        "test example only then) and no row allows only the request's numbering (a 5, 5 or 11). With rows of both kinds "
+        "the numbering cannot be told: an error that names both, and the column is read as written and not checked "
+        "against the trial files. Never decided by the lowest and highest values, which one stray row swings.",
+        "Trial 0 would be read as a trial before the first; curves would be shifted by one trial, and a file read on a "
+        "guessed numbering moves every row.",
         '"c046",1,1,0,...', '"c046",1,1,1,...', "Add 1 when writing.", lang="csv")
 
 
@@ -64,9 +72,11 @@ class DeliveryCompleteness(DeliveryRule):
 class DeliveryBadRow(DeliveryRule):
     code, name, severity = "W915", "delivery-bad-row", Severity.ERROR
     __doc__ = trials_doc(
-        "Rows that cannot be used: wrong field count, a number that is not one, a program that does not parse, "
-        "is not [int] → [int], fails on its input, or lies outside the prior.",
-        "Every row parses, and its program is a well-typed DSL program. Counted per file with row numbers; the other rows are still checked.",
+        "Rows that cannot be used: wrong field count, a number that is not a finite one, a problem that is no `c???` "
+        "label, a run, order or trial outside the file's numbering, a program that does not parse (or is nested more "
+        "than 100 deep, or longer than 20,000 characters), is not [int] → [int], fails on its input, or lies outside the prior.",
+        "Every row parses, and its program is a well-typed DSL program. Counted per file with row numbers; the other rows "
+        "are still checked. A finding about a program stands at the column of the row where the program goes wrong.",
         "A bad row silently becoming a number (or a zero) would bias every curve.",
         '"c046",1,1,2,"[3,0]","[7,3,0]","[7,3,0]",1,"(lambda (cons 7 $0)",...', ROW,
         "Fix the writer; convert programs from other representations into the DSL.", lang="csv")

@@ -6,8 +6,9 @@ import os
 from collections import Counter
 from typing import Iterator
 
-from sylla.grammar.model import Severity
-from sylla.grammar.trials.model import ORDERINGS, TRIALS, value_max
+from sylla.grammar.core import Severity, Span
+from sylla.grammar.trials.model import ORDERINGS, TRIALS, LongInt, value_max
+from sylla.grammar.trials.parse import MAX_SAID
 
 from ..finding import Finding
 from ..trials_context import TrialsContext
@@ -32,8 +33,11 @@ class TrialStructure(TrialsRule):
     code, name, severity = "W902", "trial-structure", Severity.ERROR
     kinds = ("trial-structure",)
     __doc__ = trials_doc(
-        "A trial file lacks `id`, `program` or `data`, or an example is not `{\"i\": [ints], \"o\": [ints]}`.",
-        "`id` and `program` are strings, `data` a list of objects with integer lists `i` and `o`.",
+        "A trial file lacks `id`, `program` or `data`, an example is not `{\"i\": [ints], \"o\": [ints]}`, "
+        "or values nest too deep.",
+        "`id` and `program` are strings, `data` a list of objects with integer lists `i` and `o`. A trial file nests 4 "
+        "levels; values nested more than 16 deep are reported at the bracket that goes too deep, and nothing more is read. "
+        "After 100 of these problems, one more finding counts the rest.",
         "Every example is a training or test datum of some trial: one that is not a pair of integer lists cannot be used.",
         '{"id": "c046", "program": "(lambda (cons 7 $0))", "data": [{"i": [1, "2"]}]}',
         GOOD, "Write each example as two lists of integers.",
@@ -98,21 +102,36 @@ class TrialValueRange(TrialsRule):
     code, name, severity = "W906", "trial-value-range", Severity.ERROR
     __doc__ = trials_doc(
         "A value lies outside the problem's range: 0..9 for problems 1-80, 0..99 for 81-100.",
-        "Every integer of every input and output is in 0..9 (problems 1-80) or 0..99 (problems 81-100).",
+        "Every integer of every input and output is in 0..9 (problems 1-80) or 0..99 (problems 81-100). An integer of "
+        "more than 20 digits is reported by its length, unconverted; after 100 values, one more finding counts the rest.",
         "Problems 1-80 use the DSL with just 0..9: a model on that DSL cannot produce a larger value, so the example is unsolvable.",
         '// c046_1.json\n{"i": [12], "o": [7, 12]}', '// c046_1.json\n{"i": [2], "o": [7, 2]}',
         "Restore the example from the request's `json/` folder.",
     )
 
     def check_trials(self, ctx: TrialsContext) -> Iterator[Finding]:
+        """One finding per value out of range, the first ``MAX_SAID`` of them; then one that
+        counts the rest, so that a file of a million bad values gets a bounded report."""
         top = value_max(ctx.model.problem)
+        said = 0
+        first_unsaid: tuple[str, Span] | None = None
         for ex in ctx.model.data:
             for key, lst in (("input", ex.i), ("output", ex.o)):
                 if lst is None:
                     continue
                 for v, span in zip(lst.values, lst.spans):
-                    if v is not None and not 0 <= v <= top:
-                        yield ctx.finding(self, f"example {ex.index + 1}: {key} value {v} is outside 0..{top} (problem {ctx.model.id})", span)
+                    if v is None or (type(v) is int and 0 <= v <= top):
+                        continue
+                    said += 1
+                    what = f"example {ex.index + 1}: {key} value {f'with {v.digits:,} digits' if isinstance(v, LongInt) else v}"
+                    if said <= MAX_SAID:
+                        yield ctx.finding(self, f"{what} is outside 0..{top} (problem {ctx.model.id})", span)
+                    elif first_unsaid is None:
+                        first_unsaid = (what, span)
+        if first_unsaid is not None:
+            more = said - MAX_SAID
+            yield ctx.finding(self, f"{more:,} more value{'s' if more > 1 else ''} outside 0..{top} after these {MAX_SAID}; "
+                              f"the first: {first_unsaid[0]}", first_unsaid[1])
 
 
 class TrialOrderingsDiffer(TrialsRule):

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from sylla.grammar.model import Info, Severity, Syllabus
-from sylla.grammar.no_typing import TYPE_CHECKING
-from sylla.grammar.record import replace
+from sylla.grammar.core import Severity
+from sylla.grammar.syllabus.model import Info, Syllabus
+from sylla.kit.no_typing import TYPE_CHECKING
+from sylla.kit.record import replace
+from sylla.kit.suggest import closest
 
 from ..context import Context
 from ..finding import Finding
 from ..rule import Rule, rule_doc
-from ..suggest import closest
 
 if TYPE_CHECKING:
     from typing import Iterator

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from sylla.grammar.model import Diagnostic, Severity, TopLevelKey
-from sylla.grammar.no_typing import TYPE_CHECKING
-from sylla.grammar.record import replace
+from sylla.grammar.core import Diagnostic, Severity
+from sylla.grammar.syllabus.model import TopLevelKey
+from sylla.kit.no_typing import TYPE_CHECKING
+from sylla.kit.record import replace
+from sylla.kit.suggest import closest, did_you_mean
 
 from ..context import Context
 from ..finding import Finding
 from ..rule import Rule, rule_doc
-from ..suggest import closest, did_you_mean
 
 if TYPE_CHECKING:
     from typing import Iterator

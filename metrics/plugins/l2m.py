@@ -676,6 +676,12 @@ class SampleEfficiency:
     def compute(self, ctx: Context) -> list[Row]:
         if _no_ste(ctx, self.name):
             return []
+        unfit = unfittable_task(ctx.run)
+        if unfit is not None:
+            ctx.warn(f"sample_efficiency: task {unfit} trains on experience 0 alone, where "
+                     "l2metrics' least-squares slope fails, and l2metrics then computes sample "
+                     "efficiency for no task; neither does sylla")
+            return []
         r = regimes(ctx)
         out: list[Row] = []
         values = []
@@ -691,7 +697,7 @@ class SampleEfficiency:
             if e2s == 0:
                 ctx.warn(f"sample_efficiency: task {task} saturates at its first experience")
                 continue
-            se: list[float] = []
+            se: list[float | int] = []  # l2metrics counts a violating run as the integer 0
             vals: dict[str, list[float]] = {k: [] for k in SE_DETAILS}
             for c, c_exp in curves:
                 ste_sat, ste_e2s = l2m_saturation(exp_means(c, c_exp))
@@ -703,7 +709,7 @@ class SampleEfficiency:
                 if sat < ste_sat * 0.2 or slope < 0:
                     ctx.warn(f"sample_efficiency: task {task} violates its assumptions "
                              "(too low or falling); counted as 0")
-                    se.append(0.0)
+                    se.append(0)
                 else:
                     se.append((sat / ste_sat) * (ste_e2s / e2s))
             # l2metrics keeps a task's intermediates when it averages metrics even if no STE
@@ -713,7 +719,8 @@ class SampleEfficiency:
                 ctx.detail(task, "se_task_exp_to_sat", float(e2s))
                 for key, values_ in vals.items():
                     ctx.detail(task, key, values_)
-                ctx.detail(task, "sample_efficiency_vals", [float(x) for x in se])
+                ctx.detail(task, "sample_efficiency_vals",
+                           [x if isinstance(x, int) else float(x) for x in se])
             if not se:
                 continue
             v = float(np.nanmean(se))
@@ -721,6 +728,20 @@ class SampleEfficiency:
             values.append(v)
         _lifetime(out, "sample_efficiency", values, ctx.params["aggregation"])
         return out
+
+
+def unfittable_task(run: RunData) -> str | None:
+    """A task whose (wake) training is all at experience 0, if any. l2metrics fits
+    ``np.polyfit(exp_num, perf, 1)`` to every trained task before it looks for STE data; with
+    every ``exp_num`` 0 the fit's column scaling divides 0 by 0 and the least squares raise
+    ``LinAlgError`` (a ``ValueError``), which ends its sample efficiency for the whole run:
+    no task gets a value, and its task entries get no ``se_task_*`` keys."""
+    for task in run.tasks:
+        ranges = _train_ranges(run, task)
+        if ranges and all(run.exp[a] == 0 and run.exp[z - 1] == 0 for a, z in ranges) and \
+                not bool(np.any(gather(run.exp, ranges))):
+            return str(task)
+    return None
 
 
 #: sample efficiency's intermediates per STE run, named as in l2metrics' task metrics

@@ -1,9 +1,10 @@
 """Log readers, one module per format, and format detection.
 
 ``read_log(path, perf, fmt=None)`` detects the format (an l2logger directory has
-``logger_info.json``; a learnkit directory has ``block-report.tsv`` or ``worker-env-K`` folders; a
-file or directory holding a continual-imitation ``training_log.log`` is iscil; any other file is
-plain, its suffix naming CSV/TSV/JSONL/Parquet) unless ``fmt`` overrides it. ``options`` are the
+``logger_info.json``, and a file whose header holds l2logger's columns is one of its data files;
+a learnkit directory has ``worker-env-K`` folders; a file or directory holding a
+continual-imitation ``training_log.log`` is iscil; any other file is plain, its suffix naming
+CSV/TSV/JSONL/Parquet) unless ``fmt`` overrides it. ``options`` are the
 resolved metric parameters (the iscil reader takes ``iscil_filter`` and ``iscil_compat``).
 
 Every format is read by a ``Reader``: a function from the path and one ``ReadRequest`` (what
@@ -20,7 +21,7 @@ from typing import Any, Mapping, Protocol
 
 from ..data import EpisodeLog
 from ..errors import EXIT_USAGE, MetricsError
-from .sniff import is_l2logger, is_learnkit, kind_of
+from .sniff import ISCIL_LOG, is_l2logger, is_l2logger_file, is_learnkit, kind_of
 
 FORMATS = ("auto", "csv", "tsv", "jsonl", "parquet", "l2logger", "learnkit", "iscil")
 
@@ -39,9 +40,15 @@ def detect(path: Path, search: bool = True) -> str:
 
         if is_iscil(path, search):
             return "iscil"
-        raise MetricsError("directory is neither an l2logger log (logger_info.json) nor a "
-                           "learnkit log (block-report.tsv); use --log-format", str(path),
+        log = path / ISCIL_LOG
+        why = (f": its {ISCIL_LOG} is a directory, not a file" if log.is_dir() else
+               f": its {ISCIL_LOG} holds no phase or evaluation line" if log.exists() else "")
+        raise MetricsError("directory is neither an l2logger log (logger_info.json), a learnkit "
+                           "log (worker-env-K folders) nor a continual-imitation log (a "
+                           f"{ISCIL_LOG} file){why}; use --log-format", str(path),
                            exit_code=EXIT_USAGE)
+    if is_l2logger_file(path):
+        return "l2logger"
     kind = kind_of(path)
     if kind is None:
         from .iscil import is_iscil  # noqa: PLC0415 - lazy: the reader module is large, loaded only when the file may be one
@@ -82,8 +89,11 @@ class Reader(Protocol):
 
 
 def _l2logger(path: Path, request: ReadRequest) -> EpisodeLog:
-    from .l2logger import read_l2logger  # noqa: PLC0415 - lazy: start-up, each reader loads pandas/pyarrow only when its format is read
+    from .l2logger import read_l2logger, read_l2logger_file  # noqa: PLC0415 - lazy: start-up, each reader loads pandas/pyarrow only when its format is read
 
+    if path.is_file():
+        return read_l2logger_file(path, request.perf, request.progress,
+                                  allow_partial=request.allow_partial)
     return read_l2logger(path, request.perf, request.progress, allow_partial=request.allow_partial, stream=request.stream)
 
 
@@ -106,7 +116,7 @@ def _plain(path: Path, request: ReadRequest) -> EpisodeLog:
     from .plain import read_plain  # noqa: PLC0415 - lazy: start-up, each reader loads pandas/pyarrow only when its format is read
 
     return read_plain(path, request.perf or DEFAULT_PERF, request.fmt, request.progress,
-                      allow_partial=request.allow_partial, duplicates=request.duplicates)
+                      allow_partial=request.allow_partial, duplicates=request.duplicates, start=0)
 
 
 #: every format's reader (``FORMATS`` but "auto", which ``detect`` resolves)

@@ -20,7 +20,7 @@ from sylla.grammar.trials.delivery import Delivery, Table, read_delivery
 from sylla.grammar.trials.model import group_of
 from sylla.grammar.trials.scoring import Scorer, load_trials
 
-from ..errors import EXIT_USAGE, MetricsError
+from ..errors import EXIT_FINDINGS, EXIT_USAGE, MetricsError
 
 
 @dataclass
@@ -96,18 +96,23 @@ def _resolve(key: tuple[str, str, int], scorer: Scorer, have_trials: bool) -> tu
 def read_trials(folder: str, trials_folder: str | None) -> TrialsData:
     if not os.path.isdir(folder):
         raise MetricsError("not a delivery folder", folder, exit_code=EXIT_USAGE)
-    delivery: Delivery = read_delivery(folder)
     trials, errors = load_trials(trials_folder) if trials_folder else ({}, [])
     if errors:
         raise MetricsError("the trial files have errors (run sylla lint on them): " + "; ".join(errors[:3]), trials_folder, exit_code=EXIT_USAGE)
     scorer = Scorer(trials)
+    delivery: Delivery = read_delivery(folder, scorer.shown_examples)
     notes: list[str] = []
     bad: dict[str, dict[str, list[int]]] = {}
     for t in (delivery.predictions, delivery.bests):
-        if t is not None:
-            notes.extend(f"{os.path.basename(n.path or t.path)}: {n.message}" for n in t.notes if n.severity != "info" or "length" in n.message)
-            for reason, lines in t.bad.items():
-                bad.setdefault(os.path.basename(t.path), {})[reason] = list(lines)
+        if t is None:
+            continue
+        untold = [t.untold[c] for c in ("order", "trial") if c in t.untold]  # a run's number moves no curve: a note below
+        if untold:
+            raise MetricsError(f"{untold[0].message} Nothing is computed: a curve on a guessed numbering would move every row.",
+                               t.path, untold[0].line, exit_code=EXIT_FINDINGS)
+        notes.extend(f"{os.path.basename(n.path or t.path)}: {n.message}" for n in t.notes if n.severity != "info" or "length" in n.message)
+        for reason, lines in t.bad.items():
+            bad.setdefault(os.path.basename(t.path), {})[reason] = list(lines)
     bests_df = None
     if delivery.bests is not None and delivery.bests.lines and delivery.bests.has("cpu"):
         b = delivery.bests
@@ -132,7 +137,8 @@ def read_trials(folder: str, trials_folder: str | None) -> TrialsData:
             raise MetricsError("predictions.csv has no accuracy column", t.path, exit_code=EXIT_USAGE)
         rows_bad = bad.setdefault("predictions.csv", {})
         keep, correct = _score_rows(t, scorer, rows_bad, bool(trials))
-        acc = np.asarray(t.data["accuracy"], dtype=np.int64)[keep] if keep else np.zeros(0, np.int64)
+        written = t.data["accuracy"]  # any other value is "not 0 or 1" below, and may not fit an int64
+        acc = np.asarray([2 if written[k] not in (0, 1) else written[k] for k in keep], dtype=np.int64)
         if trials:  # a program that fails on its input predicted nothing: wrong, whatever was written
             failed = set(rows_bad.get("evaluation error (counted as wrong)", []))
             lines = [t.lines[k] for k in keep]

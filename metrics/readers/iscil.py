@@ -40,8 +40,9 @@ if TYPE_CHECKING:
     import pandas as pd
 from ..errors import EXIT_USAGE, MetricsError
 from .iscil_info import run_info  # noqa: F401 - re-exported
+from .sniff import ISCIL_LOG
 
-LOG_NAME = "training_log.log"
+LOG_NAME = ISCIL_LOG
 OLD_STYLE_MAX = 4.0
 SNIFF_BYTES = 1 << 16
 
@@ -127,9 +128,10 @@ class IscilLog(EpisodeLog):
 # --- finding the logs ---------------------------------------------------------------------------
 
 def is_iscil(path: Path, search: bool = True) -> bool:
-    """A file whose first 64 KiB hold a phase or evaluation line (or a binary file named
-    ``training_log.log``, so that the reader can say what is wrong with it), or a directory
-    with such a ``training_log.log`` in it or (with ``search``) anywhere below it. A sweep
+    """A file whose first 64 KiB hold a phase or evaluation line (or a file named
+    ``training_log.log`` that is empty, blank, binary or unreadable, so that the reader can say
+    what is wrong with it), or a directory with such a ``training_log.log`` in it or (with ``search``)
+    anywhere below it. A sweep
     passes ``search=False``: there each experiment folder is a run of its own, and searching
     every folder's whole subtree on the way down costs a walk per level."""
     if path.is_file():
@@ -147,9 +149,9 @@ def _sniff(path: Path) -> bool:
         with open(path, "rb") as handle:
             head = handle.read(SNIFF_BYTES)
     except OSError:
-        return False
-    if b"\x00" in head:
-        return path.name == LOG_NAME
+        return path.name == LOG_NAME  # the reader says why it cannot be read
+    if not head.strip() or b"\x00" in head:
+        return path.name == LOG_NAME  # the reader says it is empty, or binary
     return _SNIFF.search(head) is not None
 
 
@@ -163,6 +165,9 @@ def find_logs(path: Path, name_filter: str = "") -> list[tuple[str, Path]]:
         return [(path.resolve().parent.name or path.name, path)]
     if (path / LOG_NAME).is_file():
         return [(path.resolve().name, path / LOG_NAME)]
+    if (path / LOG_NAME).is_dir():
+        raise MetricsError(f"{LOG_NAME} here is a directory, not a continual-imitation "
+                           "training log", str(path / LOG_NAME), exit_code=EXIT_USAGE)
     found = sorted((p for p in path.rglob(LOG_NAME) if p.is_file()), key=lambda p: str(p))
     chosen = [p for p in found if name_filter in p.parent.name]
     if not chosen:
@@ -181,6 +186,9 @@ def read_iscil(path: str | Path, name_filter: str = "", compat: bool = False) ->
     path = Path(path)
     experiments = []
     for _index, (name, file) in enumerate(find_logs(path, name_filter)):
+        if file.stat().st_size == 0:
+            raise MetricsError("the file is empty: a continual-imitation training log holds "
+                               "its run's phases and evaluations", str(file))
         with _open(file) as data:
             phases = parse_phases(data, str(file), allow_over_max=compat)
             experiment = Experiment(name=name, file=str(file), all_phases=phases)

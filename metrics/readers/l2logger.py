@@ -18,14 +18,14 @@ import numpy as np
 from ..data import EpisodeLog
 from ..errors import EXIT_USAGE, MetricsError
 from ..progress import Progress
-from .common import TaskNames, locate_non_utf8, perf_values, read_failure
+from .common import TaskNames, final_line, locate_non_utf8, perf_values, read_failure
 from .l2logger_files import BLOCK, FOLDER, STARTS_AT_ONE, STRINGS, THREADS, csv_options, group_means, natural_order
-from .sniff import is_l2logger  # noqa: F401 - re-exported
+from .l2logger_files import header as l2logger_header
+from .labels import KINDS, SUBTYPES, label_problem, spaced_twin, twin_problem
+from .sniff import is_l2logger
 
 if TYPE_CHECKING:
     import pyarrow as pa
-
-KINDS = ("train", "test")
 
 
 def read_info(path: Path) -> dict:
@@ -170,10 +170,6 @@ def read_l2logger(path: Path, perf: str | None = None, progress: bool | None = N
     subtype = str(info.get("log_format_version", "1.0")) == "1.1"
     files = sorted(data_files(path), key=natural_order)
     sizes = [f.stat().st_size for f in files]
-    codes = {c: _Codes(fold=c == "task_name") for c in STRINGS}
-    cols: dict[str, list[np.ndarray]] = {c: [] for c in
-                                         ("block_num", "exp", "perf", "row", "file", *STRINGS)}
-    read = rows = 0
     warnings: list[str] = []
     _check_folders(files, path, allow_partial, warnings)
     if stream and not warnings:
@@ -183,12 +179,38 @@ def read_l2logger(path: Path, perf: str | None = None, progress: bool | None = N
             return read_regular(path, perf, subtype, files, sizes, progress)
         except Irregular:
             pass  # the whole-log reader words what is irregular, or reads it
-    with Progress(sum(sizes), f"reading {path.name}", progress) as bar:
+    codes = {c: _Codes(fold=c == "task_name") for c in STRINGS}
+    arrays = _gather(files, sizes, perf, subtype, codes, f"reading {path.name}", progress,
+                     allow_partial, warnings)
+    log = _to_episodes(arrays, codes, perf, path, [str(f) for f in files], subtype,
+                       allow_partial, warnings)
+    warnings.extend(codes["task_name"].warnings())
+    log.warnings = warnings
+    return log
+
+
+
+def _gather(files: list[Path], sizes: list[int], perf: str, subtype: bool,
+            codes: dict[str, "_Codes"], title: str, progress: bool | None,
+            allow_partial: bool, warnings: list[str],
+            folders: bool = True) -> dict[str, np.ndarray]:
+    """Every row of ``files`` as columns (strings as global codes, `_Codes`); ``folders``:
+    check each file's rows against its ``<n>-<type>`` folder."""
+    cols: dict[str, list[np.ndarray]] = {c: [] for c in
+                                         ("block_num", "exp", "perf", "row", "file", *STRINGS)}
+    read = rows = 0
+    with Progress(sum(sizes), title, progress) as bar:
         for index, (file, size) in enumerate(zip(files, sizes)):
             table = _read_file(file, perf, subtype,
                                on_bytes=functools.partial(_advance, bar, read) if bar.enabled else None)
+            table = _cut_last_line(table, file, allow_partial, warnings)
             n = table.num_rows
-            _check_against_folder(table, file)
+            for c in ("block_num", "exp_num"):
+                if table.column(c).null_count:
+                    i = next(k for k, v in enumerate(table.column(c).is_null().to_pylist()) if v)
+                    raise MetricsError(f"{c} is empty", str(file), i + 2)
+            if folders:
+                _check_against_folder(table, file)
             cols["block_num"].append(_narrow(table.column("block_num").to_numpy()))
             cols["exp"].append(_narrow(table.column("exp_num").to_numpy()))
             cols["perf"].append(table.column(perf).to_numpy())
@@ -210,12 +232,77 @@ def read_l2logger(path: Path, perf: str | None = None, progress: bool | None = N
             if c in STRINGS:
                 arrays[c] = arrays[c].astype(_code_type(len(codes[c].categories)))
         del parts
-    log = _to_episodes(arrays, codes, perf, path, [str(f) for f in files], subtype,
-                       allow_partial, warnings)
-    warnings.extend(codes["task_name"].warnings())
-    log.warnings = warnings
+    return arrays
+
+
+def _cut_last_line(table: "pa.Table", file: Path, allow_partial: bool,
+                   warnings: list[str]) -> "pa.Table":
+    """``table`` without its last row when the file's last line has no newline: l2logger
+    writes whole lines, so the file was cut while it was written, and that row may hold half a
+    number (``1.946787`` cut to ``1.94``). An error; ``--allow-partial`` drops the row with a
+    warning, as the plain reader does."""
+    line = final_line(file)
+    if line is None:
+        return table
+    message = (f"the last line ({line}) has no final newline: the file may have been cut "
+               "while it was written")
+    if not allow_partial:
+        raise MetricsError(message + " (use --allow-partial to drop that line)", str(file), line)
+    warnings.append(f"{file}:{line}: {message}; that line was dropped")
+    if table.num_rows <= 1:
+        raise MetricsError("the file has no complete rows", str(file))
+    return table.slice(0, table.num_rows - 1)
+
+
+def read_l2logger_file(file: Path, perf: str | None = None, progress: bool | None = None, *,
+                       allow_partial: bool = False) -> EpisodeLog:
+    """One l2logger data file read on its own (a ``data-log.tsv`` given in place of its log's
+    folder, as l2logger's examples ship one): its rows are read as the whole-log reader reads
+    a log's, without the folder checks. l2logger counts experiences across the whole log, so a
+    file whose experiences do not start at 0 (or 1) is a later block of a log whose earlier
+    blocks are elsewhere: an error that says so and names the log's folder where the file
+    still lies in it; ``--allow-partial`` reads the file alone, with a warning. Without
+    ``--perf`` the performance column is the log's first ``metrics_columns`` entry where the
+    file lies in its log, else ``reward``."""
+    root = _log_root(file)
+    if perf is None:
+        columns = read_info(root)["metrics_columns"] if root is not None else []
+        perf = str(columns[0]) if columns else "reward"
+    header = [c.lstrip("\ufeff") for c in l2logger_header(file)]
+    if perf not in header:
+        extra = [c for c in header if c not in STRINGS + ("block_num", "exp_num", "timestamp")]
+        raise MetricsError(f"no performance column {perf!r} (other columns: "
+                           f"{', '.join(extra) or 'none'}); choose one with --perf", str(file))
+    subtype = "block_subtype" in header
+    codes = {c: _Codes(fold=c == "task_name") for c in STRINGS}
+    warnings: list[str] = []
+    arrays = _gather([file], [file.stat().st_size], perf, subtype, codes,
+                     f"reading {file.name}", progress, allow_partial, warnings, folders=False)
+    first = int(arrays["exp"].min())
+    where = f" (its log's folder: {root})" if root is not None else ""
+    if first > 1:
+        blocks = sorted(set(arrays["block_num"].tolist()))
+        message = (f"this file is part of an l2logger log: it holds block(s) "
+                   f"{', '.join(map(str, blocks))}, whose experiences start at exp_num {first}, "
+                   f"and l2logger numbers experiences across the whole log, so its earlier "
+                   f"blocks are in other files{where}")
+        if not allow_partial:
+            raise MetricsError(message + "; give the log's folder, or use --allow-partial to "
+                               "compute this file alone", str(file))
+        warnings.append(f"{file}: {message}; the metrics are of this file alone")
+    elif root is not None:
+        warnings.append(f"{file}: this file is one block of the l2logger log {root}; the "
+                        "metrics are of this file alone (give that folder for the whole log)")
+    log = _to_episodes(arrays, codes, perf, file, [str(file)], subtype, allow_partial,
+                       warnings)
+    log.warnings = warnings + codes["task_name"].warnings()
     return log
 
+
+def _log_root(file: Path) -> Path | None:
+    """The l2logger log folder a data file lies in (``<log>/<worker>/<n>-<type>/``), if any."""
+    root = file.resolve().parent.parent.parent
+    return root if FOLDER.match(file.resolve().parent.name) and is_l2logger(root) else None
 
 
 def _check_folders(files: list[Path], path: Path, allow_partial: bool,
@@ -290,6 +377,19 @@ def _check_experiences(a: dict[str, np.ndarray], codes: dict[str, "_Codes"], fil
         j = int(order[int(np.argmax(clash)) + 1])
         fail(np.arange(exp.size) == j, f"exp_num {int(exp[j])} is logged again in another "
                                        "block or task")
+    # the workers of a log share one experience counter: a number two workers logged is one
+    # worker's experience renumbered (or a run appended to another's log)
+    if not single:
+        by_exp = np.lexsort((worker, exp))
+        shared = (exp[by_exp][1:] == exp[by_exp][:-1]) & (worker[by_exp][1:] != worker[by_exp][:-1])
+        if shared.any():
+            k = int(np.argmax(shared))
+            i, j = int(by_exp[k]), int(by_exp[k + 1])
+            names = codes["worker_id"].categories
+            fail(np.arange(exp.size) == j,
+                 f"exp_num {int(exp[j])} is logged by worker {names[int(worker[i])]!r} and "
+                 f"worker {names[int(worker[j])]!r}: l2logger's workers share one experience "
+                 "counter")
     # the records of one experience are written together; one that comes back after other
     # experiences is a second copy (a restarted or appended run), not another record of it
     apart = np.zeros(0, bool) if ordered else same & (order[1:] != order[:-1] + 1)
@@ -313,11 +413,15 @@ def _check_experiences(a: dict[str, np.ndarray], codes: dict[str, "_Codes"], fil
     if origin and not holes:
         warnings.append(STARTS_AT_ONE)
     if holes:
-        full = np.arange(origin, int(present[-1]) + 1)
-        missing = np.setdiff1d(full, present, assume_unique=True)
-        first = int(missing[0])
-        message = (f"{missing.size} experience(s) missing from the log (exp_num {first}"
-                   + (f"-{int(missing[-1])}" if missing.size > 1 else "") + ")")
+        # from the steps between the numbers present, never the full range: one stray number
+        # near 2^63 is one hole, not an array of that length
+        ext = np.r_[origin - 1, present].astype(np.int64)
+        steps = np.diff(ext)
+        gaps = np.flatnonzero(steps > 1)
+        count = int((steps[gaps] - 1).sum())
+        first = int(ext[gaps[0]]) + 1
+        message = (f"{count} experience(s) missing from the log (exp_num {first}"
+                   + (f"-{int(present[gaps[-1]]) - 1}" if count > 1 else "") + ")")
         after = exp > first
         if not allow_partial:
             if after.any():
@@ -347,6 +451,25 @@ def _check_experiences(a: dict[str, np.ndarray], codes: dict[str, "_Codes"], fil
                                            f"{int(block[j])} after task {names[int(t[int(starts[k - 1])])]!r}")
 
 
+def _check_names(a: dict[str, np.ndarray], codes: dict[str, "_Codes"], subtype: bool,
+                 fail: Callable[[np.ndarray, str], None]) -> None:
+    """Task names, worker ids and subtypes the reader can place (`labels`): a NUL or other
+    control character, an empty name, or two spellings that differ only in spaces would make
+    a task, worker or block of their own. l2logger's own reader refuses a subtype other than
+    wake or sleep (``l2logger.util.validate_log``), and so does sylla."""
+    for column in ("task_name", "worker_id") + (("block_subtype",) if subtype else ()):
+        names = codes[column].categories
+        for code, name in enumerate(names):
+            problem = label_problem(name)
+            if problem is None and column == "block_subtype" and name not in SUBTYPES:
+                problem = f"must be wake or sleep, got {name!r}"
+            if problem is not None:
+                fail(a[column] == code, f"{column} {problem}")
+        twin = spaced_twin(names, fold=column == "task_name")
+        if twin is not None:
+            fail(a[column] == names.index(twin[0]), f"{column} {twin_problem(*twin)}")
+
+
 def _to_episodes(a: dict[str, np.ndarray], codes: dict[str, _Codes], perf: str, path: Path,
                  files: list[str], subtype: bool, allow_partial: bool = False,
                  warnings: list[str] | None = None) -> EpisodeLog:
@@ -367,6 +490,10 @@ def _to_episodes(a: dict[str, np.ndarray], codes: dict[str, _Codes], perf: str, 
     if bad_kind:
         fail(a["block_type"] == kinds.index(bad_kind[0]),
              f"block_type must be train or test, got {bad_kind[0]!r}")
+    _check_names(a, codes, subtype, fail)
+    for col in ("block_num", "exp"):
+        if (a[col] < 0).any():
+            fail(a[col] < 0, f"{'exp_num' if col == 'exp' else col} must be non-negative")
     _check_experiences(a, codes, files, fail, allow_partial,
                        warnings if warnings is not None else [])
     if "complete" not in status:
@@ -374,9 +501,6 @@ def _to_episodes(a: dict[str, np.ndarray], codes: dict[str, _Codes], perf: str, 
     keep = a["exp_status"] == status.index("complete")
     if not keep.all():
         a = {c: v[keep] for c, v in a.items()}
-    for col in ("block_num", "exp"):
-        if (a[col] < 0).any():
-            fail(a[col] < 0, f"{'exp_num' if col == 'exp' else col} must be non-negative")
     bad = ~np.isfinite(a["perf"])
     if bad.any():
         i = int(np.argmax(bad))

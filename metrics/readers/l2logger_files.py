@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import MetricsError
+from .sniff import L2LOGGER_COLUMNS
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
-STANDARD = ("block_num", "exp_num", "worker_id", "block_type", "task_name", "task_params",
-            "exp_status")
+STANDARD = L2LOGGER_COLUMNS
 BLOCK = 1 << 20  # bytes of input per parsed batch when a progress bar follows the reading
 THREADS = False  # single-threaded parsing keeps peak memory near the data kept
 STRINGS = ("worker_id", "block_type", "block_subtype", "task_name", "task_params", "exp_status")

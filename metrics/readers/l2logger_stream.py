@@ -40,6 +40,7 @@ from ..spill import SpillArray
 from .common import TaskNames
 from .l2logger_files import FOLDER, STARTS_AT_ONE, check_header, csv_options, group_means, header, release_parse_memory
 from .l2logger_small import SMALL, Unusual
+from .labels import SUBTYPES, label_problem, spaced_twin
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ThreadPoolExecutor
@@ -96,12 +97,20 @@ def _single(array: "pa.BinaryArray", column: str) -> str:
     _, values = _runs(array)
     if len(values) != 1:
         raise Irregular(f"{column} changes within a block")
-    return values[0]
+    return _placeable(values[0], column)
+
+
+def _placeable(value: str, column: str) -> str:
+    """``value`` if it can name a worker, subtype or task (`labels`), else `Irregular`: the
+    whole-log reader names the row."""
+    if label_problem(value) is not None or (column == "block_subtype" and value not in SUBTYPES):
+        raise Irregular(f"a {column} the reader cannot place")
+    return value
 
 
 class _Strings:
     """Global codes for a string column across batches; task names compare case-insensitively
-    (`TaskNames`)."""
+    (`TaskNames`), and must be names the reader can place (`_placeable`)."""
 
     def __init__(self, fold: bool = False) -> None:
         self.index: dict[str, int] = {}
@@ -109,7 +118,13 @@ class _Strings:
 
     def code(self, value: str) -> int:
         if self.tasks is not None:
-            return self.tasks.code(value)
+            known = len(self.tasks.names)
+            code = self.tasks.code(value)
+            if code == known:  # a new task
+                _placeable(value, "task_name")
+                if spaced_twin(self.tasks.names, fold=True) is not None:
+                    raise Irregular("a task name written with and without spaces")
+            return code
         return self.index.setdefault(value, len(self.index))
 
     def codes(self, array: "pa.BinaryArray") -> np.ndarray:
@@ -212,6 +227,8 @@ def _read_small(file: Path, perf: str, subtype: bool, tasks: _Strings,
         if len(distinct) != 1:
             raise Irregular(f"{column} takes {len(distinct)} values in one block")
         seen[column] = distinct.pop()
+    for column in ("worker_id",) + (("block_subtype",) if subtype else ()):
+        _placeable(seen[column], column)
     if seen["block_type"] != kind or seen["exp_status"] != "complete":
         raise Irregular("a type other than the folder's, or incomplete rows")
     # values first: a value pyarrow must read stops here before any task or parameter is coded
@@ -229,6 +246,8 @@ def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _
     subtype. Whatever the whole-file reader would report
     raises `Irregular`. ``tables``: the file's ranges parsed (`_Ahead.tables`), each with the
     byte it ends at; ``small``: try the standard-library parser first (`_read_small`)."""
+    if not _whole_lines(file):
+        raise Irregular("a file cut inside its last line")
     if small:
         try:
             block = _read_small(file, perf, subtype, tasks, params)
@@ -270,6 +289,17 @@ def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _
         raise Irregular("an empty block")
     return exps, values, task_codes, param_codes, seen["worker_id"], seen.get(
         "block_subtype", "wake")
+
+
+def _whole_lines(file: Path) -> bool:
+    """Whether the file ends with a line end, as l2logger writes every row (else the whole-log
+    reader reports the cut line)."""
+    with open(file, "rb") as handle:
+        handle.seek(0, 2)
+        if handle.tell() == 0:
+            return True  # `check_header` reports the empty file
+        handle.seek(-1, 2)
+        return handle.read(1) == b"\n"
 
 
 def _joined(blocks: list[tuple]) -> list[np.ndarray]:
@@ -399,8 +429,8 @@ class _Units:
     reader makes raises `Irregular` here when it would fail or warn: per worker, experience
     numbers rise from one file to the next and the rows of one are adjacent, a task does not
     come back in a file nor an experience span two; all together, each block's numbers come
-    after the last block's and the numbers run on without gaps; the workers of a block agree on
-    its type and subtype."""
+    after the last block's and the numbers run on without gaps, each number one worker's (the
+    workers take them from one queue); the workers of a block agree on its type and subtype."""
 
     def __init__(self, files: list[Path], sizes: list[int]) -> None:
         workers = {f.parent.parent for f in files}
@@ -494,6 +524,8 @@ class _Units:
             raise Irregular("experience numbers do not run on without gaps")
         self.next_exp = int(exp[-1]) + 1
         new = (step != 0) | (code[1:] != code[:-1])
+        if bool(((step == 0) & new).any()):
+            raise Irregular("two workers log one experience number")
         del step
         starts = None if bool(new.all()) else np.flatnonzero(np.r_[True, new])
         means = values if starts is None else group_means(values, starts)
@@ -527,6 +559,7 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
     row_exp: "SpillArray | _Parts | None" = None
     tasks, params = _Strings(fold=True), _Strings()
     keys: list[tuple[str, int, str, int]] = []  # type, task code, subtype, params code
+    numbers: list[int] = []  # each regime's block number in the log
     bounds: list[tuple[int, int, int, int]] = []  # episode start/stop, row start/stop
     units = _Units(files, sizes)
     # several workers: each episode's worker and row count (`StreamedWorkers`)
@@ -578,8 +611,10 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
             row_edges = np.r_[segments, exp.size]
             episode_edges = (row_edges if starts is None
                              else np.r_[np.searchsorted(starts, segments), starts.size])
+            number = _folder(units.files[group[0]])[0]
             for k, first in enumerate(segments):
                 keys.append((kind, int(task_codes[first]), sub, int(param_codes[first])))
+                numbers.append(number)
                 bounds.append((e0 + int(episode_edges[k]), e0 + int(episode_edges[k + 1]),
                                r0 + int(row_edges[k]), r0 + int(row_edges[k + 1])))
             rows_read = r0 + exp.size
@@ -597,6 +632,7 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
     params_of = np.array([params.names[k[3]] for k in keys], dtype=object)
     edges = np.array(bounds, dtype=np.int64)
     blocks = regime_columns(edges[:, 0], edges[:, 1], kinds, task, subs, params_of)
+    blocks["block_num"] = np.array(numbers, dtype=np.int64)
     run = RunData(run=path.name, perf=_done(episode_perf), exp=_done(episode_exp), blocks=blocks)
     if row_perf is not None and row_exp is not None:
         rows = blocks.copy()

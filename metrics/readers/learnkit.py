@@ -34,6 +34,7 @@ import pandas as pd
 from ..data import EpisodeLog
 from ..errors import EXIT_USAGE, MetricsError
 from .common import check_perf, read_failure
+from .l2logger_files import natural_order
 from .sniff import WORKER, is_learnkit  # noqa: F401 - re-exported
 
 FOLDER = re.compile(r"^(\d+)-(\d+)_(train|test)$")
@@ -235,8 +236,17 @@ def merge(path: Path, files: list[Path], read: list[tuple[pd.DataFrame, str]], p
         i = int(np.argmax(gaps))
         message = (f"episode {i} is missing from every worker (the log goes from episode "
                    f"{int(episodes[i - 1]) if i else 'none'} to {int(episodes[i])})")
+        missing = int(episodes[-1]) + 1 - episodes.size
+        if missing > 1:
+            workers = sorted({f.parent.parent.parent.name for f in files}, key=natural_order)
+            message += (f"; {missing} of episodes 0-{int(episodes[-1])} are missing, and the "
+                        f"log holds {len(workers)} worker folder(s) ({', '.join(workers)}): "
+                        "learnkit's workers took their episodes from one shared queue, so a "
+                        "missing worker folder leaves holes like these")
         if not allow_partial:
-            raise MetricsError(message + " (use --allow-partial to compute without it)",
+            raise MetricsError(message + " (use --allow-partial to compute with the episodes "
+                               "present; with --syllabus each is placed in its block by its "
+                               "number, and the blocks that miss episodes are marked partial)",
                                str(files[int(out.file.iat[i])]), int(out.row.iat[i]))
         warnings.append(f"{path}: {message}; metrics use the episodes present")
     cut = frame.loc[frame["cut"], "episode"].unique()

@@ -4,6 +4,12 @@ Columns: ``episode`` (0-based index into the schedule; without it row order is e
 the performance column (``reward`` unless ``--perf`` says otherwise) and optionally ``worker`` or
 ``run``. Rows that share an episode are averaged, because engines log rewards per step. A ``task``
 column (and ``block_type``), if present, is kept so alignment can check it against the syllabus.
+
+Without a syllabus these columns are all that places an episode in its block, so every value the
+reader cannot place is an error naming its row (issue 38): a name that is missing or holds a
+control character (`labels`), a block type other than train or test, a block number that is not
+a whole number, an episode logged with two tasks or types, and a hole in the episode numbers or
+rows whose order contradicts them (`plain_episodes`).
 """
 
 from __future__ import annotations
@@ -18,7 +24,9 @@ from ..data import EpisodeLog
 from ..errors import MetricsError
 from ..progress import Progress
 from .common import check_perf, check_types, final_line, locate_non_utf8, read_failure, show
-from .sniff import SUFFIXES, kind_of  # noqa: F401 - re-exported: the readers' public names
+from .labels import KINDS, label_problem, spaced_twin, twin_problem
+from .plain_episodes import check_sequence
+from .sniff import L2LOGGER_COLUMNS, SUFFIXES, kind_of  # noqa: F401 - re-exported: the readers' public names
 
 
 def _load(path: Path, kind: str, progress: bool | None = None) -> tuple[pd.DataFrame, int]:
@@ -93,14 +101,28 @@ def _read_jsonl(path: Path, bar: Progress) -> pd.DataFrame:
     return pd.DataFrame.from_records(records)
 
 
+#: the columns whose text names a structure (a task, block type, phase, worker or run)
+LABELS = ("task", "block_type", "phase", "worker", "run")
+
+
 def read_plain(path: Path, perf: str = "reward", kind: str | None = None,
                progress: bool | None = None, *, allow_partial: bool = False,
-               duplicates: str = "warn") -> EpisodeLog:
-    """Read one plain log into an `EpisodeLog` (one row per run, worker and episode)."""
+               duplicates: str = "warn", start: int | None = None) -> EpisodeLog:
+    """Read one plain log into an `EpisodeLog` (one row per run, worker and episode).
+
+    ``start``: the number each run's and worker's first episode must have (`read_log` asks for
+    0); None accepts any, for a log's appended rows read on their own (`sylla watch`)."""
     kind = kind or kind_of(path) or "csv"
     raw, offset = _load(path, kind, progress)
     if raw.empty:
         raise MetricsError("the file has a header but no rows", str(path))
+    if set(L2LOGGER_COLUMNS) <= set(raw.columns):
+        how = ("read it with --log-format l2logger, or give its log's folder" if kind == "tsv"
+               else "give the l2logger log's folder (sylla reads l2logger's own tab-separated "
+                    "data-log.tsv files)")
+        raise MetricsError(f"this file has the columns of an l2logger data file "
+                           f"({', '.join(L2LOGGER_COLUMNS)}), which a plain log does not "
+                           f"interpret; {how}", str(path))
     rows = raw.pop("__line").to_numpy() if "__line" in raw.columns else np.arange(len(raw)) + offset
     warnings: list[str] = []
     if kind != "parquet":
@@ -118,6 +140,9 @@ def read_plain(path: Path, perf: str = "reward", kind: str | None = None,
     check_types(raw, [perf, "episode", "worker", "run", "block"], str(path), rows,
                 strict_text=kind in ("jsonl", "parquet"), perf=perf)
     values = check_perf(raw, perf, str(path), rows)
+    for col in LABELS:
+        if col in raw.columns:
+            check_labels(raw[col], col, str(path), rows)
     frame = pd.DataFrame({"perf": values, "row": rows})
     frame["run"] = raw["run"].astype(str).to_numpy() if "run" in raw.columns else path.stem
     frame["worker"] = raw["worker"].astype(str).to_numpy() if "worker" in raw.columns else "0"
@@ -125,7 +150,7 @@ def read_plain(path: Path, perf: str = "reward", kind: str | None = None,
         if col in raw.columns:
             frame[col] = raw[col].astype(str).to_numpy()
     if "block" in raw.columns:
-        frame["block_num"] = pd.to_numeric(raw["block"], errors="coerce").fillna(-1).to_numpy()
+        frame["block_num"] = episode_numbers(raw["block"], str(path), rows, "block")
     if "episode" in raw.columns:
         frame["episode"] = episode_numbers(raw["episode"], str(path), rows)
     else:
@@ -134,6 +159,8 @@ def read_plain(path: Path, perf: str = "reward", kind: str | None = None,
     if step is not None:
         frame["__step"] = raw[step].astype(str).to_numpy()
     warnings += _check_repeats(frame, str(path), duplicates, step)
+    warnings += check_sequence(frame, str(path), allow_partial, start,
+                               grouped="run" in raw.columns or "worker" in raw.columns)
     frame = _average_episodes(frame.drop(columns=["__step"], errors="ignore"))
     if "block_type" in frame.columns:
         frame = frame.rename(columns={"block_type": "kind"})
@@ -145,8 +172,45 @@ def read_plain(path: Path, perf: str = "reward", kind: str | None = None,
 MAX_EPISODE = 2**53
 
 
-def episode_numbers(column: pd.Series, file: str, rows: np.ndarray) -> np.ndarray:
-    """Episode numbers as int64, or an error that shows the bad value as a person wrote it."""
+def check_labels(column: pd.Series, name: str, file: str, rows: np.ndarray) -> None:
+    """Refuse a name the reader cannot place (`labels.label_problem`), a task or other name
+    written two ways that differ only in spaces (`labels.spaced_twin`), and a block type other
+    than train or test, naming the first such row."""
+    if column.dtype.kind in "iub" and name != "block_type":
+        return  # whole numbers (or booleans) name things plainly
+    try:
+        names = pd.unique(column)
+    except TypeError:  # unhashable cells (a JSON object or list)
+        names = column.to_numpy()
+    for value in names:
+        problem = label_problem(value)
+        if problem is not None:
+            raise MetricsError(f"{name} {problem}", file, _first_row(column, value, rows))
+        if name == "block_type" and value not in KINDS:
+            raise MetricsError(f"block_type must be train or test, got {show(value)}", file,
+                               _first_row(column, value, rows))
+    texts = [str(v) for v in names]
+    twin = spaced_twin(texts, fold=name == "task")
+    if twin is not None:
+        raise MetricsError(f"{name} {twin_problem(*twin)}", file,
+                           _first_row(column.astype(str), twin[0], rows))
+
+
+def _first_row(column: pd.Series, value: object, rows: np.ndarray) -> int:
+    """The file row of ``value``'s first cell in ``column``."""
+    if label_problem(value) == "is missing":
+        hit = column.isna().to_numpy()
+    elif isinstance(value, str) or np.isscalar(value):
+        hit = (column == value).to_numpy(dtype=bool)
+    else:
+        hit = column.map(lambda v: v is value).to_numpy(dtype=bool)
+    return int(rows[int(np.argmax(hit))])
+
+
+def episode_numbers(column: pd.Series, file: str, rows: np.ndarray,
+                    name: str = "episode") -> np.ndarray:
+    """Episode (or ``block``) numbers as int64, or an error that shows the bad value as a
+    person wrote it."""
     episode = pd.to_numeric(column, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
     with np.errstate(invalid="ignore"):
         bad = (~np.isfinite(episode) | (episode < 0) | (episode != np.floor(episode))
@@ -154,10 +218,11 @@ def episode_numbers(column: pd.Series, file: str, rows: np.ndarray) -> np.ndarra
     if bad.any():
         i = int(np.argmax(bad))
         value = episode[i]
-        why = ("it is too large to be an episode number" if np.isfinite(value) and value > MAX_EPISODE
+        why = (f"it is too large to be {'an' if name == 'episode' else 'a'} {name} number"
+               if np.isfinite(value) and value > MAX_EPISODE
                else "it is not a whole number" if np.isfinite(value) and value >= 0
                else "it is negative" if np.isfinite(value) else "it is not a number")
-        raise MetricsError(f"episode must be a non-negative whole number, got "
+        raise MetricsError(f"{name} must be a non-negative whole number, got "
                            f"{show(column.iloc[i])} ({why})", file, int(rows[i]))
     return episode.astype(np.int64)
 
@@ -165,9 +230,10 @@ def episode_numbers(column: pd.Series, file: str, rows: np.ndarray) -> np.ndarra
 def _check_repeats(frame: pd.DataFrame, file: str, duplicates: str,
                    step: str | None) -> list[str]:
     """Rows that share an episode: per-step rows (a ``step``/``sub_task`` column tells them
-    apart) are averaged silently; an episode whose rows disagree on the task, or that comes
-    back after other episodes (a restarted run appended to the log), is an error; other repeats
-    are a warning (or an error with ``--duplicates error``) and are averaged."""
+    apart) are averaged silently; an episode whose rows disagree on the task, block type, phase
+    or block, or that comes back after other episodes (a restarted run appended to the log), is
+    an error; other repeats are a warning (or an error with ``--duplicates error``) and are
+    averaged."""
     keys = ["run", "worker", "episode"]
     if not frame.duplicated(keys).any():
         return []
@@ -186,14 +252,18 @@ def _check_repeats(frame: pd.DataFrame, file: str, duplicates: str,
                 f"episode {e[j]} appears again after episode {e[j - 1]} (first logged at row "
                 f"{first}): a restarted run appended to the log? Remove one of the copies",
                 file, int(r[j]))
-        if "task" in part.columns:
-            n_tasks = part.groupby("episode", sort=False)["task"].nunique()
-            if (n_tasks > 1).any():
-                bad = int(n_tasks.index[int(np.argmax(n_tasks.to_numpy() > 1))])
+        for col in ("task", "block_type", "phase", "block_num"):
+            if col not in part.columns:
+                continue
+            n_values = part.groupby("episode", sort=False)[col].nunique()
+            if (n_values > 1).any():
+                bad = int(n_values.index[int(np.argmax(n_values.to_numpy() > 1))])
                 rows = part[part.episode == bad]
-                other = rows[rows.task != rows.task.iloc[0]].iloc[0]
-                raise MetricsError(f"episode {bad} is logged with task {rows.task.iloc[0]!r} "
-                                   f"and task {other.task!r}", file, int(other.row))
+                other = rows[rows[col] != rows[col].iloc[0]].iloc[0]
+                name = "block" if col == "block_num" else col
+                raise MetricsError(f"episode {bad} is logged with {name} "
+                                   f"{show(rows[col].iloc[0])} and {name} {show(other[col])}",
+                                   file, int(other.row))
         if step is not None:
             dup = part.duplicated(["episode", "__step"])
             if not dup.any():

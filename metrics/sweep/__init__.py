@@ -123,6 +123,11 @@ def sweep(
     if dask is None and likely_to_compute(out_dir, jobs):
         start_workers()  # they get ready while the runs are found and looked up
     found: Discovery = discover(root, group_by, exclude=[*ste_paths, *( [out_dir] if out_dir else [])])
+    if compare is not None and compare in found.constant:
+        raise MetricsError(f"--compare {compare}: every run has {compare} = "
+                           f"{found.constant[compare]!r}, so it is no group key (keys: "
+                           f"{', '.join(found.keys) or 'none; use --group-by'})",
+                           exit_code=EXIT_USAGE)
     if compare is not None and compare not in found.keys:
         raise MetricsError(f"--compare {compare}: not a group key (keys: "
                            f"{', '.join(found.keys) or 'none; use --group-by'})",

@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sylla.grammar.atomic import default_mode, replace_file
+from sylla.kit.atomic import default_mode, replace_file
 from sylla.version import __version__
 
 if TYPE_CHECKING:

@@ -3,7 +3,8 @@
 A run is one of
 
 - an l2logger directory (``logger_info.json``): its scalar ``scenario_info.json`` and
-  ``logger_info.json`` entries are group keys, as l2metrics' recursive mode reports them;
+  ``logger_info.json`` entries are group keys, as l2metrics' recursive mode reports them,
+  except those with the same value in every run (`constant_metadata`);
 - a learnkit directory (``block-report.tsv`` or ``worker-env-K`` folders);
 - a plain log (CSV, TSV, JSON Lines, Parquet) with exactly one syllabus beside it in the same
   folder (or, when there are several, the syllabus named like the log: ``x.csv`` + ``x.json``).
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from sylla.grammar.detect import is_syllabus_file
+from sylla.grammar.syllabus.detect import is_syllabus_file
 
 from ..errors import EXIT_USAGE, MetricsError
 from ..readers import detect
@@ -126,6 +127,9 @@ class Discovery:
     #: (path, message): runs that were found but cannot be swept (a pattern mismatch, ...)
     problems: list[tuple[str, str]]
     keys: list[str]
+    #: metadata keys with the same value in every run, left out of the groups
+    #: (`constant_metadata`)
+    constant: dict[str, str] = field(default_factory=dict)
 
 
 def _is_syllabus_file(path: Path) -> bool:
@@ -218,11 +222,9 @@ def discover(root: str | Path, group_by: str | None = None,
                           _metadata(d) if kind == "l2logger" else {}))
 
     walk(base)
-    runs: list[RunSpec] = []
-    keys: list[str] = []
+    placed: list[tuple[Path, str, Path | None, dict[str, str], dict[str, str]]] = []
     for path, kind, syllabus, meta in found:
         rel = path.relative_to(base)
-        run_id = rel.as_posix()
         groups = dict(meta)
         if pattern is not None:
             parts = list(rel.parts)
@@ -233,10 +235,17 @@ def discover(root: str | Path, group_by: str | None = None,
             except MetricsError as exc:
                 problems.append((str(path), exc.message))
                 continue
+        placed.append((path, kind, syllabus, meta, groups))
+    constant = constant_metadata([meta for *_, meta, _ in placed],
+                                 set(pattern.keys) if pattern is not None else set())
+    runs: list[RunSpec] = []
+    keys: list[str] = []
+    for path, kind, syllabus, _meta, groups in placed:
+        groups = {k: v for k, v in groups.items() if k not in constant}
         for k in groups:
             if k not in keys:
                 keys.append(k)
-        runs.append(RunSpec(id=run_id, path=str(path), format=kind,
+        runs.append(RunSpec(id=path.relative_to(base).as_posix(), path=str(path), format=kind,
                             syllabus=str(syllabus) if syllabus else None,
                             groups=tuple(groups.items())))
     if pattern is not None:  # the pattern's order first: it is the user's own
@@ -246,4 +255,17 @@ def discover(root: str | Path, group_by: str | None = None,
         raise MetricsError(f"group key(s) {', '.join(clash)} clash with the metric columns; "
                            "rename them in --group-by", exit_code=EXIT_USAGE)
     runs.sort(key=lambda r: r.id)
-    return Discovery(runs=runs, problems=problems, keys=keys)
+    return Discovery(runs=runs, problems=problems, keys=keys, constant=constant)
+
+
+def constant_metadata(metas: list[dict[str, str]], named: set[str]) -> dict[str, str]:
+    """The metadata keys (``scenario_info.json``, ``logger_info.json``) that every run has
+    with the same value, except those ``--group-by`` names. Such a key tells no run from
+    another: in a group name it only lengthens every name alike (``agentA/1-low/2-medium/
+    custom``), so that ``sylla compare --normalize agentA`` found no group of that name
+    (issue 38). A key some runs lack, or hold with another value, stays."""
+    if not metas:
+        return {}
+    first = metas[0]
+    return {k: v for k, v in first.items()
+            if k not in named and all(m.get(k) == v for m in metas[1:])}

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from sylla.grammar.schedule import schedule
+from sylla.grammar.syllabus.schedule import schedule
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.readers.l2logger import data_files
 from sylla.metrics.readers.l2logger_files import natural_order
@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
 
-    from sylla.grammar.model import Syllabus
-    from sylla.grammar.schedule import Schedule, ScheduledBlock
+    from sylla.grammar.syllabus.model import Syllabus
+    from sylla.grammar.syllabus.schedule import Schedule, ScheduledBlock
 
 
 @dataclass(frozen=True)
@@ -131,12 +131,13 @@ def _check_worker(mine: "pd.DataFrame", sched: "Schedule", model: "Syllabus",
     all_tasks = {b.task.lower() for b in blocks}
     episodes = mine["episode"].to_numpy()
     n = len(episodes)
-    counts = np.array([b.count for b in blocks], dtype=np.int64)
-    ordinal_of = np.repeat(np.arange(len(blocks)), counts)
+    ends = np.array([b.end for b in blocks], dtype=np.int64)
     gaps = episodes != np.arange(n)
     first_gap = int(np.argmax(gaps)) if gaps.any() else n
     limit = min(first_gap, sched.episodes)
-    ordinals = ordinal_of[:limit]
+    # each logged episode's block, found among the block ends: never an array as long as the
+    # schedule, which a huge count makes of any length (issue 38)
+    ordinals = np.searchsorted(ends, np.arange(limit), side="right")
     candidates: list[tuple[int, str, str, "ScheduledBlock"]] = []
     if "task" in mine.columns and limit:
         got = mine["task"].astype(str).to_numpy()[:limit]
@@ -247,8 +248,11 @@ def raw_l2logger_frame(path: "Path") -> "pd.DataFrame | None":
 
     try:
         files = sorted(data_files(path), key=lambda f: natural_order(f.relative_to(path)))
+        # leniently: a row with the wrong number of cells, or bytes that are no UTF-8, is
+        # the reader's to name; the others still place the run in its schedule
         parts = [pd.read_csv(f, sep="\t", usecols=lambda c: c in RAW_COLUMNS, dtype=str,
-                             keep_default_na=False) for f in files]
+                             keep_default_na=False, on_bad_lines="skip",
+                             encoding_errors="replace") for f in files]
     except (MetricsError, ValueError, OSError):
         return None
     if not parts or any(c not in p.columns for p in parts for c in RAW_COLUMNS[:4]):

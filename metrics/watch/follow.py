@@ -12,6 +12,7 @@ would never see.
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
@@ -24,6 +25,7 @@ from sylla.metrics.registry import load_plugins
 
 from .curve import Curve
 from .incremental import Incremental
+from .iscil_progress import IscilProgress
 from .iscil_tail import IscilTail
 from .learnkit_tail import LearnkitTail
 from .mirror import Mirror
@@ -53,6 +55,14 @@ class Follower:
         # a continual-imitation or learnkit log's files as read so far (`_read_kept`)
         self.iscil: IscilTail | None = None
         self.learnkit: LearnkitTail | None = None
+        #: a continual-imitation log's phases counted so far, for its progress
+        self.iscil_progress = IscilProgress(self.mirror)
+        #: the clock the idle time is measured on (a test may drive its own), when the
+        #: mirror last took a complete line on it, and whether `changes` stopped because
+        #: none came for its ``idle_timeout``
+        self.clock: Callable[[], float] = time.monotonic
+        self.changed_at = self.clock()
+        self.idle = False
         self._generation = 0  # the mirror's generation the curve was fed from
         #: how the last state was made: "incremental" (appended rows only) or "full"
         self.last_update = "full"
@@ -67,6 +77,7 @@ class Follower:
         """Sync the mirror; update only when a complete line (or a whole file) changed: from
         the appended rows alone when `Incremental` can, else recomputed from the mirror."""
         if self.mirror.sync() or force:
+            self.touch()
             state = None
             if self.incremental is not None and not force and self.model is not None:
                 state = incremental_state(self.incremental, self.mirror, self.model,
@@ -79,7 +90,7 @@ class Follower:
                 old = self.incremental
                 state, self.incremental = full_state(self.mirror, self.options, self.model,
                                                      self.curve, self.memo, self._read_kept,
-                                                     self.plugins)
+                                                     self.plugins, self.iscil_progress)
                 if (state.error is not None and self.incremental is None and old is not None
                         and old.intact):
                     # the log as it stands is refused (an l2logger block folder with its
@@ -93,6 +104,14 @@ class Follower:
             self.state = state
             self.version += 1
         return self.state
+
+    def touch(self) -> None:
+        """Start the idle time again: a complete line arrived."""
+        self.changed_at = self.clock()
+
+    def idle_for(self) -> float:
+        """Seconds since the mirror last took a complete line."""
+        return self.clock() - self.changed_at
 
     def _read_kept(self, values: Mapping[str, Any]) -> "EpisodeLog | None":
         """A continual-imitation or learnkit log read from its appended lines (`IscilTail`,
@@ -120,25 +139,35 @@ class Follower:
     def _watched(self) -> Path:
         return self.run if self.run.is_dir() else self.run.parent
 
-    def changes(self, stop: threading.Event | None = None) -> Iterator[State]:
-        """Yield each new state as the run grows, until ``stop`` is set."""
-
+    def changes(self, stop: threading.Event | None = None,
+                idle_timeout: float | None = None) -> Iterator[State]:
+        """Yield each new state as the run grows, until ``stop`` is set or, with an
+        ``idle_timeout``, no complete line has arrived for that many seconds (`idle` is then
+        True: a writer that crashed or hangs writes nothing more)."""
+        self.idle = False
         # yield_on_timeout: writes that land between the first read and the moment the watch
         # is set up raise no event; a re-sync every 2 s of silence (a few stat calls, no
-        # recompute unless a complete line arrived) closes that gap
+        # recompute unless a complete line arrived) closes that gap, and is where the idle
+        # time is looked at when nothing stirs at all
+        tick = 2000 if not idle_timeout else max(50, min(2000, int(idle_timeout * 1000)))
         for _batch in watch(self._watched(), stop_event=stop, debounce=200, step=50,
                             yield_on_timeout=True, raise_interrupt=False,
-                            rust_timeout=2000):
+                            rust_timeout=tick):
             before = self.version
             self.refresh()
             if self.version != before:
                 yield self.state
+            elif idle_timeout and self.idle_for() >= idle_timeout:
+                self.idle = True
+                return
 
-    def follow(self, on_state: Callable[[State], bool], stop: threading.Event | None = None) -> None:
+    def follow(self, on_state: Callable[[State], bool], stop: threading.Event | None = None,
+               idle_timeout: float | None = None) -> None:
         """Call ``on_state`` with the current state and every new one; stop when it returns
-        False or ``stop`` is set."""
+        False, ``stop`` is set, or (`idle`) no complete line came for ``idle_timeout`` s."""
+        self.idle = False
         if not on_state(self.state):
             return
-        for state in self.changes(stop):
+        for state in self.changes(stop, idle_timeout):
             if not on_state(state):
                 return

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from sylla.grammar.schedule import Schedule, schedule
+from sylla.grammar.syllabus.schedule import Schedule, schedule
 from sylla.metrics.data import BLOCK_COLUMNS, Columns, EpisodeLog, RunData
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.memo import RangeMemo
@@ -51,7 +51,7 @@ from .l2logger_tail import L2loggerTail
 from .labels import constant, equals, labels, matches
 
 if TYPE_CHECKING:
-    from sylla.grammar.model import Syllabus
+    from sylla.grammar.syllabus.model import Syllabus
     from sylla.metrics.registry import Metric
 
     from .mirror import Mirror

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 import numpy as np
 
-from sylla.grammar.schedule import schedule
+from sylla.grammar.syllabus.schedule import schedule
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.feasibility import feasibility
 from sylla.metrics.memo import RangeMemo
-from sylla.metrics.readers import read_log
+from sylla.metrics.readers import detect, read_log
 from sylla.metrics.readers.sniff import is_l2logger
 from sylla.metrics.registry import load_plugins, resolve_params
 from sylla.metrics.result import compute_metrics
@@ -30,10 +30,12 @@ from sylla.metrics.syllabus import load_syllabus
 from .conformance import Divergence, Progress, block_ordinals, check, progress_without_syllabus, raw_l2logger_frame
 from .curve import Curve
 from .incremental import Incremental
+from .iscil_progress import IscilProgress
 from .labels import Labels
+from .refused import refused_frame
 
 if TYPE_CHECKING:
-    from sylla.grammar.model import Syllabus
+    from sylla.grammar.syllabus.model import Syllabus
     from sylla.metrics.data import EpisodeLog
     from sylla.metrics.registry import Metric
 
@@ -165,6 +167,16 @@ def compute_state(mirror: "Mirror", options: Options, model: "Syllabus | None",
     return full_state(mirror, options, model, curve or Curve())[0]
 
 
+def _format(mirror: "Mirror", options: Options) -> str | None:
+    """The log's format as `read_log` takes it, or None when it cannot be told yet."""
+    if options.log_format != "auto":
+        return options.log_format
+    try:
+        return detect(mirror.path)
+    except MetricsError:
+        return None
+
+
 def incremental_state(inc: Incremental, mirror: "Mirror", model: "Syllabus",
                       curve: Curve) -> State | None:
     """The next state from the rows appended since the last one (`Incremental`), or None when
@@ -184,7 +196,8 @@ def incremental_state(inc: Incremental, mirror: "Mirror", model: "Syllabus",
 def full_state(mirror: "Mirror", options: Options, model: "Syllabus | None", curve: Curve,
                memo: RangeMemo | None = None,
                reader: "Callable[[Mapping[str, Any]], EpisodeLog | None] | None" = None,
-               plugins: "list[Metric] | None" = None) -> tuple[State, Incremental | None]:
+               plugins: "list[Metric] | None" = None,
+               iscil: IscilProgress | None = None) -> tuple[State, Incremental | None]:
     """`compute_state`, plus what the next update can start from when the log is one that
     `Incremental` follows (else None). ``memo``: the block values kept by the follower's last
     computation; a log re-read whole (l2logger, learnkit, continual-imitation, a plain log
@@ -192,7 +205,9 @@ def full_state(mirror: "Mirror", options: Options, model: "Syllabus | None", cur
     grew (`RangeMemo.admit` checks). ``reader``: the log as the batch reader reads the mirror,
     from what an earlier read kept (`IscilTail.read`, given the metric parameters), or None
     when `read_log` must read it. ``plugins``: the metric plugins found once by the caller
-    (finding them reads every installed package's entry points: ~15 ms an update)."""
+    (finding them reads every installed package's entry points: ~15 ms an update).
+    ``iscil``: the follower's count of a continual-imitation log's phases (`IscilProgress`,
+    fed the appended lines), for its progress through the syllabus."""
 
     empty = Progress(0, None, None, None)
     if model is not None:
@@ -202,6 +217,7 @@ def full_state(mirror: "Mirror", options: Options, model: "Syllabus | None", cur
         curve.reset()
         return State(None, "nothing written yet", empty, None, curve.points, curve.epoch), None
     frame = None
+    log: EpisodeLog | None = None
     try:
         plugins = plugins if plugins is not None else load_plugins()
         values = resolve_params(plugins, dict(options.params))
@@ -212,8 +228,10 @@ def full_state(mirror: "Mirror", options: Options, model: "Syllabus | None", cur
                            duplicates=options.duplicates, options=values)
         frame = log.frame
         divergence, progress = None, empty
-        if "episode" in frame.columns and not frame.empty:
-            if model is not None and log.format != "iscil":
+        if model is not None and log.format == "iscil":
+            progress = (iscil or IscilProgress(mirror)).progress(model, _iscil_filter(options))
+        elif "episode" in frame.columns and not frame.empty:
+            if model is not None:
                 divergence, progress = check(frame, model)
             else:
                 progress = progress_without_syllabus(frame)
@@ -232,19 +250,33 @@ def full_state(mirror: "Mirror", options: Options, model: "Syllabus | None", cur
                if divergence is None else None)
         return State(document, None, progress, divergence, curve.points, curve.epoch), inc
     except MetricsError as exc:
-        progress = empty
-        divergence = None
-        if frame is None and model is not None and mirror.path.is_dir():
+        progress, divergence = empty, None
+        fmt = log.format if log is not None else _format(mirror, options)
+        if model is not None and fmt == "iscil":
+            progress = (iscil or IscilProgress(mirror)).progress(model, _iscil_filter(options))
+        else:
+            if frame is None and model is not None and mirror.path.is_dir():
 
-            if is_l2logger(mirror.path):  # a reader refusal may be the divergence itself
-                frame = raw_l2logger_frame(mirror.path)
-        if frame is not None and "episode" in frame.columns and not frame.empty:
-            if model is not None:
-                divergence, progress = check(frame, model)
-            else:
-                progress = progress_without_syllabus(frame)
+                if is_l2logger(mirror.path):  # a reader refusal may be the divergence itself
+                    frame = raw_l2logger_frame(mirror.path)
+            if frame is not None and "episode" in frame.columns and not frame.empty:
+                if model is not None:
+                    divergence, progress = check(frame, model)
+                else:
+                    progress = progress_without_syllabus(frame)
+            elif model is not None and fmt is not None:
+                # progress only: no divergence is taken from rows the reader refuses (a
+                # learnkit worker may be an episode behind the others while the run is written)
+                lenient = refused_frame(mirror.path, fmt)
+                if lenient is not None and not lenient.empty:
+                    progress = check(lenient, model)[1]
         if frame is not None and "perf" in frame.columns:
             _feed(curve, frame, model)
         # a log the reader refuses (often the divergence itself) keeps the curves it had
         return State(None, mirror.real(str(exc)), progress, divergence, curve.points,
                      curve.epoch), None
+
+
+def _iscil_filter(options: Options) -> str:
+    """``-P iscil_filter``: which experiments under a root the reader reads."""
+    return str(options.params.get("iscil_filter") or "")

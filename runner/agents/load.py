@@ -12,7 +12,7 @@ import importlib
 import json
 from typing import Any, Callable, Mapping
 
-from sylla.grammar.suggest import closest
+from sylla.kit.suggest import closest
 
 from ..errors import RunError
 from .base import Agent

@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 import sys
 
-from sylla.grammar.no_typing import TYPE_CHECKING
+from sylla.kit.no_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from sylla.grammar.parse import ParseResult
+    from sylla.grammar.syllabus.parse import ParseResult
 
 
 def read_source(path: str, stdin_name: str | None = None) -> tuple[str, bytes] | None:

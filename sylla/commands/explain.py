@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from sylla.commands.common import print_core_diagnostics, read_source
 
 if TYPE_CHECKING:
-    from sylla.grammar.model import Syllabus
+    from sylla.grammar.syllabus.model import Syllabus
     from sylla.linter import Config
     from sylla.linter.language import LanguageSpec
 
@@ -44,8 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sylla.grammar.explain import explain, render_text  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from sylla.grammar.parse import parse  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.grammar.syllabus.explain import explain, render_text  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.grammar.syllabus.parse import parse  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     if args.workers < 1:
         print("sylla: --workers must be at least 1", file=sys.stderr)
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     name, data = source
     from sylla.linter.languages import FALLBACK, content_language, spec_for  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
-    language = content_language(data)
+    language = content_language(data, None if args.file == "-" else args.file)
     if language != FALLBACK:  # every other language explains itself through its descriptor
         return explain_document(spec_for(language), name, data, args.format)
     config = _config_for(args.file)
@@ -140,7 +140,7 @@ def explain_folder(folder: str, fmt: str) -> int:
             print(f"sylla: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
             status = 2
             continue
-        doc, text, code = document(spec_for(content_language(data)), path, data)
+        doc, text, code = document(spec_for(content_language(data, path)), path, data)
         status = max(status, code)
         if doc is not None:
             docs.append(doc)

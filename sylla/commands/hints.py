@@ -49,7 +49,7 @@ def syllabus_given_as_log(path: str) -> str | None:
     """What to say when the log given to ``sylla metrics`` is a syllabus file, else None."""
     if not os.path.isfile(path):  # a log folder: no need to load the syllabus detector
         return None
-    from sylla.grammar.detect import is_syllabus_file  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.grammar.syllabus.detect import is_syllabus_file  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     if not is_syllabus_file(path):
         return None

@@ -11,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-from sylla.grammar.no_typing import TYPE_CHECKING
+from sylla.kit.no_typing import TYPE_CHECKING
 
 from .severity import SEVERITY_RANK
 
@@ -182,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
     made it walk every young object eight times on a small file (3M instructions, issue 24),
     to free nothing, and the engine pauses it for each file's parse and rules anyway. Every
     file's result is kept for the report, so a long run holds what it would hold regardless."""
-    from sylla.grammar.gc_pause import paused_gc  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.kit.gc_pause import paused_gc  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     with paused_gc():
         return _run(args)
@@ -190,9 +190,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from sylla.linter import ConfigError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from sylla.linter.languages import encode_fixed  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.linter.languages import encode_fixed, language_of  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.linter.languages import lint_text as lint  # every language, by content  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from sylla.linter.reporters import FileReport, get  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.linter.reporters import FileReport, writer  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     from .common import read_source  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
@@ -218,7 +218,7 @@ def _run(args: argparse.Namespace) -> int:
         where = (args.stdin_filename or os.path.join(os.getcwd(), "<stdin>")) if path == "-" else path
         try:
             config = config_for(where)
-            if path == "-" and not config.is_syllabus(where, data):
+            if path == "-" and language_of(where, data, config) is None:  # the one decision discover asks too
                 if args.fix:
                     sys.stdout.buffer.write(data)  # the input passes through unchanged
                 continue
@@ -228,7 +228,12 @@ def _run(args: argparse.Namespace) -> int:
                 from sylla.linter.write import write_bytes  # noqa: PLC0415 - lazy: start-up, the writer loads only with --fix/--diff (issue 24)
 
                 text = result.text
-                relint = lambda t, name=name, config=config, language=result.language: lint(t, name, config, language=language)
+                # each round lints the bytes it would write, not the text: what is written is
+                # encoded as the file was (a BOM, a config's declared encoding), and findings
+                # on those bytes (N601 on a BOM, B803) belong in the report and the exit code,
+                # which a fresh lint of the file gives (issue 38)
+                relint = lambda t, name=name, config=config, language=result.language, data=data: lint(
+                    encode_fixed(data, t, language), name, config, language=language)
                 safe_only = not args.unsafe_fixes
                 loop = fix_all(result, relint, unsafe=args.unsafe_fixes)
                 fixed = loop.text
@@ -260,16 +265,17 @@ def _run(args: argparse.Namespace) -> int:
     if args.format == "text" and unread_and_clean:
         pass  # "All checks passed" would be false: a file could not be read (said on stderr)
     elif not args.diff or args.format != "text":
-        out = get(args.format)(reports)
+        write = writer(args.format)  # finding by finding: a report is never held whole (issue 38)
         if args.output_file:
             try:
-                Path(args.output_file).write_text(out, encoding="utf-8")
+                with open(args.output_file, "w", encoding="utf-8") as fh:
+                    write(reports, fh)
             except OSError as exc:
                 print(f"sylla: cannot write {args.output_file}: {exc.strerror or exc}", file=sys.stderr)
                 return 2
         else:
             # with the fixed text on stdout (as ruff does), what is left to fix goes to stderr
-            (sys.stderr if args.fix and "-" in args.paths else sys.stdout).write(out)
+            write(reports, sys.stderr if args.fix and "-" in args.paths else sys.stdout)
     if status:
         return status
     failing = any(SEVERITY_RANK[f.severity.value] >= threshold for r in reports for f in r.result.findings)

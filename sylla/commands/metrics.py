@@ -163,7 +163,14 @@ def _run(args: argparse.Namespace) -> int:
     if args.format == "l2metrics":
         from sylla.metrics.l2m_output import write_l2metrics  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
-        for path in write_l2metrics(result, args.log, out, result.perf, args.name):
+        # l2metrics' files hold the log's own regimes, which l2metrics computes without a
+        # syllabus; the syllabus has checked the log above
+        files = result if args.syllabus is None else compute_metrics(
+            args.log, None, ste=args.ste, perf=args.perf, log_format=args.log_format,
+            params=params, allow_partial=args.allow_partial, plugins=plugins,
+            only=args.metric or None, progress=False if args.no_progress else None,
+            duplicates=args.duplicates)
+        for path in write_l2metrics(files, args.log, out, files.perf, args.name):
             print(f"sylla: wrote {path}", file=sys.stderr)
     else:
         write_outputs(result, args.format, out, sys.stdout)

@@ -1,4 +1,4 @@
-"""``sylla new``: write a complete syllabus of a chosen type (see ``sylla.grammar.author``)."""
+"""``sylla new``: write a complete syllabus of a chosen type (see ``sylla.grammar.syllabus.author``)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sylla.grammar.author import AuthorError, Spec, build, parse_vary  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.grammar.syllabus.author import AuthorError, Spec, build, parse_vary  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     try:
         spec = Spec(
@@ -75,8 +75,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _explain(text: str, fmt: str) -> int:
-    from sylla.grammar.explain import explain, render_text  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from sylla.grammar.parse import parse  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.grammar.syllabus.explain import explain, render_text  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.grammar.syllabus.parse import parse  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     result = parse(text, "<new>")
     assert result.model is not None  # build() emits valid syntax
@@ -88,7 +88,7 @@ def _explain(text: str, fmt: str) -> int:
 def _write(path: str, text: str) -> None:
     """Through a temp file in the same folder and a rename, so a crash never leaves half a file;
     a symlink at ``path`` is followed (its target is written)."""
-    from sylla.grammar.atomic import default_mode, replace_file  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.kit.atomic import default_mode, replace_file  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     target = os.path.realpath(path)
     mode = os.stat(target).st_mode & 0o7777 if os.path.exists(target) else default_mode()

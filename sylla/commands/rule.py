@@ -16,10 +16,10 @@ def register(sub: "argparse._SubParsersAction") -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sylla.kit.suggest import did_you_mean  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.linter import rule_for  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.linter.docs import rule_markdown  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.linter.registry import all_rules  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from sylla.linter.suggest import did_you_mean  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     rule = rule_for(args.code)
     if rule is None:

@@ -9,7 +9,7 @@ import sys
 
 EXIT_CODES = (
     (0, "the log was written"),
-    (1, "the syllabus has syntax or schema errors, or schedules no episodes"),
+    (1, "the syllabus has syntax or schema errors, or schedules no episodes, or more than 10^9 (H506)"),
     (2, "usage error, a file that cannot be read, or an output that cannot be written or exists"),
 )
 
@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"sylla simulate: error: {args.output} exists; pass --force to overwrite it", file=sys.stderr)
         return 2
     from sylla.metrics.errors import MetricsError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from sylla.metrics.simulate import Learner, simulate, write_csv, write_l2logger  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.metrics.simulate import Learner, simulate_chunks, write_csv, write_l2logger  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.metrics.syllabus import load_syllabus  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     try:
@@ -62,14 +62,16 @@ def run(args: argparse.Namespace) -> int:
     except MetricsError as exc:
         print(f"sylla: {exc}", file=sys.stderr)
         return exc.exit_code if exc.exit_code in (1, 2) else 1
-    frame = simulate(model, args.seed, Learner(args.gain, args.forgetting, args.transfer, args.noise))
+    # made and written a chunk at a time: memory stays flat in the schedule's length (issue 38)
+    frames = simulate_chunks(model, args.seed, Learner(args.gain, args.forgetting, args.transfer, args.noise))
     try:
         if args.format == "csv":
-            write_csv(frame, args.output)
+            write_csv(frames, args.output)
         else:
-            write_l2logger(frame, args.output)
+            write_l2logger(frames, args.output)
     except OSError as exc:
         print(f"sylla: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    print(f"wrote {args.output} ({len(frame)} episodes, seed {args.seed})", file=sys.stderr)
+    episodes = sum(b.count for b in model.blocks)
+    print(f"wrote {args.output} ({episodes} episodes, seed {args.seed})", file=sys.stderr)
     return 0

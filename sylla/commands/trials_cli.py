@@ -39,6 +39,7 @@ def lint_deliveries(args: argparse.Namespace) -> int:
         print(f"sylla: --trials {args.trials}: not a folder of trial files (json/)", file=sys.stderr)
         return 2
     reports: list = []
+    unread = False
     for folder in args.paths:
         if not os.path.isdir(folder):
             print(f"sylla: {folder}: with --trials, each PATH is a delivery folder", file=sys.stderr)
@@ -46,6 +47,7 @@ def lint_deliveries(args: argparse.Namespace) -> int:
         results, trial_errors = check_delivery(folder, args.trials)
         for e in trial_errors:
             print(f"sylla: trial file: {e}", file=sys.stderr)
+        unread = unread or bool(trial_errors)
         reports.extend(FileReport(path, result) for path, result in results)
     out = get(args.format)(reports)
     if args.output_file:
@@ -53,7 +55,8 @@ def lint_deliveries(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(out)
     threshold = SEVERITY_RANK[args.fail_on]
-    return 1 if any(SEVERITY_RANK[f.severity.value] >= threshold for r in reports for f in r.result.findings) else 0
+    failed = any(SEVERITY_RANK[f.severity.value] >= threshold for r in reports for f in r.result.findings)
+    return 1 if failed or unread else 0  # a trial file that could not be read left rows unchecked
 
 
 def metrics_trials(args: argparse.Namespace) -> int:

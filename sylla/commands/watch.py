@@ -16,11 +16,19 @@ if TYPE_CHECKING:
     from sylla.metrics.watch.follow import Follower
     from sylla.metrics.watch.state import Options
 
+#: seconds ``--check`` waits for a complete line before it gives up on the run: half the 10
+#: minutes without output after which Travis CI and CircleCI stop a job, so that the check's
+#: own reason is printed first; far above the pause of a healthy run between two episodes
+IDLE_TIMEOUT = 300.0
+
 EXIT_CODES = (
     (0, "--check: the run completed its schedule; without --check: the server was stopped"),
     (1, "--check: the run diverged from its syllabus (episode, expected, found and the "
         "syllabus file:line are printed), or it completed its schedule with a log that cannot "
-        "be read (the reader's error, with file and row, is printed); an invalid syllabus"),
+        "be read (the reader's error, with file and row, is printed), or no complete line "
+        "arrived for --idle-timeout seconds before the schedule was complete (where the run "
+        "stopped is printed, and the reader's error if the log cannot be read); an invalid "
+        "syllabus"),
     (2, "usage: a bad option, a log that does not exist, --check without --syllabus, no free "
         "port, sylla[watch] not installed"),
 )
@@ -74,12 +82,31 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     p.add_argument("--check", action="store_true", help="headless: print progress on stderr, "
                    "exit 1 at the first divergence from --syllabus, 0 when the schedule is "
                    "complete")
+    p.add_argument("--idle-timeout", type=_seconds, default=None, metavar="SECONDS",
+                   help="with --check: exit 1 when no complete line arrives for this long "
+                        "before the schedule is complete (a run that crashed or hangs); 0 "
+                        f"waits for ever (default: {IDLE_TIMEOUT:g}, half the 10 minutes "
+                        "without output after which Travis CI and CircleCI stop a job)")
     p.add_argument("--port", type=int, default=8765, help="port to serve on; if taken, the "
                    "next free one is used and said (default: 8765)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind; anything but "
                    "loopback prints a warning (default: 127.0.0.1)")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
     p.set_defaults(run=run)
+
+
+def _seconds(text: str) -> float:
+    """A finite, non-negative number of seconds (argparse's type for --idle-timeout)."""
+    import math  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (wait for ever) or a positive number of "
+                                         f"seconds, got {text!r}")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -98,6 +125,10 @@ def run(args: argparse.Namespace) -> int:
     if args.check and not args.syllabus:
         print("sylla: --check needs --syllabus (the schedule to check against)", file=sys.stderr)
         return EXIT_USAGE
+    if args.idle_timeout is not None and not args.check:
+        print("sylla: --idle-timeout needs --check (the page waits for as long as it is "
+              "served)", file=sys.stderr)
+        return EXIT_USAGE
     try:
         from sylla.metrics.watch.follow import Follower  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
@@ -106,13 +137,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"sylla: {exc}", file=sys.stderr)
         return exc.exit_code
     try:
-        return _check(follower) if args.check else _serve(follower, args)
+        if args.check:
+            idle = IDLE_TIMEOUT if args.idle_timeout is None else args.idle_timeout
+            return _check(follower, idle)
+        return _serve(follower, args)
     finally:
         follower.close()
 
 
-def _check(follower: Follower) -> int:
-    """Print progress as it changes; stop at the first divergence or the end of the schedule."""
+def _check(follower: Follower, idle_timeout: float) -> int:
+    """Print progress as it changes; stop at the first divergence, the end of the schedule,
+    or after ``idle_timeout`` seconds (0: never) without a complete line."""
     from sylla.metrics.watch.follow import Follower  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.metrics.watch.state import State  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
@@ -130,6 +165,9 @@ def _check(follower: Follower) -> int:
             last[:] = [line]
         if state.divergence is not None:
             print(f"sylla: {state.divergence}", file=sys.stderr, flush=True)
+            if state.error is not None:  # a refused row may be where it strays: name it
+                print(f"sylla: watch: the log cannot be read: {state.error}", file=sys.stderr,
+                      flush=True)
             outcome["code"] = 1
             return False
         if p.complete:
@@ -145,7 +183,19 @@ def _check(follower: Follower) -> int:
             return False
         return True
 
-    follower.follow(on_state, threading.Event())
+    follower.follow(on_state, threading.Event(), idle_timeout or None)
+    if follower.idle:
+        state = follower.state
+        p = state.progress
+        print(f"sylla: watch: no complete line arrived for {idle_timeout:g} s "
+              f"(--idle-timeout); the run stopped at episode {p.episodes_read} of "
+              f"{p.episodes_planned}", file=sys.stderr, flush=True)
+        if not follower.mirror.path.exists():
+            print("sylla: watch: nothing was written", file=sys.stderr, flush=True)
+        elif state.error is not None:
+            print(f"sylla: watch: its log cannot be read: {state.error}", file=sys.stderr,
+                  flush=True)
+        return 1
     if outcome["code"] == 130:
         print("sylla: watch: interrupted", file=sys.stderr)
     return outcome["code"]

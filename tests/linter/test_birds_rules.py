@@ -29,6 +29,7 @@ TRIGGERS = [
     ("B802_bad.xml", "B802", 3, 3),  # <!ENTITY lol "lol">
     ("B803_bad.xml", "B803", 1, 31),  # utf-16 in the declaration of an ASCII file
     ("B804_bad.xml", "B804", 6, 14),  # <count>two</count>
+    ("B805_bad.xml", "B805", 15, 37),  # <limit type="interaction">60000000000</limit>: past int.Parse's 2147483647
     ("B810_bad.xml", "B810", 17, 47),  # <limit type="allow_level_selection">TRUE</limit>
     ("B810_bad.xml", "B810", 24, 22),  # <test ordered="True">
     ("B811_bad.xml", "B811", 3, 40),  # step="0"
@@ -127,7 +128,16 @@ def test_birds_rules_never_fire_on_syllabi() -> None:
 
 def test_select_and_severity_config_apply() -> None:
     assert run("B803_bad.xml", Config(ignore=("B803",))).findings == []
-    from sylla.grammar.model import Severity
+    from sylla.grammar.core import Severity
 
     (f,) = run("B803_bad.xml", Config(severity={"B803": Severity.INFO})).findings
     assert f.severity is Severity.INFO
+
+
+def test_the_sibling_meta_file_is_found_behind_a_long_comment(tmp_path: Path) -> None:
+    """B836 reads configMeta.xml beside config.xml by its root element, however far in it is."""
+    meta = (FIX / "B836_bad" / "configMeta.xml").read_text(encoding="utf-8")
+    (tmp_path / "configMeta.xml").write_text(meta.replace("<config_generation>", "<!--" + "x" * 70_000 + "-->\n<config_generation>", 1))
+    (tmp_path / "config.xml").write_bytes((FIX / "B836_bad" / "config.xml").read_bytes())
+    result = lint_text((tmp_path / "config.xml").read_bytes(), str(tmp_path / "config.xml"))
+    assert [f.code for f in result.findings] == ["B836"]

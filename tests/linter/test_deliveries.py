@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from sylla.grammar.trials.synth import HEADER, write_delivery
+from sylla.grammar.trials.synth import HEADER, write_delivery, write_edge_trials
 from sylla.linter.deliveries import check_delivery
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "trials"
@@ -196,3 +196,175 @@ def test_samples_rows_are_checked_too(delivery: Path) -> None:
     got = codes(delivery)
     assert got == [("samples.csv", "W915", 40)]
     assert "unknown symbol 'map'" in next(m for n, c, _, s, m in findings(delivery) if n == "samples.csv" and c == "W915" and s == "error")
+
+
+def _lint_json(folder: Path) -> tuple[int, list[dict]]:
+    out = subprocess.run([sys.executable, "-m", "sylla", "lint", str(folder), "--trials", str(JSON), "-f", "json"],
+                         capture_output=True, text=True)
+    assert "Traceback" not in out.stderr, out.stderr
+    return out.returncode, json.loads(out.stdout)
+
+
+@pytest.mark.parametrize("column, value, code", [
+    ("trial", "0", "W915"), ("trial", "12", "W915"),
+    # run 0 says "numbered from 0", every run-5 row "from 1", and no input tells a run: W913;
+    # a copy of an ordering-1 row as ordering 0 is the test example of ordering 0 + 1: the same
+    ("run", "0", "W913"), ("order", "0", "W913"),
+])
+def test_a_stray_number_in_a_file_numbered_from_1_is_named_and_moves_nothing(
+    delivery: Path, column: str, value: str, code: str
+) -> None:
+    """Issue 38: the numbering comes from the request and the trial files, not from the lowest
+    and highest values: one row with a value its file's numbering lacks is named (W915 when the
+    rest tell the numbering, W913 when that row tells another), and no other row moves."""
+    preds = delivery / "predictions.csv"
+    lines = preds.read_text().splitlines()
+    fs = fields(lines[5])
+    fs[{"run": 1, "order": 2, "trial": 3}[column]] = value
+    lines.append(row(fs).rstrip("\n"))
+    preds.write_text("\n".join(lines) + "\n")
+    status, found = _lint_json(delivery)
+    errors = [f for f in found if f["severity"] == "error"]
+    assert status == 1
+    assert [(Path(f["path"]).name, f["code"], f["line"]) for f in errors] == [("predictions.csv", code, len(lines))], found
+    assert f"row {len(lines)}" in errors[0]["message"]
+    assert not [f for f in found if f["code"] in ("W913", "W914") and f["severity"] != "error"]
+
+
+def test_a_stray_trial_in_the_real_bests_shape_is_an_error_that_names_it() -> None:
+    """The known 7-column bests.csv numbered from 0 with one row of trial 11 (only the request's
+    numbering has it): the numbering cannot be told from values alone, W913 says so as an error
+    at the stray row and names it; before, every row moved by one trial and nothing was said."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "d"
+        shutil.copytree(FIXTURES / "deviant", folder)
+        bests = folder / "bests.csv"
+        lines = bests.read_text().splitlines()
+        lines.append(lines[2].replace(",1,1,1,", ",1,1,11,", 1))
+        bests.write_text("\n".join(lines) + "\n")
+        status, found = _lint_json(folder)
+    w913 = [f for f in found if f["code"] == "W913" and Path(f["path"]).name == "bests.csv"]
+    assert status == 1
+    assert [(f["severity"], f["line"]) for f in w913] == [("error", len(lines))]
+    assert f"(trial 11; row {len(lines)})" in w913[0]["message"] and "(trial 0; rows 1, 2," in w913[0]["message"]
+
+
+REAL = FIXTURES / "delivery-real"
+
+
+def test_the_real_header_less_samples_are_read_and_the_quoting_said_right() -> None:
+    """Issue 38: the real delivery's samples0.csv (no header, one program per line: the problem
+    bare, the program quoted, 10,000 lines) was "not read" and counted as 0 sample rows, and W912
+    said its programs were unquoted. Its columns are told by their values; W912 names only what
+    is bare."""
+    from sylla.grammar.trials.delivery import read_delivery
+
+    status, found = _lint_json(REAL)
+    samples = [f for f in found if Path(f["path"]).name == "samples0.csv"]
+    assert not [f for f in samples if f["severity"] == "error"], samples
+    assert any(f["code"] == "W911" and "read by their values as problem,program" in f["message"] for f in samples)
+    assert not any("sample rows" in f["message"] for f in samples)  # 10,000, as the request asks
+    quoting = [f["message"] for f in found if f["code"] == "W912"]
+    assert len(quoting) == 2 and all("do not quote problem as" in m and "program" not in m for m in quoting), quoting
+    delivery = read_delivery(str(REAL))
+    assert delivery.samples is not None and len(delivery.samples) == 10_000
+    assert delivery.samples.data["program"][0].startswith("(lambda")
+
+
+def _samples_variant(tmp_path: Path, name: str, transform) -> Path:
+    folder = tmp_path / "d"
+    shutil.copytree(REAL, folder)
+    text = (folder / "samples0.csv").read_text()
+    (folder / "samples0.csv").unlink()
+    (folder / name).write_text("".join(transform(line) + "\n" for line in text.splitlines()))
+    return folder
+
+
+@pytest.mark.parametrize("name, transform, columns", [
+    ("samples0.csv", lambda ln: ln.split(",", 1)[1], "program"),                        # the program alone
+    ("samples.csv", lambda ln: ln, "problem,program"),                                 # one file, not split
+    ("samples.csv", lambda ln: ln.replace(",", ",1,1,5,", 1) + ",1.5,20", None),       # the 7-column bests shape
+])
+def test_header_less_samples_of_other_widths_are_read_by_their_values(tmp_path: Path, name: str, transform, columns: str | None) -> None:
+    folder = _samples_variant(tmp_path, name, transform)
+    status, found = _lint_json(folder)
+    samples = [f for f in found if Path(f["path"]).name == name]
+    assert not [f for f in samples if f["severity"] == "error"], samples
+    if columns is not None:
+        assert any(f["code"] == "W911" and f"read by their values as {columns}" in f["message"] for f in samples)
+    assert not any("sample rows" in f["message"] for f in samples)
+    assert all("program" not in f["message"] for f in samples if f["code"] == "W912")
+
+
+def test_header_less_samples_whose_columns_cannot_be_told_are_an_error(tmp_path: Path) -> None:
+    """Three values, a label, an integer and a program: the integer could be the run, the
+    ordering, the trial or the accuracy. sylla does not guess; it asks for the header."""
+    folder = _samples_variant(tmp_path, "samples.csv", lambda ln: ln.replace(",", ",1,", 1))
+    status, found = _lint_json(folder)
+    w911 = [f for f in found if f["code"] == "W911" and Path(f["path"]).name == "samples.csv"]
+    assert status == 1 and [f["severity"] for f in w911] == ["error"]
+    assert "several choices" in w911[0]["message"] and "write the header" in w911[0]["message"]
+
+
+def test_a_bad_program_in_the_samples_is_found_where_it_goes_wrong(tmp_path: Path) -> None:
+    folder = _samples_variant(tmp_path, "samples0.csv", lambda ln: ln)
+    lines = (folder / "samples0.csv").read_text().splitlines()
+    lines[39] = 'c046,"(lambda (map $0))"'
+    (folder / "samples0.csv").write_text("\n".join(lines) + "\n")
+    status, found = _lint_json(folder)
+    bad = [f for f in found if f["code"] == "W915" and Path(f["path"]).name == "samples0.csv"]
+    assert status == 1 and [(f["line"], f["column"]) for f in bad] == [(40, len('c046,"(lambda (') + 1)]
+
+
+DEEP = "(lambda " + "(cons 1 " * 70_000 + "$0" + ")" * 70_001
+HUGE = "(lambda (cons 1" + "2" * 5000 + " $0))"
+WIDE = "(lambda ($0 " + "1 " * 50_000 + "))"
+
+
+@pytest.mark.parametrize("program, column, says", [
+    (DEEP, len("(lambda ") + len("(cons 1 ") * 99, "nest more than 100"),
+    (HUGE, len("(lambda (cons "), "5,001 digits"),
+    (WIDE, 20_000, "100,014 characters"),
+])
+def test_deep_huge_and_wide_programs_are_findings_at_their_column(delivery: Path, program: str, column: int, says: str) -> None:
+    """Issue 38: a program nested 70,000 deep, a 5,000-digit constant or a program 100 KB wide in
+    a delivery row gave a traceback (RecursionError, ValueError, csv's field limit); each is one
+    W915 that stands at the character of the row where the program goes wrong."""
+    preds = delivery / "predictions.csv"
+    set_field(preds, 3, 8, program)
+    status, found = _lint_json(delivery)
+    bad = [f for f in found if f["code"] == "W915" and f["severity"] == "error"]
+    assert status == 1 and len(bad) == 1, bad
+    start = preds.read_text().splitlines()[2].index('"(lambda') + 1
+    assert (bad[0]["line"], bad[0]["column"]) == (3, start + column + 1)
+    assert says in bad[0]["message"]
+
+
+@pytest.mark.parametrize("index, value", [(3, "9" * 5000), (1, "-" + "9" * 30), (11, "nan"), (12, "inf"), (9, "1" + "0" * 400)])
+def test_numbers_no_row_can_hold_are_rows_that_cannot_be_read(delivery: Path, index: int, value: str) -> None:
+    """A trial of 5,000 digits, a run of -10^30, an nlp of nan, an nll of inf, a cpu that is
+    inf as a float: the row is named, never a traceback or a nan that passes every comparison."""
+    preds = delivery / "predictions.csv"
+    set_field(preds, 7, index, value)
+    status, found = _lint_json(delivery)
+    bad = [f for f in found if f["code"] == "W915" and f["severity"] == "error"]
+    assert status == 1 and [(Path(f["path"]).name, f["line"]) for f in bad] == [("predictions.csv", 7)], bad
+    assert "row 7" in bad[0]["message"]
+
+
+def test_trial_files_past_python_s_limits_are_named_by_the_delivery_check(clean: Path, tmp_path: Path) -> None:
+    """--trials given a folder that also holds a trial file nested 70,000 deep and one with a
+    5,000-digit value (of a problem the delivery does not have): each is said unreadable on
+    stderr, and a check that could not read all its trial files does not pass."""
+    trials = tmp_path / "json"
+    shutil.copytree(JSON, trials)
+    edge = write_edge_trials(str(JSON), str(tmp_path / "edge"))
+    shutil.copy(edge["c046_1.json"], trials / "c047_1.json")
+    shutil.copy(edge["c046_2.json"], trials / "c047_2.json")
+    out = subprocess.run([sys.executable, "-m", "sylla", "lint", str(clean), "--trials", str(trials), "-f", "json"],
+                         capture_output=True, text=True)
+    assert "Traceback" not in out.stderr and not [f for f in json.loads(out.stdout) if f["severity"] != "info"]
+    assert "c047_1.json: its examples cannot be read" in out.stderr and "c047_2.json: its examples cannot be read" in out.stderr
+    assert out.returncode == 1

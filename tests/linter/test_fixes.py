@@ -188,8 +188,8 @@ def test_fix_all_runs_rounds_until_stable_and_returns_the_lint_of_its_text() -> 
 def test_fix_all_never_applies_a_round_that_breaks_the_syntax() -> None:
     """A fix whose edit would leave the file unparseable (here one that deletes the closing
     brace, beside the real fixes of the round) makes the loop stop at the last text that parsed."""
-    from sylla.grammar.model import Span
-    from sylla.grammar.record import replace
+    from sylla.grammar.core import Span
+    from sylla.kit.record import replace
     from sylla.linter.finding import Edit, Fix
     from sylla.linter.fixes import fix_all
 

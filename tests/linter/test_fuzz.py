@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sylla.linter.fuzz import check, configs, mutate
+from sylla.linter.fuzz import check, configs, hostile_mutation, mutate
 
 pytestmark = pytest.mark.slow
 
@@ -56,3 +56,27 @@ def test_the_mutations_reach_what_they_are_for() -> None:
     assert any("// sylla: ignore[H50\n" in m for m in mutants) and any("<--" in m for m in mutants)
     assert any("\n  ,"in m for m in mutants)  # a comment before a leading comma
     assert any(m.lstrip("\ufeff").startswith('"instructions"') for m in mutants)  # fragments
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(st.sampled_from(sorted(TEXTS)), st.integers(0, 2**32 - 1), st.sampled_from(CONFIGS), st.sampled_from(["s.json", "s.jsonc"]))
+def test_hostile_mutants_hold_the_properties(name: str, seed: int, config, path: str) -> None:
+    """Issue 38's classes as properties: no exception, no file with an error that passes,
+    memory and reports bounded (``sylla.linter.fuzz``'s module docstring)."""
+    mutant = hostile_mutation(TEXTS[name], random.Random(seed))
+    violations = check(mutant, config, path)
+    assert violations == [], f"{name} seed={seed} {config.profile}/{config.type}:\n{mutant[:3000]!r}"
+
+
+def test_thehostile_mutations_reach_what_they_are_for() -> None:
+    """The hostile mutator makes each shape issue 38 found a failure in."""
+    rng = random.Random(11)
+    text = TEXTS["tests/fixtures/linter/reference-cl.json"]
+    mutants = [hostile_mutation(text, rng) for _ in range(300)]
+    assert any("\x00" in m[:1024] for m in mutants)
+    assert any("[" * 70_000 in m for m in mutants) and any('{"a":' * 1000 in m for m in mutants)
+    assert any("9" * 4301 in m for m in mutants) and any("1e400" in m for m in mutants)
+    assert any(f'"count": {10**12}' in m for m in mutants)
+    assert any('"$phase": "' + "7" * 4301 in m for m in mutants)
+    assert any('{"$repeat": {"$phase": "1.train"}, "count": 100}' in m for m in mutants)
+    assert any("\n" not in m and m.count('"$info"') > 100 for m in mutants)  # minified, many findings

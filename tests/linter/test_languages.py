@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from sylla.grammar.birds.parse import BirdsParse
-from sylla.grammar.parse import ParseResult
+from sylla.grammar.syllabus.parse import ParseResult
 from sylla.grammar.trials.parse import TrialParse
 from sylla.linter.languages import LANGUAGES, content_language, encode_fixed, language_of, lint_text, spec_for
 from sylla.linter.registry import language_rules

@@ -110,3 +110,34 @@ def test_try_repo_fails_only_on_bad_file(hook_repo, tmp_path: Path) -> None:
     assert proc.returncode == 1, out
     assert "bad.json:9:6: N603 [unknown-directive]" in out
     assert "good.json:" not in out.replace("good.json\n", "")
+
+
+def test_commit_of_a_syllabus_with_a_nul_byte_is_blocked(hook_repo, tmp_path: Path) -> None:
+    """A NUL in the first KiB makes pre-commit's identify call the file binary; the hook must
+    still pass it to sylla, which fails it where the NUL is (issue 38). The repository also
+    holds files that are no syllabus, which still commit."""
+    repo, rev, env = hook_repo
+    work = tmp_path / "work"
+    work.mkdir()
+    _git(work, "init", "-q")
+    (work / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {repo}\n    rev: {rev}\n    hooks:\n      - id: sylla-lint\n"
+    )
+    subprocess.run([_pre_commit(), "install"], cwd=work, check=True, capture_output=True, env={**os.environ, **env})
+    hook_env = {**env, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    shutil.copy(CLI_FIX / "package.json", work / "package.json")
+    (work / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    _git(work, "add", "package.json", "logo.png", ".pre-commit-config.yaml")
+    ok = _git(work, "commit", "-m", "assets", check=False, env=hook_env)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+
+    text = (FIX / "good.json").read_text(encoding="utf-8")
+    at = text.index('"Pong"') + 3
+    (work / "syllabus.json").write_bytes((text[:at] + "\x00" + text[at:]).encode())
+    line = text.count("\n", 0, at) + 1
+    _git(work, "add", "syllabus.json")
+    blocked = _git(work, "commit", "-m", "syllabus", check=False, env=hook_env)
+    out = blocked.stdout + blocked.stderr
+    assert blocked.returncode == 1, out
+    assert f"syllabus.json:{line}:" in out and "S103 [bad-string]" in out
+    assert "syllabus" not in _git(work, "log", "--format=%s").stdout.split()

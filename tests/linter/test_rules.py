@@ -139,7 +139,7 @@ def test_select_ignore_and_severity_override() -> None:
     data = (FIX / "P306_bad.json").read_bytes()
     assert lint(data, "x.json", Config(ignore=("P3",))).findings == []
     assert {f.code for f in lint(data, "x.json", Config(select=("P306",))).findings} == {"P306"}
-    from sylla.grammar.model import Severity
+    from sylla.grammar.core import Severity
 
     raised = lint(data, "x.json", Config(severity={"P306": Severity.ERROR})).findings
     assert [f.severity for f in raised if f.code == "P306"] == [Severity.ERROR]

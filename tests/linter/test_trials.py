@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from sylla.grammar.trials.synth import orderings, trial_text
+from sylla.grammar.trials.parse import MAX_DEPTH
+from sylla.grammar.trials.synth import EDGE_DIGITS, orderings, trial_text, write_edge_trials
 from sylla.linter.languages import language_of, lint_text
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -111,3 +112,31 @@ def test_explain_one_trial_file() -> None:
     assert doc["trials"] == 55 and doc["groups"]["P2"] == 1
     first = json.loads((JSON / "c092_3.json").read_text())["data"][0]
     assert doc["schedule"][0]["trials"][0]["input"] == first["i"] and doc["schedule"][0]["order"] == 3
+
+
+
+@pytest.mark.parametrize("args", [("lint",), ("lint", "--fix"), ("lint", "-f", "json"), ("lint", "-f", "sarif"), ("explain",)])
+@pytest.mark.parametrize("name, code", [("c046_1.json", "W902"), ("c046_2.json", "W906")])
+def test_deep_nesting_and_huge_numbers_are_findings_in_every_command(tmp_path: Path, args: tuple[str, ...], name: str, code: str) -> None:
+    """Issue 38: "[" nested 70,000 deep and a 5,000-digit value gave tracebacks from lint, explain
+    and --fix (RecursionError in detection and the parse, ValueError from int). Each is a finding
+    at its position (the bracket past 16 levels, of which the object, data and the example are 3;
+    the first value of the first output), and the command fails."""
+    target = Path(write_edge_trials(str(JSON), str(tmp_path))[name])
+    text = target.read_text()
+    offset = text.index('"i": ') + len('"i": ') + MAX_DEPTH - 3 if code == "W902" else text.index('"o": [') + len('"o": [')
+    where = f"1:{offset + 1}"
+    before = target.read_bytes()
+    out = sylla(*args, str(target))
+    assert "Traceback" not in out.stderr, out.stderr[-2000:]
+    if args == ("explain",) and code == "W906":  # a value out of range is a lint finding; the schedule says it as it is
+        assert out.returncode == 0 and f"<an integer of {EDGE_DIGITS:,} digits>" in out.stdout
+        return
+    assert out.returncode == 1
+    if args[-1] == "json":
+        assert [(f["code"], f"{f['line']}:{f['column']}") for f in json.loads(out.stdout) if f["code"] == code] == [(code, where)]
+    elif args == ("explain",):
+        assert f"{target}:{where}:" in out.stderr
+    elif args[-1] != "sarif":
+        assert f"{target}:{where}: {code}" in out.stdout
+    assert target.read_bytes() == before  # --fix has nothing safe to do here

@@ -12,7 +12,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sylla.grammar.author import Spec, build
+from sylla.grammar.syllabus.author import Spec, build
 from sylla.linter import Config, format_text, lint
 from sylla.linter.fixes import fix_all
 

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import os
 import re
 import sys
+import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, AsyncIterator, Callable, Iterator
 
 import pytest
 import pytest_lsp
@@ -32,9 +34,32 @@ class RecordingClient(LanguageClient):
         self.shown: list[types.ShowMessageParams] = []
         #: (method, monotonic time) of each workspace/inlayHint|foldingRange/refresh received
         self.refreshes: list[tuple[str, float]] = []
+        #: workspace/configuration requests answered (the settings the server pulled)
+        self.configurations_sent = 0
 
-    async def diagnostics_for(self, uri: str, version: int | None, timeout: float = 20.0) -> list[types.Diagnostic]:
-        """Wait for the diagnostics published for ``uri`` at ``version``."""
+    async def settings_sent(self, count: int = 1, timeout: float = 60.0) -> None:
+        """Wait until the server has pulled the settings ``count`` times: the answer is then
+        on its way, ahead of anything the test sends next (``timeout`` bounds a hang)."""
+        deadline = time.monotonic() + timeout
+        while self.configurations_sent < count:
+            assert time.monotonic() < deadline, "the server never asked for its settings"
+            await asyncio.sleep(0.01)
+
+    async def diagnostics_until(self, uri: str, version: int | None, wanted: Callable[[list[types.Diagnostic]], bool],
+                                timeout: float = 60.0) -> list[types.Diagnostic]:
+        """The diagnostics published for ``uri`` at ``version`` once they satisfy ``wanted``.
+        For a change the server learns of asynchronously (settings it pulled): a lint that ran
+        before it took effect may be published first, however the machine's timing falls."""
+        deadline = time.monotonic() + timeout
+        while True:
+            got = await self.diagnostics_for(uri, version, timeout=max(deadline - time.monotonic(), 0.01))
+            if wanted(got) or time.monotonic() >= deadline:
+                return got
+            await asyncio.sleep(0.01)
+
+    async def diagnostics_for(self, uri: str, version: int | None, timeout: float = 60.0) -> list[types.Diagnostic]:
+        """Wait for the diagnostics published for ``uri`` at ``version`` (``timeout`` bounds a
+        hang: a lint on a loaded machine may take many times its usual time)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             for p in reversed(self.published):
@@ -76,8 +101,11 @@ class _Held:
 @contextmanager
 def one_write(client: LanguageClient) -> Iterator[None]:
     """Send the messages the client writes inside the block in one write when it ends: the
-    server reads them together, so the requests that follow a change are all dispatched
-    before the change's parse can finish, however fast it is and however busy the machine."""
+    server reads them together. Requests go in only when written inside the block, i.e. with
+    ``protocol.send_request`` (pytest-lsp's ``send_request_async`` is a coroutine and writes
+    when awaited). That the server dispatches them before a change's parse ends is still up
+    to the machine's speed: a test that needs it holds the parse (``SYLLA_TEST_HOLD_PARSE``,
+    tests/lsp/test_stale.py)."""
     protocol = client.protocol
     writer, held = protocol.writer, _Held()
     protocol.writer = held
@@ -99,6 +127,12 @@ def _show(client: RecordingClient, params: types.ShowMessageParams) -> None:
     client.shown.append(params)
 
 
+def _configuration(client: RecordingClient, params: types.ConfigurationParams) -> list[Any]:
+    answer = [client.get_configuration(section=item.section, scope_uri=item.scope_uri) for item in params.items]
+    client.configurations_sent += 1
+    return answer
+
+
 def _refresher(method: str) -> Any:
     def refresh(client: RecordingClient, params: None) -> None:
         client.refreshes.append((method, time.monotonic()))
@@ -113,6 +147,7 @@ def make_client() -> RecordingClient:
     features = dict(DEFAULT_CLIENT_FEATURES)
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = _publish
     features[types.WINDOW_SHOW_MESSAGE] = _show
+    features[types.WORKSPACE_CONFIGURATION] = _configuration
     for method in (types.WORKSPACE_INLAY_HINT_REFRESH, types.WORKSPACE_FOLDING_RANGE_REFRESH):
         features[method] = _refresher(method)
     register_lsp_features(client, features)
@@ -209,6 +244,41 @@ def own_uri(request: pytest.FixtureRequest) -> Callable[..., str]:
 async def bare(lsp_client: RecordingClient):
     """A server not yet initialized: the test picks the capabilities."""
     yield
+    await lsp_client.shutdown_session()
+
+
+#: The folder of the held server's parse gates (`held`): version V of a document is parsed once
+#: a file named V or a later version is in it (``SYLLA_TEST_HOLD_PARSE``, lsp/documents.py). One
+#: folder per test process; `gate` empties it around each test.
+GATE = Path(tempfile.mkdtemp(prefix="sylla-hold-parse-"))
+HELD = ClientServerConfig(server_command=SERVER_COMMAND, client_factory=make_client,
+                          server_env={**os.environ, "SYLLA_TEST_HOLD_PARSE": str(GATE)})
+
+
+@pytest.fixture
+def gate() -> Iterator[Path]:
+    """The gate folder with version 1 released: an opened document parses at once, an edit
+    waits for `release`."""
+    for old in GATE.iterdir():
+        old.unlink()
+    release(GATE, 1)
+    yield GATE
+    for old in GATE.iterdir():
+        old.unlink()
+
+
+def release(gate: Path, version: int) -> None:
+    """Let every parse up to ``version`` run."""
+    (gate / str(version)).touch()
+
+
+@pytest_lsp.fixture(config=HELD)
+async def held(lsp_client: RecordingClient, gate: Path) -> AsyncIterator[None]:
+    """A server not yet initialized whose parses wait for the test to `release` them. A test
+    decides by that event, not by how fast the parse is, whether its requests find a parse
+    running."""
+    yield
+    release(gate, 1 << 62)  # a test that failed before its release: let the server stop
     await lsp_client.shutdown_session()
 
 

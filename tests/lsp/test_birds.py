@@ -131,7 +131,8 @@ async def test_diagnostics_match_the_cli_including_the_encoding_of_the_saved_fil
     [b803] = [d for d in diagnostics if d.code == "B803"]
     # `<?xml version="1.0" encoding="` is 30 characters; the value `utf-16` follows
     assert b803.range == types.Range(start=types.Position(0, 30), end=types.Position(0, 36))
-    assert b803.severity == types.DiagnosticSeverity.Warning
+    # the game's own shape: information, which fails no default lint (B803's page says why)
+    assert b803.severity == types.DiagnosticSeverity.Information
 
 
 @pytest.mark.asyncio  # its own server, in its own event loop

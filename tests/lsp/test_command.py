@@ -29,7 +29,7 @@ def test_tcp_server_answers_initialize() -> None:
     port = _free_port()
     proc = subprocess.Popen([*SERVER_COMMAND, "--tcp", f"127.0.0.1:{port}"], stderr=subprocess.PIPE)
     try:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # a server start on a loaded machine; bounds a hang
         while True:
             try:
                 conn = socket.create_connection(("127.0.0.1", port), timeout=10)

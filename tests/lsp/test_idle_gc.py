@@ -1,11 +1,19 @@
-"""The server collects garbage when the session is quiet, not in the middle of a lint."""
+"""The server collects garbage when the session is quiet, not in the middle of a lint.
+
+Decided by the order of the event loop's timers, not by how long a sleep lasts: a probe
+scheduled with ``call_later`` runs before every timer due later and after every timer due
+earlier, however late the loop gets to them on a busy machine (asyncio runs the timers that are
+due in the order of their times). A probe set between two calls that each schedule the quiet
+collection falls after the first one's time and before the second's, so it sees whether the
+first was called off; `until` waits for a collection that must come.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import gc
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import pytest
@@ -33,6 +41,22 @@ class _Node:
         self.me = self  # a reference cycle: only the collector can free it
 
 
+def probe(delay: float, look: Callable[[], object]) -> asyncio.Future[object]:
+    """What ``look`` returns when the loop runs the timers due ``delay`` seconds from now."""
+    loop = asyncio.get_running_loop()
+    seen: asyncio.Future[object] = loop.create_future()
+    loop.call_later(delay, lambda: seen.set_result(look()))
+    return seen
+
+
+async def until(done: Callable[[], bool]) -> None:
+    """Wait for ``done`` (a collection that must come); a minute is only the bound of a hang."""
+    deadline = asyncio.get_running_loop().time() + 60
+    while not done():
+        assert asyncio.get_running_loop().time() < deadline, "no collection came"
+        await asyncio.sleep(0.01)
+
+
 async def test_cycles_are_freed_once_the_session_is_quiet() -> None:
     collector = IdleCollector(quiet=0.05, max_gap=60)
     with _started(collector):
@@ -40,13 +64,12 @@ async def test_cycles_are_freed_once_the_session_is_quiet() -> None:
         node = _Node()
         ref = weakref.ref(node)
         del node
-        collector.activity()
-        await asyncio.sleep(0.02)
-        collector.activity()  # more work: the quiet window starts again
-        await asyncio.sleep(0.02)
-        assert ref() is not None and collector.collections == 0
-        await asyncio.sleep(0.1)
-        assert ref() is None and collector.collections == 1
+        collector.activity()  # a collection once quiet ...
+        seen = probe(collector.quiet, lambda: (ref() is not None, collector.collections))
+        collector.activity()  # ... more work: the quiet window starts again
+        assert await seen == (True, 0)  # past the first window's end, before the second's
+        await until(lambda: collector.collections == 1)
+        assert ref() is None
 
 
 async def test_a_busy_session_still_collects_after_the_longest_gap() -> None:
@@ -73,8 +96,8 @@ async def test_a_busy_session_leaves_the_old_objects_to_a_quiet_moment() -> None
         assert ref() is not None and collector.collections == 1 and collector.full_collections == 0
         collector.max_gap = 60
         collector.activity()
-        await asyncio.sleep(0.15)
-        assert ref() is None and collector.full_collections == 1
+        await until(lambda: collector.full_collections == 1)
+        assert ref() is None
 
 
 async def test_a_session_never_quiet_still_gets_a_full_collection_after_the_longest_gap() -> None:
@@ -90,14 +113,19 @@ async def test_a_session_never_quiet_still_gets_a_full_collection_after_the_long
 
 async def test_changes_and_requests_keep_the_session_from_being_quiet() -> None:
     collector = IdleCollector(quiet=0.05, max_gap=60)
+    loop = asyncio.get_running_loop()
     with _started(collector):
+        start = loop.time()
         collector.activity()  # a lint ended: a collection once quiet ...
-        for _ in range(4):
-            await asyncio.sleep(0.03)
-            collector.touch()  # ... but the editor keeps typing and asking
-        assert collector.collections == 0
-        await asyncio.sleep(0.1)
-        assert collector.collections == 1
-        collector.touch()  # nothing pending: a request alone schedules nothing
-        await asyncio.sleep(0.1)
-        assert collector.collections == 1
+        # ... but the editor keeps typing and asking: a touch every half window, each due
+        # before the collection the one before it put off
+        for k in range(1, 5):
+            loop.call_at(start + k * collector.quiet / 2, collector.touch)
+        seen = loop.create_future()
+        loop.call_at(start + 2.5 * collector.quiet, lambda: seen.set_result(collector.collections))
+        assert await seen == 0  # a window after the first would-be collection, none came
+        await until(lambda: collector.collections == 1)
+        # nothing pending: a request alone schedules nothing (a collection it scheduled would
+        # be due before the probe)
+        collector.touch()
+        assert await probe(2 * collector.quiet, lambda: collector.collections) == 1

@@ -52,7 +52,7 @@ def run_nvim(tmp_path: Path, file: Path, fix_code: str) -> dict:
         cwd=tmp_path,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=300,  # bounds a hang; the Lua side waits up to 90 s for each event
         stdin=subprocess.DEVNULL,
     )
     assert out.exists(), f"nvim wrote no result (exit {proc.returncode}): {proc.stdout[-2000:]} {proc.stderr[-2000:]}"

@@ -21,10 +21,11 @@ from hypothesis import strategies as st
 from lsprotocol import types
 from pygls.protocol import default_converter
 
-from sylla.grammar.incremental import reparse
-from sylla.grammar.model import Block, PhaseMark, Span
-from sylla.grammar.parse import ParseResult, parse
-from sylla.grammar.schedule import ScheduledBlock, schedule
+from sylla.grammar.core import Span
+from sylla.grammar.syllabus.incremental import reparse
+from sylla.grammar.syllabus.model import Block, PhaseMark
+from sylla.grammar.syllabus.parse import ParseResult, parse
+from sylla.grammar.syllabus.schedule import ScheduledBlock, schedule
 from sylla.lsp.documents import Analysis
 from sylla.lsp.outline_pieces import document_symbols
 from sylla.lsp.positions import PositionMap

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sylla.grammar.incremental import reparse
-from sylla.grammar.parse import parse
-from sylla.grammar.synth import phase_pairs
+from sylla.grammar.syllabus.incremental import reparse
+from sylla.grammar.syllabus.parse import parse
+from sylla.grammar.syllabus.synth import phase_pairs
 from sylla.lsp import outline_pieces
 from sylla.lsp.documents import Analysis
 from sylla.lsp.outline import document_symbols

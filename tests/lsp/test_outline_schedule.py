@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from sylla.grammar.parse import parse
-from sylla.grammar.schedule import schedule
+from sylla.grammar.syllabus.parse import parse
+from sylla.grammar.syllabus.schedule import schedule
 from sylla.lsp.documents import Analysis
 from sylla.lsp.outline import document_symbols
 

@@ -23,6 +23,9 @@ async def test_registry_tasks_and_params_are_offered(bare: RecordingClient, tmp_
     registry.write_text(REGISTRY, encoding="utf-8")
     bare.set_configuration({"registry": str(registry)}, section="sylla")
     await start(bare)
+    # the server waits only briefly for its settings before it completes: let them be on their
+    # way first, so the answer does not depend on how fast the machine carries them
+    await bare.settings_sent()
     text = '{\n  "instructions": [\n    {"$episode": "", }\n  ]\n}\n'
     uri = (tmp_path / "s.json").as_uri()
     bare.open(uri, text)

@@ -4,13 +4,14 @@ burst of 1,000 edits (whose diagnostics must match the last version)."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
-from lsp_support import RecordingClient, fixture_text, uri_of
+from lsp_support import RecordingClient, fixture_text, release, start, uri_of
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from sylla.grammar.synth import phase_pairs
+from sylla.grammar.syllabus.synth import phase_pairs
 
 pytestmark = [pytest.mark.editor, pytest.mark.asyncio]
 
@@ -74,7 +75,8 @@ async def test_a_5_mb_document(client: RecordingClient) -> None:
     client.open(uri, text)
     # the server answers other requests while it lints the big one
     await _alive(client)
-    diagnostics = await client.diagnostics_for(uri, 1, timeout=90)
+    # the bound of a hang: a 5 MB lint takes seconds, many times that on a loaded machine
+    diagnostics = await client.diagnostics_for(uri, 1, timeout=600)
     assert [d.code for d in diagnostics] == ["T401"]
     last_line = text.count("\n") - 4
     line = text.splitlines()[last_line]
@@ -84,23 +86,30 @@ async def test_a_5_mb_document(client: RecordingClient) -> None:
     assert hover is not None and "task **Pong**" in hover.contents.value
 
 
-async def test_a_burst_of_1000_edits_lints_the_last_version(client: RecordingClient) -> None:
+async def test_a_burst_of_1000_edits_lints_the_last_version(held: RecordingClient, gate: Path) -> None:
+    """Only the last version's diagnostics are published. The parses of the edited versions
+    wait until the whole burst is in (the test's `release`), so a lint that started during the
+    burst (the 5 ms quiet window can pass between two of its messages on a busy machine) ends
+    on a version that is no longer the document's and is dropped: what is published is decided
+    by the burst, not by how its messages were spread in time."""
+    await start(held)
     uri = uri_of("burst.json")
     text = fixture_text("bad.json")
-    client.open(uri, text)
-    await client.diagnostics_for(uri, 1)
-    client.published.clear()
+    held.open(uri, text)
+    await held.diagnostics_for(uri, 1)
+    held.published.clear()
     # type 1,000 characters into the name, one edit per character
     col = text.splitlines()[1].index("bad-syllabus")
     for i in range(1000):
-        client.change(uri, i + 2, (1, col + i), (1, col + i), "x")
+        held.change(uri, i + 2, (1, col + i), (1, col + i), "x")
     # ... and finally remove the trailing comma
     line = text.splitlines()[8]
-    client.change(uri, 1002, (8, line.rindex(",")), (8, line.rindex(",") + 1), "")
-    diagnostics = await client.diagnostics_for(uri, 1002)
+    held.change(uri, 1002, (8, line.rindex(",")), (8, line.rindex(",") + 1), "")
+    # the server handles messages in order: once this is answered, every change is in
+    elsewhere = types.HoverParams(text_document=_doc(uri_of("elsewhere.json")), position=types.Position(0, 0))
+    assert await held.text_document_hover_async(elsewhere) is None
+    release(gate, 1002)
+    diagnostics = await held.diagnostics_for(uri, 1002)
     assert "N602" not in [d.code for d in diagnostics]
     assert [d.code for d in diagnostics] == ["T401", "P303", "P306", "H501", "P302"]
-    versions = [p.version for p in client.published if p.uri == uri]
-    assert len(versions) <= 20, f"one lint per burst expected, got {len(versions)} publishes"
-    assert versions[-1] == 1002
-    assert versions == sorted(versions)
+    assert [p.version for p in held.published if p.uri == uri] == [1002]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sylla.grammar.model import Span
+from sylla.grammar.core import Span
 from sylla.lsp.stale import Shift
 
 ALPHABET = st.sampled_from("ab\n{}")

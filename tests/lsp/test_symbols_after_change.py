@@ -3,7 +3,7 @@ the new text, exactly what a fresh server opened on that text answers.
 
 LSP has no refresh for symbols, so an outline answered from the previous parse would stay
 wrong in the editor. The server answers from the new version, parsed from the previous one
-(``grammar/incremental.py``) and written reusing the previous outline's unmoved positions
+(``grammar/syllabus/incremental.py``) and written reusing the previous outline's unmoved positions
 (``lsp/outline.py``). Each edit below is followed at once by the request, while the server is
 still busy with that version; the edits are the three paths: a count changed in place (every
 later episode range moves, no position does), a line break typed inside an instruction (every
@@ -17,7 +17,7 @@ import pytest_lsp
 from lsp_support import CONFIG, RecordingClient, start, uri_of
 from lsprotocol import types
 
-from sylla.grammar.synth import phase_pairs
+from sylla.grammar.syllabus.synth import phase_pairs
 
 pytestmark = pytest.mark.editor
 
@@ -52,7 +52,7 @@ async def test_symbols_right_after_a_change_are_those_of_the_new_text(bare: Reco
     await start(bare, refresh=True)
     uri = uri_of("symbols-after-change-500k.json")
     bare.open(uri, TEXT)
-    await bare.diagnostics_for(uri, 1, timeout=60)
+    await bare.diagnostics_for(uri, 1, timeout=300)
     before = await _symbols(bare, uri)  # the editor's outline of the opened text
     assert len(before) > 1000
 
@@ -74,7 +74,7 @@ async def test_symbols_right_after_a_change_are_those_of_the_new_text(bare: Reco
         assert answer == expected, f"edit {version - 1}: the outline is not the new text's"
         assert answer != before  # an outline of the previous version would fail the line above
         before = answer
-        await bare.diagnostics_for(uri, version, timeout=60)
+        await bare.diagnostics_for(uri, version, timeout=300)
 
     # the first edit made the block 17 episodes instead of 10: every later range is 7 further
     blocks = [child for phase in expected for child in phase.children or ()]

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 
-from sylla.grammar.model import LineIndex
+from sylla.grammar.core import LineIndex
 from sylla.lsp.sync import apply_indexed
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "lsp"

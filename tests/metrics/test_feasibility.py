@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from sylla.grammar.author import Spec, build
-from sylla.grammar.parse import parse
+from sylla.grammar.syllabus.author import Spec, build
+from sylla.grammar.syllabus.parse import parse
 from sylla.linter import Config, ConfigError, lint, load_config
 from sylla.metrics.feasibility import feasibility
 from sylla.metrics.needs import Need, needs_of

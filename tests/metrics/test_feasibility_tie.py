@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sylla.grammar.author import Spec, build
-from sylla.grammar.parse import parse
+from sylla.grammar.syllabus.author import Spec, build
+from sylla.grammar.syllabus.parse import parse
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.feasibility import feasibility
 from sylla.metrics.result import compute_metrics
@@ -106,7 +106,7 @@ def test_random_structures(text: str, seed: int, fmt: str, ste: list[str] | None
        fmt=st.sampled_from(["csv", "l2logger"]))
 @pytest.mark.slow
 def test_new_syllabi(kind: str, n: int, pretest: bool, fmt: str, tmp_path: Path) -> None:
-    from sylla.grammar.author import Variation
+    from sylla.grammar.syllabus.author import Variation
 
     tasks = tuple(TASKS[: 1 if kind in ("CL", "STE") else n])
     vary = (Variation(tasks[0], "w", (1, 2, 3)),) if kind in ("CL", "ANT-C") else ()

@@ -270,3 +270,36 @@ def test_lines_fed_in_pieces_read_as_the_whole(lines, final, cuts, switch):
     finally:
         module.SWITCH_AFTER, module.SWITCH_RATIO = 2_000, 4
     assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("shape", ["empty", "blank", "folder"])
+def test_a_run_folder_whose_training_log_is_empty_or_a_folder_names_it(tmp_path, shape):
+    """Issue 38: an empty ``training_log.log`` or a folder of that name gave "neither an
+    l2logger log ... nor a learnkit log", as if continual-imitation logs did not exist. An
+    empty or blank file is now the reader's, which says it is empty or holds no phase; a
+    folder is named as such, in a message that lists continual-imitation logs."""
+    run = tmp_path / "exp_seed0"
+    run.mkdir()
+    if shape == "folder":
+        (run / "training_log.log").mkdir()
+    else:
+        (run / "training_log.log").write_text("" if shape == "empty" else "\n  \n")
+    done = subprocess.run([sys.executable, "-m", "sylla", "metrics", str(run)],
+                          capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in done.stderr
+    if shape == "folder":
+        assert done.returncode == 2
+        assert "nor a continual-imitation log (a training_log.log file): its training_log.log " \
+               "is a directory, not a file" in done.stderr
+    else:
+        assert done.returncode == 1
+        words = "the file is empty" if shape == "empty" else "no phase"
+        assert done.stderr.startswith(f"sylla: {run / 'training_log.log'}: {words}")
+
+
+def test_a_folder_of_no_known_format_lists_continual_imitation_logs(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "sylla", "metrics", str(tmp_path)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert "an l2logger log (logger_info.json), a learnkit log (worker-env-K folders) nor a " \
+           "continual-imitation log (a training_log.log file)" in done.stderr

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from sylla.cli import main
+from sylla.metrics import compute_metrics
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "fixtures" / "metrics" / "l2metrics_example"
 LOG = EXAMPLE / "ll_logs" / "multi_task"
@@ -99,3 +100,21 @@ def test_name_sets_the_files_base_name_and_a_learnkit_log_is_refused(tmp_path: P
                  "--out", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err
     assert "l2logger" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("syllabus", ["two_tasks.json", "two_tasks_split.json"])
+def test_with_a_syllabus_the_files_hold_the_logs_own_regimes(tmp_path: Path,
+                                                             syllabus: str) -> None:
+    """l2metrics reads no syllabus: its regimes are the log's. A syllabus that splits the
+    first training into two blocks has a block more than the log has regimes (it was refused
+    with exit 2); the files are the same as without the syllabus, which still checks the log."""
+    fixtures = EXAMPLE.parent
+    log, path = fixtures / "l2logger_v11", fixtures / syllabus
+    common = ["metrics", "--no-progress", "-l", str(log), "--format", "l2metrics"]
+    assert main([*common, "--out", str(tmp_path / "plain")]) == 0
+    assert main([*common, "--syllabus", str(path), "--out", str(tmp_path / "checked")]) == 0
+    for name in ("l2logger_v11_metrics.json", "l2logger_v11_regime.tsv"):
+        assert (tmp_path / "checked" / name).read_bytes() == (tmp_path / "plain" / name).read_bytes()
+    regimes = len((tmp_path / "plain" / "l2logger_v11_regime.tsv").read_text().splitlines()) - 1
+    blocks = len(compute_metrics(log, path, only=["avg_perf"]).runs[0].blocks)
+    assert (blocks > regimes) == (syllabus == "two_tasks_split.json")

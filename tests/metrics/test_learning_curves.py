@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sylla.grammar.trials.synth import write_delivery
+from sylla.grammar.trials.synth import write_delivery, write_edge_trials
 from sylla.metrics.learning_curves import accuracy_by_trial, search_sensitivity, variance_by_trial, wilson
 from sylla.metrics.readers.deliveries import read_trials
 
@@ -129,3 +129,100 @@ def test_missing_delivery_is_a_clear_error(tmp_path: Path) -> None:
     r = subprocess.run([sys.executable, "-m", "sylla", "metrics", "--log", str(tmp_path / "nope"), "--trials", str(JSON)],
                        capture_output=True, text=True)
     assert r.returncode == 2 and "Traceback" not in r.stderr and "nope" in r.stderr
+
+
+def _curve(folder: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "sylla", "metrics", "--log", str(folder), "--trials", str(JSON), "-f", "json"],
+                          capture_output=True, text=True)
+
+
+def _accuracy(out: subprocess.CompletedProcess[str]) -> dict[tuple[str, int], float]:
+    assert out.returncode == 0, out.stderr
+    rows = json.loads(out.stdout)["rows"]
+    return {(r["group"], r["trial"]): r["value"] for r in rows if r["section"] == "accuracy" and r["metric"] == "accuracy"}
+
+
+def _zero_based(src: Path, dst: Path, stray_trial: str | None) -> int:
+    """``src``'s delivery written with trials from 0 (a known deviant shape); with ``stray_trial``,
+    one more predictions row: a copy of row 6 with that trial. Returns the stray row's line."""
+    import csv
+
+    dst.mkdir()
+    line = 0
+    for name in ("predictions.csv", "bests.csv", "samples.csv", "description.md"):
+        text = (src / name).read_text()
+        if name.endswith(".csv"):
+            lines = text.splitlines()
+            rows = list(csv.reader(lines[1:]))
+            for r in rows:
+                r[3] = str(int(r[3]) - 1)
+            if name == "predictions.csv" and stray_trial is not None:
+                rows.append(list(rows[4]))
+                rows[-1][3] = stray_trial
+                line = len(rows) + 1
+            quote = {0, 4, 5, 6, 8}
+            text = "\n".join([lines[0]] + [",".join(f'"{v}"' if i in quote else v for i, v in enumerate(r)) for r in rows]) + "\n"
+        (dst / name).write_text(text)
+    return line
+
+
+@pytest.mark.parametrize("stray", ["11", "12", "-1"])
+def test_a_stray_trial_number_moves_no_other_row(clean: Path, tmp_path: Path, stray: str) -> None:
+    """Issue 38: one row with a trial its file's numbering (from 0) does not have flipped the
+    inferred numbering, moved every legitimate row and shifted the curve, with exit 0. The
+    trial files decide: the curve is the one of the same delivery numbered as the request asks,
+    and the stray row is named."""
+    want = _accuracy(_curve(clean))
+    line = _zero_based(clean, tmp_path / "d", stray)
+    out = _curve(tmp_path / "d")
+    assert _accuracy(out) == want
+    assert f"predictions.csv: 1 trial outside 0..10, the file's numbering: rows {line}" in out.stderr
+
+
+def test_a_stray_trial_number_without_inputs_is_refused_and_named(tmp_path: Path) -> None:
+    """The real bests.csv shape has no input column: nothing but the values tells the numbering,
+    and trial 11 (only the request's numbering has it) against trial 0 (only a numbering from 0)
+    cannot be settled. No curve is drawn on a guess; the stray row is named."""
+    shutil.copytree(FIXTURES / "deviant", tmp_path / "d")
+    bests = tmp_path / "d" / "bests.csv"
+    lines = bests.read_text().splitlines()
+    lines.append(lines[2].replace(",1,1,1,", ",1,1,11,", 1))
+    bests.write_text("\n".join(lines) + "\n")
+    r = subprocess.run([sys.executable, "-m", "sylla", "metrics", "--log", str(tmp_path / "d"), "--trials", str(JSON)],
+                       capture_output=True, text=True)
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert "accuracy by trial" not in r.stdout
+    assert f"bests.csv:{len(lines)}:" in r.stderr and f"row {len(lines)})" in r.stderr
+
+
+def test_programs_and_numbers_past_python_s_limits_are_bad_rows_not_tracebacks(clean: Path, tmp_path: Path) -> None:
+    """Issue 38: a program nested 70,000 deep, a 5,000-digit constant, a trial of 5,000 digits
+    and an nll of nan: each row is set aside and named; the rest computes."""
+    import csv
+
+    shutil.copytree(clean, tmp_path / "d")
+    preds = tmp_path / "d" / "predictions.csv"
+    lines = preds.read_text().splitlines()
+    edits = {3: (8, "(lambda " + "(cons 1 " * 70_000 + "$0" + ")" * 70_001), 4: (8, "(lambda (cons 1" + "2" * 5000 + " $0))"),
+             5: (3, "9" * 5000), 6: (12, "nan")}
+    for line, (index, value) in edits.items():
+        fs = next(csv.reader([lines[line - 1]]))
+        fs[index] = value
+        lines[line - 1] = ",".join(f'"{v}"' if i in {0, 4, 5, 6, 8} else v for i, v in enumerate(fs))
+    preds.write_text("\n".join(lines) + "\n")
+    r = _curve(tmp_path / "d")
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    named = {int(n) for line in r.stderr.splitlines() if line.startswith("sylla: bad rows: predictions.csv")
+             for n in line.rsplit("rows ", 1)[1].replace("...", "").split(",") if n.strip().isdigit()}
+    assert set(edits) <= named
+    assert json.loads(r.stdout)["rows"]
+
+
+def test_trial_files_past_python_s_limits_are_a_clear_refusal(clean: Path, tmp_path: Path) -> None:
+    trials = tmp_path / "json"
+    shutil.copytree(JSON, trials)
+    shutil.copy(write_edge_trials(str(JSON), str(tmp_path / "edge"))["c046_1.json"], trials / "c046_1.json")
+    r = subprocess.run([sys.executable, "-m", "sylla", "metrics", "--log", str(clean), "--trials", str(trials)],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "c046_1.json: its examples cannot be read" in r.stderr

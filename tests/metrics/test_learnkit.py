@@ -167,3 +167,53 @@ def test_a_status_other_than_done_or_not_done_is_an_error(tmp_path):
     with pytest.raises(MetricsError, match=r"must be DONE or NOT_DONE, got 'CRASHED'") as info:
         read_log(d)
     assert str(path) in str(info.value) and ":4" in str(info.value)
+
+
+ONE_WORKER = FIXTURES / "learnkit_feb2020_one_worker" / "two_tasks-1582671493-285338"
+
+
+def _worker_episodes(run) -> dict[str, list[int]]:
+    """Each block folder's episode counters (the ``task`` column), read with the csv module."""
+    import csv
+
+    out: dict[str, list[int]] = {}
+    for path in sorted(run.glob("worker-env-*/*/*/data-log.tsv")):
+        with open(path, newline="") as handle:
+            numbers = {int(rec["task"]) for rec in csv.DictReader(handle, delimiter="\t")}
+        out[f"{path.parent.parent.name}/{path.parent.name}"] = sorted(numbers)
+    return out
+
+
+def test_a_february_run_holding_one_of_its_two_workers_says_how_to_compute_it():
+    """Issue 38: a February 2020 run copied without its second worker's folder could not be
+    computed with --syllabus (--allow-partial did not help) and no hint was given. Refused, the
+    message counts the missing episodes, names the worker folders present and says how."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "sylla", "metrics", str(ONE_WORKER),
+                           "--syllabus", str(ONE_WORKER / "syllabus.json")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "episode 1 is missing from every worker" in done.stderr
+    assert "the log holds 1 worker folder(s) (worker-env-0)" in done.stderr
+    assert "use --allow-partial" in done.stderr
+
+
+def test_with_allow_partial_each_episode_goes_to_the_block_its_number_names():
+    """--allow-partial computes it: every episode present goes to the block its global counter
+    falls in, and each block that misses episodes is marked partial."""
+    r = compute_metrics(ONE_WORKER, ONE_WORKER / "syllabus.json", allow_partial=True,
+                        only=["saturation"])
+    b = r.runs[0].blocks
+    from sylla.grammar.syllabus.schedule import schedule
+    from sylla.metrics.syllabus import load_syllabus
+
+    sched = schedule(load_syllabus(ONE_WORKER / "syllabus.json"))
+    present = [n for numbers in _worker_episodes(ONE_WORKER).values() for n in numbers]
+    expected = [sum(bl.start <= n < bl.end for n in present) for bl in sched.blocks]
+    assert b["count"].tolist() == expected
+    assert b.task.tolist() == [bl.task for bl in sched.blocks]
+    assert b["partial"].tolist() == [c < bl.count for c, bl in zip(expected, sched.blocks)]
+    assert any("episodes are missing from the log" in w for w in r.warnings)
+    assert any("each episode is placed by its number" in w for w in r.warnings)

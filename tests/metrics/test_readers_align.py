@@ -116,8 +116,8 @@ def test_plain_log_without_syllabus_is_refused():
 
 def test_workers_share_the_schedule(tmp_path):
     # two workers: each runs half of every block (engines give count//K, remainder first)
-    from sylla.grammar.parse import parse
-    from sylla.grammar.schedule import schedule
+    from sylla.grammar.syllabus.parse import parse
+    from sylla.grammar.syllabus.schedule import schedule
 
     model = parse(SYLLABUS.read_text()).model
     lines = ["worker,episode,reward"]

@@ -8,7 +8,7 @@ import signal
 import time
 from pathlib import Path
 
-from sylla.grammar.model import LineIndex
+from sylla.grammar.core import LineIndex
 
 from .support import FIX, row_count, rows, start, sylla
 

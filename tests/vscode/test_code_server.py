@@ -152,10 +152,13 @@ def test_code_server_shows_problems_hover_and_applies_a_quick_fix(vsix: Path, tm
             SYLLA_HOVER_COLUMN="31",
             SYLLA_FIX_LINE="8",  # {"$phase": "2.test"}: learning is on in a test phase (H501)
             SYLLA_FIX_TITLE="$info",
+            SYLLA_FIX_CODE="H501",  # gone from the Problems panel once the fix is saved
             SYLLA_SCHEMA_FILE="ste_syllabus.json",
             SYLLA_SCHEMA_WAIT_FOR='Unknown directive: did you mean "$repeat"?',
+            SYLLA_SCHEMA_CODE="N603",  # the sylla server's word on the same file
             SYLLA_XML_FILE="configMeta.xml",
             SYLLA_XML_CODE="B810",
+            SYLLA_XML_COUNT="2",
         )
         drive = subprocess.run(
             [str(NODE24), str(DRIVER), f"http://127.0.0.1:{port}/?folder={workspace}", syllabus.name, str(out)],

@@ -19,7 +19,7 @@ from vscode_support import run_npm as _run
 pytestmark = [pytest.mark.editor, pytest.mark.packaging]
 
 
-GRAMMAR_SCHEMA = ROOT / "grammar" / "syllabus.schema.json"
+GRAMMAR_SCHEMA = ROOT / "grammar" / "syllabus" / "syllabus.schema.json"
 
 
 @pytest.fixture(scope="module", autouse=True)

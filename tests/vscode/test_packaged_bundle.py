@@ -28,11 +28,11 @@ FIXTURES = ROOT / "tests" / "fixtures"
 
 
 def run_packaged(
-    extension: Path, workspace: Path, document: Path, python: str = sys.executable, timeout_ms: int = 40000, **env: str
+    extension: Path, workspace: Path, document: Path, python: str = sys.executable, timeout_ms: int = 90000, **env: str
 ) -> dict:
     proc = subprocess.run(
         ["node", str(HOST), str(extension / "dist" / "extension.js"), python, str(workspace), str(document), str(timeout_ms)],
-        capture_output=True, text=True, timeout=120, cwd=workspace, check=False, env=dict(os.environ, **env),
+        capture_output=True, text=True, timeout=240, cwd=workspace, check=False, env=dict(os.environ, **env),
     )
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
     assert lines, f"the host printed no report (exit {proc.returncode}): {proc.stdout[-2000:]} {proc.stderr[-2000:]}"

@@ -1,4 +1,4 @@
-"""grammar/syllabus.schema.json as editors apply it to a whole file (VS Code's JSON validation
+"""grammar/syllabus/syllabus.schema.json as editors apply it to a whole file (VS Code's JSON validation
 uses the root schema, the linter validates per form): the bare instruction list that the linter
 accepts is valid, and a misspelt directive fails only on its key, where the schema carries the
 "did you mean" that VS Code shows (tests/vscode/test_code_server.py sees it in the Problems panel)."""
@@ -9,7 +9,7 @@ import json
 
 from jsonschema import Draft202012Validator
 
-from sylla.grammar.schema import SCHEMA_PATH
+from sylla.grammar.syllabus.schema import SCHEMA_PATH
 
 SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 VALIDATOR = Draft202012Validator(SCHEMA)

@@ -4,7 +4,7 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-export const SCHEMA_SOURCE = join(root, "..", "grammar", "syllabus.schema.json");
+export const SCHEMA_SOURCE = join(root, "..", "grammar", "syllabus", "syllabus.schema.json");
 export const SCHEMA_TARGET = join(root, "schemas", "syllabus.schema.json");
 
 /** Copy the schema; returns false, after saying why, when grammar/ has none yet. */

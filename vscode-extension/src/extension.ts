@@ -57,7 +57,7 @@ function enabled(): boolean {
 function isOpenSyllabus(document: vscode.TextDocument): boolean {
   const { languageId, uri } = document;
   if (isJsonDocument(languageId, uri.scheme)) return looksLikeSyllabus(document.getText());
-  return isXmlDocument(languageId, uri.scheme) && looksLikeBirdsConfig(document.getText());
+  return isXmlDocument(languageId, uri.scheme) && looksLikeBirdsConfig(document.getText(), uri.path);
 }
 
 /** Keep the `json.schemas` entry that carries `sylla.schemaPatterns` in step with the setting. */

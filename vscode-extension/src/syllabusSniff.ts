@@ -2,7 +2,7 @@
  * Whether an open document looks like a sylla syllabus, so that the extension probes the
  * interpreter and starts the server only in projects that have one (no pop-ups elsewhere).
  *
- * This mirrors `sylla.grammar.detect.is_syllabus`, the server's own decision: a directive key
+ * This mirrors `sylla.grammar.syllabus.detect.is_syllabus`, the server's own decision: a directive key
  * (`$phase`, `$repeat`, `$episode`, `$dataset`, `$info`) anywhere, or a top-level
  * `"instructions"` list. The server still makes the final call per file (including the
  * `syllabi = [globs]` of sylla.toml), so a false "yes" here costs one idle server, never a finding.

@@ -1,7 +1,7 @@
 """The differential harness: the same l2logger log through l2metrics' own CLI and through sylla.
 
-Used by ``tests/metrics/test_differential.py`` (a short hypothesis run) and
-``bench/differential.py`` (the long campaign). Logs are written by l2logger's ``DataLogger``
+Used through `batch.run_batch` by ``tests/metrics/test_differential.py`` (a short hypothesis
+run) and ``bench/differential.py`` (the long campaign). Logs are written by l2logger's ``DataLogger``
 (`l2l_write.py`, in ``.venv-l2m``); l2metrics 3.1.0 runs as ``python -m l2metrics -R ...``, the
 recursive mode, because that is the one whose files carry every value at full precision (the
 lifetime TSV; the single-run JSON rounds lifetime values to 10 decimals). STE runs are stored
@@ -106,9 +106,19 @@ def write_logs(specs: list[dict[str, Any]]) -> list[Path]:
 
 def write_data_range(path: Path, tasks: list[str], keyed: str) -> Path:
     """A ``-d`` file covering every task, keyed by variant (``alpha_v0``) or base (``alpha``)
-    name; ranges differ per key so that a wrong key changes numbers."""
+    name; ranges differ per key so that a wrong key changes numbers. Keyed by variant, the
+    first key whose base another key shares is written in integers and with a key besides
+    ``min`` and ``max``, as a hand-written file may be: l2metrics writes the file's entries
+    back as they are (`files.py`). (A base with one integer key alone would stop l2metrics in
+    variant-agnostic mode: its merged ``np.int64`` range is no JSON.)"""
     keys = sorted({t if keyed == "variant" else t.split("_")[0] for t in tasks})
-    ranges = {k: {"min": -5.0 - i, "max": 20.0 + 3 * i} for i, k in enumerate(keys)}
+    ranges: dict[str, dict[str, Any]] = {
+        k: {"min": -5.0 - i, "max": 20.0 + 3 * i} for i, k in enumerate(keys)}
+    bases = [k.split("_")[0] for k in keys]
+    shared = [k for k, b in zip(keys, bases) if bases.count(b) > 1]
+    if keyed == "variant" and shared:
+        entry = ranges[shared[0]]
+        ranges[shared[0]] = {"min": int(entry["min"]), "max": int(entry["max"]), "note": "hand"}
     path.write_text(json.dumps(ranges))
     return path
 
@@ -151,8 +161,9 @@ def run_l2metrics(log_parent: Path, option: OptionSet, l2data: Path, out_dir: Pa
         args += ["-d", str(data_range)]
     proc = _l2m(args, l2data, out_dir)
     lifetime_tsv = out_dir / "diff.tsv"
-    if not lifetime_tsv.exists():
-        return {"*": L2mResult(error=_last_error(proc))}
+    failed = _failed_run(_output(proc))
+    if not lifetime_tsv.exists():  # the first run stopped it: name it, and the caller goes on
+        return {failed or "*": L2mResult(error=_last_error(proc))}
     lifetime = pd.read_csv(lifetime_tsv, sep="\t")
     regimes = pd.read_csv(out_dir / "diff_regime.tsv", sep="\t")
     dicts = json.loads((out_dir / "diff.json").read_text())
@@ -168,24 +179,29 @@ def run_l2metrics(log_parent: Path, option: OptionSet, l2data: Path, out_dir: Pa
         mine = regimes[regimes["run_id"].astype(str) == run]
         result.regimes = mine.to_dict(orient="records")
         results[run] = result
-    failed = _failed_run(proc.stderr or "")
     if failed is not None and failed not in results:
         results[failed] = L2mResult(error=_last_error(proc))
     return results
 
 
-def _failed_run(stderr: str) -> str | None:
+def _output(proc: subprocess.CompletedProcess[str]) -> str:
+    """What l2metrics printed: its log goes to standard output (its handler writes through
+    ``tqdm.write``, whose default file is stdout), tracebacks and progress bars to stderr."""
+    return "\n".join(part.replace("\r", "\n") for part in (proc.stdout or "", proc.stderr or ""))
+
+
+def _failed_run(output: str) -> str | None:
     """The run l2metrics was computing when it stopped with an error (it logs "Starting
     metrics report for NAME" before each run of a recursive call and stops at an error)."""
-    if "Error" not in stderr and "Traceback" not in stderr:
+    if "Error" not in output and "Traceback" not in output:
         return None
     marker = "Starting metrics report for "
-    starts = [ln.split(marker, 1)[1].strip() for ln in stderr.splitlines() if marker in ln]
+    starts = [ln.split(marker, 1)[1].strip() for ln in output.splitlines() if marker in ln]
     return starts[-1] if starts else None
 
 
 def _last_error(proc: subprocess.CompletedProcess[str]) -> str:
-    lines = [ln for ln in (proc.stderr or "").splitlines() if ln.strip()]
+    lines = [ln for ln in _output(proc).splitlines() if ln.strip()]
     # the exception line ending a traceback, else a logged ERROR (progress bars share stderr)
     errors = [ln for ln in lines if ln.split(":", 1)[0].endswith(("Error", "Exception"))] or \
         [ln for ln in lines if "ERROR" in ln]
@@ -328,141 +344,3 @@ def compare(theirs: L2mResult, rows: pd.DataFrame,
             mine = here[here.metric.isin(["avg_train_perf", "avg_eval_perf"])]
             c.check(f"regime {number} avg_perf", _value(mine), _num(regime["avg_perf"]))
     return c
-
-
-# ----------------------------------------------------------------------------- a batch
-
-@dataclass
-class BatchReport:
-    """What one batch of logs under a list of option sets gave."""
-
-    logs: int = 0
-    runs: int = 0  # (log, option set) pairs both tools computed
-    values: int = 0
-    l2m_failed: list[str] = field(default_factory=list)
-    sylla_failed: list[str] = field(default_factory=list)
-    mismatches: list[str] = field(default_factory=list)
-    departures: list[str] = field(default_factory=list)  # argued departures, not compared
-
-
-def prepare_batch(logs: list[dict[str, Any]], ste_pool: list[dict[str, Any]],
-                  work: Path) -> tuple[list[Path], list[Path], dict[str, Path]]:
-    """Write the logs and STE runs; returns log folders, STE folders and the two ``-d`` files."""
-    for i, item in enumerate(logs):
-        item["log"]["dir"] = str(work / "logs")
-        item["log"]["scenario"] = f"run{i:03d}"
-    for spec in ste_pool:
-        spec["dir"] = str(work / "ste")
-    written = write_logs([item["log"] for item in logs] + ste_pool)
-    (work / "ste").mkdir(exist_ok=True)
-    tasks = sorted({t for item in logs for t in item["tasks"]})
-    ranges = {k: write_data_range(work / f"range-{k}.json", tasks, k)
-              for k in ("variant", "base")}
-    return written[:len(logs)], written[len(logs):], ranges
-
-
-def ste_for_mode(stes: list[Path], mode: str) -> list[Path]:
-    """The STE runs l2metrics holds after storing the folder with ``-s MODE``: all of them
-    (``a``), the last in its sorted walk of each task (``w``), or none."""
-    if mode == "none":
-        return []
-    ordered = sorted(stes)
-    if mode == "a":
-        return ordered
-    last: dict[str, Path] = {}
-    for path in ordered:
-        last[_trained_task(path)] = path
-    return sorted(last.values())
-
-
-def _trained_task(run: Path) -> str:
-    """The lower-cased task an STE run trains (as l2logger reads it)."""
-    for tsv in sorted(run.glob("*/*-train/data-log.tsv")):
-        head = tsv.read_text().splitlines()[:2]
-        cols = head[0].split("\t")
-        return head[1].split("\t")[cols.index("task_name")].lower()
-    raise ValueError(f"no training in STE run {run}")
-
-
-def departs(option: OptionSet, tasks: list[str], stored: list[str],
-            range_keys: list[str]) -> str | None:
-    """Why sylla's default rightly gives other numbers than l2metrics here, if it does.
-
-    In variant-agnostic mode l2metrics 3.1.0 gives a base task the STE runs of every stored
-    name that starts with it and the data range of every key that contains it, so task ``ab``
-    also takes ``abc_y``'s (docs/metrics.md, "Variant-agnostic matching"). sylla matches exact
-    base names unless ``--l2metrics-compat``; the option sets with ``compat`` check that mode
-    against l2metrics on the same logs."""
-    if option.compat or ("variant_mode", "agnostic") not in option.params:
-        return None
-    base = lambda name: name.lower().split("_")[0]
-    stored_bases = {base(s) for s in stored}
-    for task in sorted({base(t) for t in tasks}):
-        exact = {s for s in stored if base(s) == task}
-        glob = {task} & set(stored) or ({s for s in stored if s.startswith(task)}
-                                        if task in stored_bases else set())
-        if exact != glob:
-            return f"STE runs of {sorted(glob - exact)} also match {task!r} by prefix"
-        exact = {k for k in range_keys if base(k) == task}
-        substring = {k for k in range_keys if task in k.lower()}
-        if exact != substring:
-            return f"ranges of {sorted(substring - exact)} also match {task!r} by substring"
-    return None
-
-
-def run_batch(logs: list[dict[str, Any]], ste_pool: list[dict[str, Any]],
-              options: list[OptionSet], work: Path) -> BatchReport:
-    """Both tools on every log of the batch under every option set; every value compared."""
-    report = BatchReport(logs=len(logs))
-    log_dirs, ste_dirs, ranges = prepare_batch(logs, ste_pool, work)
-    l2data = {}
-    for mode in sorted({o.ste for o in options}):
-        l2data[mode] = work / f"l2data-{mode}"
-        if mode != "none" and ste_dirs:
-            store_ste_l2m(work / "ste", mode, l2data[mode])
-        l2data[mode].mkdir(exist_ok=True)
-    where_is = {d.name: d for d in log_dirs}
-    for option in options:
-        data_range = ranges.get(option.data_range) if option.data_range else None
-        pending = sorted(where_is)
-        theirs: dict[str, L2mResult] = {}
-        attempt = 0
-        while pending:  # a run that stops l2metrics ends its recursive call: go on without it
-            parent = work / f"l2m-{option.name}-{attempt}"
-            parent.mkdir()
-            for name in pending:
-                where_is[name] = where_is[name].rename(parent / name)
-            got = run_l2metrics(parent, option, l2data[option.ste],
-                                work / f"out-{option.name}-{attempt}", data_range)
-            if "*" in got:
-                theirs.update({n: got["*"] for n in pending})
-            theirs.update({n: r for n, r in got.items() if n in pending})
-            still = [n for n in pending if n not in theirs]
-            if len(still) == len(pending):  # no progress: l2metrics failed without a name
-                theirs.update({n: L2mResult(error="l2metrics wrote nothing") for n in still})
-                still = []
-            pending = still
-            attempt += 1
-        stes = ste_for_mode(ste_dirs, option.ste)
-        stored = sorted({_trained_task(p) for p in stes})
-        keys = sorted(json.loads(data_range.read_text())) if data_range else []
-        for name, folder in sorted(where_is.items()):
-            where = f"{option.name} {name}"
-            why = departs(option, logs[int(name[3:6])]["tasks"], stored, keys)
-            if why:
-                report.departures.append(f"{where}: {why}")
-                continue
-            result = theirs.get(name)
-            if result is None or result.error is not None:
-                report.l2m_failed.append(f"{where}: {result.error if result else 'no output'}")
-                continue
-            try:
-                rows, details = run_sylla(folder, stes, option, data_range)
-            except Exception as exc:  # noqa: BLE001 - a failure here is a finding, kept
-                report.sylla_failed.append(f"{where}: {type(exc).__name__}: {exc}")
-                continue
-            comparison = compare(result, rows, details)
-            report.runs += 1
-            report.values += comparison.compared
-            report.mismatches += [f"{where}: {m}" for m in comparison.mismatches]
-    return report

@@ -7,8 +7,9 @@ with the library that real agents use, so the logs are in the exact shape l2logg
 
 Usage: ``python l2l_write.py < specs.json``, where the input is a list of
 ``{"dir": base, "scenario": name, "version": "1.1"|"1.0", "perf": [columns],
-"records": [[worker, block_num, exp_num, block_type, block_subtype, task, status, rows]]}``
-where ``rows`` holds one list of values (one per performance column) per logged row;
+"records": [[worker, block_num, exp_num, block_type, block_subtype, task, status, rows,
+params]]}`` where ``rows`` holds one list of values (one per performance column) per logged row
+and ``params`` (optional, default ``{}``) is the record's ``task_params``;
 prints the list of scenario folders written. Format 1.0 is written by l2logger 1.8 and then
 rewritten as l2logger 1.0 did: no ``block_subtype`` column, ``log_format_version`` "1.0".
 """
@@ -30,7 +31,7 @@ def write(spec: dict) -> str:
     scenario = {"complexity": "1-low", "difficulty": "2-medium", "scenario_type": "custom"}
     loggers: dict[str, l2logger.DataLogger] = {}
     first: l2logger.DataLogger | None = None
-    for worker, block, exp, kind, subtype, task, status, rows in spec["records"]:
+    for worker, block, exp, kind, subtype, task, status, rows, *params in spec["records"]:
         logger = loggers.get(worker)
         if logger is None:
             logger = l2logger.DataLogger(spec["dir"], spec["scenario"], dict(info), scenario)
@@ -46,7 +47,8 @@ def write(spec: dict) -> str:
         for values in rows:
             logger.log_record({"block_num": block, "exp_num": exp, "worker_id": worker,
                                "block_type": kind, "block_subtype": subtype, "task_name": task,
-                               "task_params": {}, "exp_status": status,
+                               "task_params": params[0] if params else {},
+                               "exp_status": status,
                                **dict(zip(perf, values))})
     for logger in loggers.values():
         logger.close()

@@ -1,6 +1,9 @@
-"""A real browser (Debian's chromium driven by playwright) on ``sylla watch`` while a writer
-process extends an l2logger run block by block, with half-written lines; and a ``sylla
-report`` file opened from file:// with the network cut off.
+"""A real browser (Debian's chromium driven by playwright) on ``sylla watch`` while the run
+grows block by block, with half-written lines; and a ``sylla report`` file opened from file://
+with the network cut off.
+
+Each step waits for what the page must show (an event), with a timeout that only bounds a hang:
+how fast the page follows is bench/watch.py's to measure, not a test's to assume.
 
 Set SYLLA_SCREENSHOT=1 to refresh docs/img/watch-dashboard.png from the test.
 """
@@ -23,7 +26,8 @@ from .conftest import SYLLABUS, WATCH
 from .replay import Appender
 
 CHROMIUM = Path("/usr/bin/chromium")
-REPLAY = Path(__file__).with_name("replay.py")
+#: milliseconds a page may take to show what it must: the bound of a hang, not a speed
+LONG = 120_000
 SCREENSHOT = Path(__file__).parents[3] / "docs" / "img" / "watch-dashboard.png"
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"), reason="needs Debian's chromium (scripts/setup.d/50-code-server.sh installs it; in CI a missing one fails)")]
@@ -56,7 +60,7 @@ def _watch(run: Path) -> tuple[subprocess.Popen, str]:
     line = proc.stderr.readline()
     url = re.search(r"http://\S+", line)
     assert url, line
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + LONG / 1000
     while True:  # the line is printed before uvicorn binds
         try:
             urllib.request.urlopen(url.group(0) + "api/state", timeout=5).read()
@@ -72,35 +76,33 @@ def _points(page) -> int:
     return int(page.eval_on_selector("#curves", "e => Number(e.dataset.points || 0)"))
 
 
-def test_new_block_points_reach_the_page_within_2_s(tmp_path: Path, browser) -> None:
+def test_new_block_points_reach_the_page(tmp_path: Path, browser) -> None:
+    """The run grows in steps (new block folders, a half-written line after each), and after
+    each step the page shows a point for every whole line on disk."""
     run = tmp_path / "run"
     run.mkdir()
     proc, url = _watch(run)
-    writer = None
     try:
         page = browser.new_page()
         page.goto(url)
-        page.wait_for_selector("body[data-ready='1']", timeout=20000)
-        writer = subprocess.Popen([sys.executable, str(REPLAY), str(WATCH / "l2logger_run"),
-                                   str(run), "--delay", "0.02", "--block-pause", "1.5", "--half"])
-        checks = 0
-        while writer.poll() is None or _points(page) < 80:
+        page.wait_for_selector("body[data-ready='1']", timeout=LONG)
+        writer = Appender(WATCH / "l2logger_run", run)
+        total = len(writer.lines)  # the data lines and each block file's header
+        # a block folder holding its header alone is refused by the reader, and the page
+        # keeps the points it had: each step ends after a block's first row, not its header
+        headers = {next(i for i, (r, _) in enumerate(writer.lines) if r == rel) + 1
+                   for rel, _ in writer.lines}
+        for cut in sorted({c + 1 if c in headers else c for c in [*range(1, total, 5), total]}):
+            writer.advance(cut, half=cut < total)
             on_disk = _data_lines(run)
             page.wait_for_function(f"Number(document.getElementById('curves').dataset.points"
-                                   f" || 0) >= {on_disk}", timeout=2000)
-            checks += 1
-            time.sleep(0.3)
-            if writer.poll() is not None and _points(page) >= 80:
-                break
-        assert checks > 5
-        assert _points(page) == 80
+                                   f" || 0) >= {on_disk}", timeout=LONG)
+        assert _points(page) == _data_lines(run) == 80
         page.wait_for_function("document.getElementById('progress-text').textContent"
-                               ".startsWith('episode 80 of 80')", timeout=5000)
+                               ".startsWith('episode 80 of 80')", timeout=LONG)
     finally:
-        if writer is not None:
-            writer.kill()
         proc.terminate()
-        proc.wait(timeout=10)
+        proc.wait(timeout=60)
 
 
 def test_planted_wrong_task_shows_the_banner(tmp_path: Path, browser) -> None:
@@ -111,30 +113,27 @@ def test_planted_wrong_task_shows_the_banner(tmp_path: Path, browser) -> None:
         page = browser.new_page()
         page.set_viewport_size({"width": 1200, "height": 900})
         page.goto(url)
-        page.wait_for_selector("body[data-ready='1']", timeout=20000)
+        page.wait_for_selector("body[data-ready='1']", timeout=LONG)
         writer = Appender(WATCH / "l2logger_run", run)
         writer.advance(49)  # episodes 0-44: conforming
         page.wait_for_function("Number(document.getElementById('curves').dataset.points"
-                               " || 0) >= 45", timeout=10000)
+                               " || 0) >= 45", timeout=LONG)
         rel, line = writer.lines[49]
         with open(run / rel, "ab") as handle:  # episode 45 runs Pong in a Breakout block
             handle.write(line.replace(b"breakout", b"pong"))
-        written = time.monotonic()
-        page.wait_for_selector("#divergence.shown", timeout=5000)
-        elapsed = time.monotonic() - written
+        page.wait_for_selector("#divergence.shown", timeout=LONG)
         writer.done = 50
         writer.advance(len(writer.lines))
         banner = page.inner_text("#divergence")
         assert page.eval_on_selector("#divergence", "e => e.dataset.episode") == "45"
         assert "episode 45" in banner and "task Breakout" in banner and "task pong" in banner
         assert f"{SYLLABUS}:15" in banner
-        assert elapsed < 2.0, elapsed
         if os.environ.get("SYLLA_SCREENSHOT"):
             time.sleep(2)
             page.screenshot(path=str(SCREENSHOT), full_page=True)
     finally:
         proc.terminate()
-        proc.wait(timeout=10)
+        proc.wait(timeout=60)
 
 
 def test_report_renders_from_file_without_network(tmp_path: Path, browser) -> None:
@@ -152,7 +151,7 @@ def test_report_renders_from_file_without_network(tmp_path: Path, browser) -> No
                                         else route.abort()))
     page = context.new_page()
     page.goto(out.as_uri())
-    page.wait_for_selector("body[data-ready='1']", timeout=20000)
+    page.wait_for_selector("body[data-ready='1']", timeout=LONG)
     assert _points(page) == 80
     assert page.locator("#curves svg").count() >= 2  # one chart per task
     assert page.locator("#matrix svg").count() == 1
@@ -182,7 +181,7 @@ def test_sweep_report_renders_from_file_without_network(tmp_path: Path, browser)
                                         else route.abort()))
     page = context.new_page()
     page.goto(report.as_uri())
-    page.wait_for_selector("body[data-ready='1']", timeout=20000)
+    page.wait_for_selector("body[data-ready='1']", timeout=LONG)
     assert page.locator("#curves svg").count() == 2  # pong, breakout
     assert page.locator("#curves svg path.mark-area, #curves svg g.mark-area path").count() >= 2
     assert page.locator("#summary tbody tr").count() > 0

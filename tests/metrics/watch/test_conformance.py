@@ -93,7 +93,7 @@ def _check(tmp_path: Path, *replay_args: str) -> tuple[int, str, float]:
                                 check=True)
         assert writer.returncode == 0
         written = time.monotonic()
-        _, rest = check.communicate(timeout=30)
+        _, rest = check.communicate(timeout=120)  # its exit is the event; this bounds a hang
     finally:
         check.kill()
     return check.returncode, (first + rest).decode(), time.monotonic() - written

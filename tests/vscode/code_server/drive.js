@@ -4,9 +4,12 @@
 //
 // usage: node drive.js URL FILE_NAME OUT_DIR
 // env:   SYLLA_CHROMIUM (default /usr/bin/chromium), SYLLA_HOVER_LINE, SYLLA_HOVER_COLUMN, SYLLA_FIX_LINE,
-//        SYLLA_FIX_TITLE, SYLLA_CODES (comma-separated codes to wait for), SYLLA_SCHEMA_FILE and
-//        SYLLA_SCHEMA_WAIT_FOR, SYLLA_XML_FILE and SYLLA_XML_CODE (a Science Birds config and the
-//        code its Problems rows must show)
+//        SYLLA_FIX_TITLE, SYLLA_FIX_CODE (the code the fix removes), SYLLA_CODES (comma-separated
+//        codes to wait for), SYLLA_SCHEMA_FILE, SYLLA_SCHEMA_WAIT_FOR and SYLLA_SCHEMA_CODE (VS
+//        Code's message and sylla's code for it), SYLLA_XML_FILE, SYLLA_XML_CODE and
+//        SYLLA_XML_COUNT (a Science Birds config, the code its Problems rows must show, how many)
+// Every step waits for what the page must show, never for a fixed time: on a busy machine the
+// server's answer can take any time, and a timeout only bounds a hang.
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
@@ -127,7 +130,15 @@ async function main() {
     result.editor = await text(lines);
 
     await palette(page, "View: Focus Problems");
-    await page.waitForTimeout(1500); // let the server's re-lint of the saved text arrive
+    // the server's re-lint of the saved text: the fixed code gone, the others still listed
+    await page.waitForFunction(
+      ([gone, kept]) => {
+        const panel = document.querySelector(".markers-panel")?.textContent || "";
+        return !panel.includes(gone) && panel.includes(kept);
+      },
+      [process.env.SYLLA_FIX_CODE, codes.find((code) => code !== process.env.SYLLA_FIX_CODE)],
+      { timeout: 90_000 },
+    );
     result.problemsAfter = await text(problems);
     await page.screenshot({ path: path.join(outDir, "code-server.png") });
 
@@ -142,12 +153,15 @@ async function main() {
       // Only this file's problems: the list is virtual and shows the rows that fit.
       const filter = page.locator(".markers-panel-container input, .viewpane-filter input").first();
       await filter.fill(`**/${process.env.SYLLA_SCHEMA_FILE}`);
+      // both sources have reported: VS Code's JSON validation and the sylla server
       await page.waitForFunction(
-        (wanted) => (document.querySelector(".markers-panel")?.textContent || "").includes(wanted),
-        process.env.SYLLA_SCHEMA_WAIT_FOR,
-        { timeout: 60_000 },
+        (wanted) => {
+          const panel = document.querySelector(".markers-panel")?.textContent || "";
+          return wanted.every((part) => panel.includes(part));
+        },
+        [process.env.SYLLA_SCHEMA_WAIT_FOR, process.env.SYLLA_SCHEMA_CODE],
+        { timeout: 90_000 },
       );
-      await page.waitForTimeout(1000); // both sources (json and sylla) have reported
       result.schemaProblems = (await problems.locator(".monaco-list-row").allTextContents()).map((t) => t.replace(/\u00a0/g, " "));
       await page.screenshot({ path: path.join(outDir, "schema.png") });
     }
@@ -162,12 +176,13 @@ async function main() {
       await palette(page, "View: Focus Problems");
       const filter = page.locator(".markers-panel-container input, .viewpane-filter input").first();
       await filter.fill(`**/${process.env.SYLLA_XML_FILE}`);
+      // every finding of the file listed (rows, not only the first one drawn)
       await page.waitForFunction(
-        (wanted) => (document.querySelector(".markers-panel")?.textContent || "").includes(wanted),
-        process.env.SYLLA_XML_CODE,
-        { timeout: 60_000 },
+        ([code, count]) => [...document.querySelectorAll(".markers-panel .monaco-list-row")]
+          .filter((row) => (row.textContent || "").includes(code)).length >= count,
+        [process.env.SYLLA_XML_CODE, Number(process.env.SYLLA_XML_COUNT || 1)],
+        { timeout: 90_000 },
       );
-      await page.waitForTimeout(500);
       result.xmlProblems = (await problems.locator(".monaco-list-row").allTextContents()).map((t) => t.replace(/\u00a0/g, " "));
       await page.screenshot({ path: path.join(outDir, "xml.png") });
       step("xml problems");
