@@ -7,10 +7,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .errors import EXIT_USAGE, RunError
+from .tasks.errors import TaskError
 
 if TYPE_CHECKING:
     from .plan import Plan
-    from .registry import Registry
+    from .tasks.registry import Registry
 
 
 def make_envs(plan: "Plan", registry: "Registry", seed: int) -> dict[str, Any]:
@@ -22,7 +23,7 @@ def make_envs(plan: "Plan", registry: "Registry", seed: int) -> dict[str, Any]:
         try:
             env = registry.make(b.spec, b.kwargs)
             env.reset(seed=seed)
-        except RunError:
+        except TaskError:
             raise
         except Exception as exc:  # noqa: BLE001 - any error of third-party constructor code is the user's bad value, reported at its line
             close_all(envs)

@@ -17,14 +17,15 @@ from sylla.grammar.syllabus.parse import parse
 from sylla.grammar.syllabus.schedule import schedule
 
 from .errors import EXIT_FAILED, EXIT_USAGE, RunError
+from .tasks.errors import TaskError
 
 if TYPE_CHECKING:
     from sylla.grammar.core import Span
     from sylla.grammar.syllabus.model import Syllabus
     from sylla.grammar.syllabus.schedule import ScheduledBlock
 
-    from .registry import Registry
-    from .task_spec import TaskSpec
+    from .tasks.registry import Registry
+    from .tasks.spec import TaskSpec
 
 
 @dataclass(frozen=True)
@@ -107,12 +108,12 @@ def make_plan(path: str, registry: "Registry") -> Plan:
             continue
         try:
             spec = registry.require(block.task, block.module)
-        except RunError as exc:
+        except TaskError as exc:
             problems.append(f"{_at(model, path, block.task_span, block.span)}: {exc.message}")
             continue
         try:
             kwargs = registry.kwargs(spec, block.params)
-        except RunError as exc:
+        except TaskError as exc:
             span = block.param_span(exc.param) if exc.param else None
             problems.append(f"{_at(model, path, span, block.task_span)}: {exc.message}")
             continue

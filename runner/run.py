@@ -30,7 +30,7 @@ from .errors import EXIT_USAGE, RunError
 from .log import RunLog, truncate_to
 from .loop import Stop, run_episodes
 from .plan import Plan, make_plan
-from .registry import Registry
+from .tasks.registry import Registry
 
 SYLLABUS_COPY = "syllabus.json"
 
@@ -105,7 +105,7 @@ def run_one(request: RunRequest, progress: Callable[[int, int], Callable[[int], 
     if request.resume and request.force:
         raise RunError("--resume and --force exclude each other")
     run_dir = prepare_dir(request)
-    registry = Registry.for_project(request.syllabus)
+    registry = Registry.for_run(request.syllabus)
     plan = make_plan(request.syllabus, registry)
     meta = manifest.new(request.syllabus, plan.text, request.seed, request.agent, request.agent_args, plan.episodes,
                         list(request.command))

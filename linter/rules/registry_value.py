@@ -28,14 +28,16 @@ class BadParameterValue(Rule):
     code, name, severity = "R703", "bad-parameter-value", Severity.WARNING
 
     def check(self, ctx: Context) -> Iterator[Finding]:
-        if ctx.registry is None:
+        registry = ctx.registry
+        if registry is None:
             return
         for b in ctx.model.blocks:
-            spec = ctx.registry.tasks.get(b.task)
-            if spec is None or spec.params is None:
+            spec = registry.lookup(b.task, b.module)
+            accepted = registry.known_params(spec) if spec is not None else None
+            if accepted is None:
                 continue
             for name, value in b.own_params.items():
-                param = spec.params.get(name)
+                param = accepted.params.get(name)
                 problem = param.problem(value) if param is not None else None
                 if problem:
                     span = b.param_span(name) or b.leaf_span

@@ -61,8 +61,8 @@ def resume_command(args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from sylla.runner.agents.load import parse_args  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from sylla.runner.errors import RunError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.runner.run import RunRequest, run_one  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.runner.tasks.errors import TaskError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     bars: list = []
 
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         request = RunRequest(args.syllabus, args.agent, args.output, args.seed, parse_args(args.agent_arg),
                              args.resume, args.force, args.checkpoint_every, tuple(sys.argv))
         outcome = run_one(request, progress)
-    except RunError as exc:
+    except TaskError as exc:  # a RunError too
         for bar in bars:
             bar.close()
         for line in str(exc).splitlines():

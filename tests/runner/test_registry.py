@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from sylla.runner.errors import RunError
-from sylla.runner.l2m_tasks import TASKS
-from sylla.runner.registry import Registry
+from sylla.runner.tasks import l2m
+from sylla.runner.tasks.errors import TaskError
+from sylla.runner.tasks.l2m import TASKS
+from sylla.runner.tasks.registry import Registry
 
 from .support import FIX, sylla
 
@@ -39,14 +40,14 @@ def test_the_documented_table_is_the_registry() -> None:
         spec = TASKS[name]
         assert spec.env_id == env_id
         if name in ("MinigridFourRooms", "MinigridSimpleCrossing"):
-            assert "agent_pos" not in spec.renames
+            assert spec.params.get("agent_pos") is None or spec.params["agent_pos"].kwarg is None
         else:
-            assert spec.renames == {"agent_pos": "agent_start_pos"} and start == "`agent_start_pos`"
+            assert spec.params["agent_pos"].kwarg == "agent_start_pos" and start == "`agent_start_pos`"
 
 
 @pytest.mark.parametrize("name", sorted(TASKS))
 def test_every_l2m_name_makes_its_room_with_the_start_position(name: str) -> None:
-    registry = Registry()
+    registry = Registry([l2m.TASKS])
     spec = registry.require(name, "minigridkit")
     start = [1, 1]
     env = registry.make(spec, registry.kwargs(spec, {"agent_pos": start}))
@@ -57,7 +58,7 @@ def test_every_l2m_name_makes_its_room_with_the_start_position(name: str) -> Non
 
 @pytest.mark.parametrize(("name", "start"), [("Minigrid6x6", [2, 3]), ("MinigridFourRooms", [3, 2]), ("MinigridLava1", [1, 3])])
 def test_agent_pos_is_the_start_position(name: str, start: list[int]) -> None:
-    registry = Registry()
+    registry = Registry([l2m.TASKS])
     spec = registry.require(name)
     env = registry.make(spec, registry.kwargs(spec, {"agent_pos": start}))
     for seed in range(3):
@@ -66,37 +67,37 @@ def test_agent_pos_is_the_start_position(name: str, start: list[int]) -> None:
 
 
 def test_crossings_take_only_their_own_start() -> None:
-    registry = Registry()
+    registry = Registry([l2m.TASKS])
     spec = registry.require("MinigridSimpleCrossing")
     assert registry.kwargs(spec, {"agent_pos": [1, 1]}) == {}
-    with pytest.raises(RunError, match=r"cannot take agent_pos = \[2, 2\]"):
+    with pytest.raises(TaskError, match=r"cannot take agent_pos = \[2, 2\]"):
         registry.kwargs(spec, {"agent_pos": [2, 2]})
 
 
 def test_a_constructor_says_what_it_takes() -> None:
-    registry = Registry()
-    accepted = registry.accepted(registry.require("MiniGrid-Empty-5x5-v0")).names
+    registry = Registry([l2m.TASKS])
+    accepted = registry.accepted(registry.require("MiniGrid-Empty-5x5-v0")).params
     # EmptyEnv's own arguments and those it hands MiniGridEnv through **kwargs ...
     assert {"size", "agent_start_pos", "agent_start_dir", "max_steps", "agent_view_size"} <= set(accepted)
     # ... but not those it sets itself in its super().__init__ call, nor MiniGridEnv's required one
     assert not {"grid_size", "see_through_walls", "mission_space"} & set(accepted)
-    assert set(registry.accepted(registry.require("CartPole-v1")).names) == {"render_mode", "sutton_barto_reward"}
+    assert set(registry.accepted(registry.require("CartPole-v1")).params) == {"render_mode", "sutton_barto_reward"}
 
 
 def test_unknown_names_get_did_you_mean() -> None:
-    registry = Registry()
-    with pytest.raises(RunError, match=r'unknown task "MiniGrid-Empty-5x5-v1" \(did you mean "MiniGrid-Empty-5x5-v0"\?\)'):
+    registry = Registry([l2m.TASKS])
+    with pytest.raises(TaskError, match=r'unknown task "MiniGrid-Empty-5x5-v1" \(did you mean "MiniGrid-Empty-5x5-v0"\?\)'):
         registry.require("MiniGrid-Empty-5x5-v1")
-    with pytest.raises(RunError, match=r'unknown task "\$otherkit:Minigrid5x5"'):
+    with pytest.raises(TaskError, match=r'unknown task "\$otherkit:Minigrid5x5"'):
         registry.require("Minigrid5x5", "otherkit")
     spec = registry.require("MinigridFourRooms")
-    with pytest.raises(RunError, match=r'no parameter "goal_poss" \(did you mean "goal_pos"\?\)') as caught:
+    with pytest.raises(TaskError, match=r'no parameter "goal_poss" \(did you mean "goal_pos"\?\)') as caught:
         registry.kwargs(spec, {"goal_poss": [5, 5]})
     assert caught.value.param == "goal_poss"
 
 
 def test_names_and_parameters_of_non_gymnasium_tasks_load_no_gymnasium() -> None:
-    code = ("import sys\nfrom sylla.runner.registry import Registry\nr = Registry.for_project('.')\n"
+    code = ("import sys\nfrom sylla.runner.tasks.registry import Registry\nr = Registry.for_run('.')\n"
             "assert r.lookup('Minigrid5x5') is not None and 'Minigrid16x16' in r.names(with_gymnasium=False)\n"
             "print('gymnasium' in sys.modules, 'numpy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)

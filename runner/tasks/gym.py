@@ -1,21 +1,19 @@
 """Gymnasium ids as tasks: which ids exist, what their constructors take, and making them.
 
 Importing this module imports gymnasium, and MiniGrid when it is installed (its ids register on
-import); the registry imports it only when a name is not one of its own.
+import); the registry imports it only when a name is not one of its other sources'.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import Any, Callable, Mapping
 
 import gymnasium
 from gymnasium.envs.registration import load_env_creator
 
 from .signature import constructor_args as signature_args
-
-if TYPE_CHECKING:
-    from .task_spec import TaskSpec
 
 #: packages whose import registers Gymnasium ids, imported when installed
 ENV_PACKAGES = ("minigrid",)
@@ -45,10 +43,12 @@ def creator(env_id: str) -> Callable[..., Any]:
     return load_env_creator(entry) if isinstance(entry, str) else entry  # type: ignore[return-value]  # an EnvCreator is a callable
 
 
-def constructor_args(spec: "TaskSpec") -> tuple[list[str], bool]:
-    """The arguments ``spec.env_id``'s entry point takes (and whether any keyword passes)."""
-    assert spec.env_id is not None
-    return signature_args(creator(spec.env_id))
+@functools.lru_cache(maxsize=None)
+def constructor_args(env_id: str) -> tuple[tuple[str, ...], bool]:
+    """The arguments ``env_id``'s entry point takes (and whether any keyword passes); read
+    once per id and process (the language server asks again at every lint)."""
+    args, open_ = signature_args(creator(env_id))
+    return tuple(args), open_
 
 
 def make(env_id: str, kwargs: Mapping[str, Any]) -> Any:

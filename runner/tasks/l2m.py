@@ -11,16 +11,17 @@ crossing environments have no start argument and always start at (1, 1).
 
 from __future__ import annotations
 
-from .task_spec import Fixed, TaskSpec
+from .spec import Param, TaskSpec
 
 MODULE = "minigridkit"
 _ORIGIN = "L2M $minigridkit: name"
-_START = {"agent_pos": "agent_start_pos"}
+_START = {"agent_pos": Param("agent_start_pos", "array", description="the agent's start cell [x, y]")}
+_CROSSING_START = {"agent_pos": Param(None, "array", choices=([1, 1],),
+                                      why="MiniGrid's crossing environments always start at [1, 1]")}
 
 
-def _task(name: str, env_id: str, renames: dict[str, str] | None = None,
-          fixed: dict[str, Fixed] | None = None) -> TaskSpec:
-    return TaskSpec(name, _ORIGIN, env_id=env_id, renames=renames or {}, fixed=fixed or {}, module=MODULE)
+def _task(name: str, env_id: str, params: dict[str, Param] | None = None) -> TaskSpec:
+    return TaskSpec(name, _ORIGIN, env_id=env_id, params=params or {}, module=MODULE)
 
 
 #: name -> spec, in the order of docs/run.md's table
@@ -30,8 +31,7 @@ TASKS: dict[str, TaskSpec] = {t.name: t for t in (
     _task("Minigrid8x8", "MiniGrid-Empty-8x8-v0", _START),
     _task("Minigrid16x16", "MiniGrid-Empty-16x16-v0", _START),
     _task("MinigridFourRooms", "MiniGrid-FourRooms-v0"),
-    _task("MinigridSimpleCrossing", "MiniGrid-SimpleCrossingS9N1-v0",
-          fixed={"agent_pos": Fixed([1, 1], "MiniGrid's crossing environments always start at [1, 1]")}),
+    _task("MinigridSimpleCrossing", "MiniGrid-SimpleCrossingS9N1-v0", _CROSSING_START),
     _task("MinigridLava1", "MiniGrid-DistShift1-v0", _START),
     _task("MinigridLava2", "MiniGrid-DistShift2-v0", _START),
 )}

@@ -10,8 +10,8 @@ In ``sylla.toml`` (or under ``[tool.sylla]`` in pyproject.toml)::
 
 ``params`` is optional: without it the constructor's signature says what the task takes. With
 it, only the listed parameters are accepted, each becoming its ``kwarg`` (default: its own
-name). A parameter's ``type``, ``min``, ``max``, ``choices`` and ``description`` are the keys of
-the linter's task registry file (``linter/task_registry.py``), so one table can serve both.
+name), and a value is checked against its ``type``, ``min``, ``max`` and ``choices``: the keys
+of a task registry file (`registry_file`, `params`), so one table serves the linter and the run.
 
 A package adds tasks with an entry point per task in the group ``sylla.tasks``, whose value is
 a callable returning an environment (``BigEmpty = "mypackage.envs:make_env"``). Reading the
@@ -20,19 +20,21 @@ config or the entry points imports nothing of the task's code: that waits for th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import functools
 
+from sylla.kit.config_file import find_config_file, key_line
+from sylla.kit.no_typing import TYPE_CHECKING
 from sylla.kit.suggest import did_you_mean
-from sylla.linter.config import find_config_file, key_line
 
-from .errors import RunError
-from .task_spec import TaskSpec
+from .errors import TaskError
+from .params import parse_param
+from .spec import TaskSpec
 
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
 TASK_KEYS = ("env", "entry-point", "kwargs", "params", "description")
-PARAM_KEYS = ("kwarg", "type", "min", "max", "choices", "description")
 GROUP = "sylla.tasks"
 
 
@@ -41,16 +43,30 @@ def config_tasks(start: "str | Path | None") -> dict[str, TaskSpec]:
     found = find_config_file(start)
     if found is None:
         return {}
-    path, table = found
+    return tasks_of(*found)
+
+
+def tasks_of(path: "Path", table: str) -> dict[str, TaskSpec]:
+    """The ``tasks`` under ``[table]`` of the config file at ``path`` (``""``: the top, as in
+    sylla.toml; ``"tool.sylla"`` in pyproject.toml); read again when the file changes."""
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError as exc:
+        raise TaskError(f"cannot read: {exc.strerror or exc}", str(path)) from None
+    return _tasks_of(path, table, stamp)
+
+
+@functools.lru_cache(maxsize=8)
+def _tasks_of(path: "Path", table: str, stamp: int) -> dict[str, TaskSpec]:
     import tomllib  # noqa: PLC0415 - lazy: start-up, tomllib loads only when a config exists
 
     try:
         text = path.read_text(encoding="utf-8")
         data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError) as exc:
-        raise RunError(f"cannot read: {exc}", str(path)) from None
+        raise TaskError(f"cannot read: {exc}", str(path)) from None
     except tomllib.TOMLDecodeError as exc:
-        raise RunError(f"invalid TOML: {exc}", str(path)) from None
+        raise TaskError(f"invalid TOML: {exc}", str(path)) from None
     section: Any = data
     for part in table.split(".") if table else ():
         section = section.get(part, {}) if isinstance(section, dict) else {}
@@ -59,15 +75,15 @@ def config_tasks(start: "str | Path | None") -> dict[str, TaskSpec]:
         return {}
     where_tasks = f"{table}.tasks" if table else "tasks"
     if not isinstance(tasks, dict):
-        raise RunError(f"[{where_tasks}] must be a table of tasks", f"{path}:{key_line(text, table, 'tasks')}")
+        raise TaskError(f"[{where_tasks}] must be a table of tasks", f"{path}:{key_line(text, table, 'tasks')}")
     return {name: _task(path, text, where_tasks, name, spec) for name, spec in tasks.items()}
 
 
 def _task(path: "Path", text: str, table: str, name: str, spec: Any) -> TaskSpec:
-    def fail(message: str, key: str | None = None) -> RunError:
+    def fail(message: str, key: str | None = None) -> TaskError:
         """At the key's line in the task's table when it has one, else at the task's."""
         line = key_line(text, f"{table}.{name}", key) if key else 1
-        return RunError(f"tasks.{name}: {message}", f"{path}:{line if line > 1 else key_line(text, table, name)}")
+        return TaskError(f"tasks.{name}: {message}", f"{path}:{line if line > 1 else key_line(text, table, name)}")
 
     if not isinstance(spec, dict):
         raise fail("must be a table")
@@ -84,26 +100,13 @@ def _task(path: "Path", text: str, table: str, name: str, spec: Any) -> TaskSpec
     kwargs = spec.get("kwargs", {})
     if not isinstance(kwargs, dict):
         raise fail("kwargs must be a table of constructor arguments", "kwargs")
-    declared: dict[str, str] | None = None
     params = spec.get("params")
-    if params is not None:
-        if not isinstance(params, dict):
-            raise fail("params must be a table", "params")
-        declared = {}
-        for param, pspec in params.items():
-            if isinstance(pspec, str):
-                pspec = {"type": pspec}
-            if not isinstance(pspec, dict):
-                raise fail(f'params."{param}" must be a type name or a table', "params")
-            for key in pspec:
-                if key not in PARAM_KEYS:
-                    raise fail(f'params."{param}": unknown key "{key}"{did_you_mean(key, PARAM_KEYS)}; '
-                               f'known keys: {", ".join(PARAM_KEYS)}', "params")
-            kwarg = pspec.get("kwarg", param)
-            if not isinstance(kwarg, str) or not kwarg:
-                raise fail(f'params."{param}".kwarg must be a constructor argument name', "params")
-            declared[param] = kwarg
-    return TaskSpec(name, f"config {path}", env_id=env, factory=factory, kwargs=kwargs, declared=declared)
+    if params is None:
+        return TaskSpec(name, f"config {path}", env_id=env, factory=factory, kwargs=kwargs)
+    if not isinstance(params, dict):
+        raise fail("params must be a table", "params")
+    declared = {p: parse_param(p, s, lambda message: fail(message, "params")) for p, s in params.items()}
+    return TaskSpec(name, f"config {path}", env_id=env, factory=factory, kwargs=kwargs, params=declared, listed=True)
 
 
 def entry_point_tasks() -> dict[str, TaskSpec]:
@@ -115,5 +118,3 @@ def entry_point_tasks() -> dict[str, TaskSpec]:
         dist = ep.dist.name if ep.dist is not None else "an installed package"
         out.setdefault(ep.name, TaskSpec(ep.name, f"{GROUP} entry point of {dist}", factory=ep.value))
     return out
-
-
