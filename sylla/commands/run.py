@@ -31,15 +31,24 @@ def register(sub: argparse._SubParsersAction) -> None:
         "with --resume to the log an uninterrupted run writes (docs/run.md).",
     )
     p.add_argument("syllabus", metavar="SYLLABUS", help="the syllabus file")
-    p.add_argument("--agent", "-a", required=True, metavar="AGENT",
+    p.add_argument("--agent", "-a", required=True, action="append", metavar="AGENT",
                    help="random, tabular-q, sb3-ppo, sb3-dqn (the run-sb3 extra), package.module:Class, or the "
-                   "name of a sylla.agents entry point")
+                   "name of a sylla.agents entry point; repeat it for a grid of runs (with --seeds)")
     p.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE",
                    help="an argument of the agent's constructor; VALUE is read as JSON when it parses "
                    "(repeatable; e.g. --agent-arg epsilon=0.05)")
     p.add_argument("-o", "--out", dest="output", required=True, metavar="RUN_DIR",
-                   help="the run folder: the l2logger log, run.json and the checkpoints")
+                   help="the run folder: the l2logger log, run.json and the checkpoints (for a grid, the "
+                   "folder of its runs)")
     p.add_argument("--seed", type=int, default=0, help="seed of the agent and of every episode's reset")
+    p.add_argument("--seeds", metavar="SEEDS",
+                   help="a grid: every agent with every seed (0-4, or 0,2,7), one run each in "
+                   "OUT_DIR/<agent>/seed-<n>, the layout sylla sweep and sylla compare read as it is")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--jobs", "-j", type=int, metavar="N",
+                       help="a grid's local worker processes (default: the number of cores), as sylla sweep")
+    where.add_argument("--dask", metavar="ADDRESS",
+                       help="run a grid's runs on an existing Dask cluster, e.g. tcp://host:8786, as sylla sweep")
     p.add_argument("--resume", action="store_true", help="go on with the run in RUN_DIR from its last checkpoint")
     p.add_argument("--force", action="store_true", help="replace the sylla run in RUN_DIR")
     p.add_argument("--checkpoint-every", type=int, default=100, metavar="N",
@@ -50,16 +59,29 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def resume_command(args: argparse.Namespace) -> str:
-    words = ["sylla", "run", args.syllabus, "--agent", args.agent]
+    words = ["sylla", "run", args.syllabus]
+    for agent in args.agent:
+        words += ["--agent", agent]
     for item in args.agent_arg:
         words += ["--agent-arg", item]
-    words += ["-o", args.output, "--seed", str(args.seed)]
+    words += ["-o", args.output]
+    words += ["--seeds", args.seeds] if grid(args) else ["--seed", str(args.seed)]
     if args.checkpoint_every != 100:
         words += ["--checkpoint-every", str(args.checkpoint_every)]
     return shlex.join([*words, "--resume"])
 
 
+def grid(args: argparse.Namespace) -> bool:
+    """Whether the command runs a grid (several agents, or --seeds) rather than one run."""
+    return args.seeds is not None or len(args.agent) > 1
+
+
 def run(args: argparse.Namespace) -> int:
+    if grid(args):
+        return run_grid(args)
+    if args.jobs is not None or args.dask is not None:
+        print("sylla run: --jobs and --dask run a grid: give --seeds or several --agent", file=sys.stderr)
+        return 2
     from sylla.runner.agents.load import parse_args  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.runner.run import RunRequest, run_one  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.runner.tasks.errors import TaskError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
@@ -75,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         return bar.advance
 
     try:
-        request = RunRequest(args.syllabus, args.agent, args.output, args.seed, parse_args(args.agent_arg),
+        request = RunRequest(args.syllabus, args.agent[0], args.output, args.seed, parse_args(args.agent_arg),
                              args.resume, args.force, args.checkpoint_every, tuple(sys.argv))
         outcome = run_one(request, progress)
     except TaskError as exc:  # a RunError too
@@ -96,6 +118,44 @@ def run(args: argparse.Namespace) -> int:
               f"  {resume_command(args)}", file=sys.stderr)
         return 130
     note = f", resumed at episode {outcome.resumed_from}" if outcome.resumed_from else ""
-    print(f"wrote {outcome.run_dir} ({outcome.episodes} episodes, agent {args.agent}, seed {args.seed}{note})",
+    print(f"wrote {outcome.run_dir} ({outcome.episodes} episodes, agent {args.agent[0]}, seed {args.seed}{note})",
           file=sys.stderr)
     return 0
+
+
+def run_grid(args: argparse.Namespace) -> int:
+    """Every agent with every seed (`sylla.runner.grid`); exit 0 when every run finished, else
+    the first failed run's code, after all of them ran."""
+    from sylla.runner.agents.load import parse_args  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.runner.grid import cells, check, parse_seeds, run_grid  # noqa: PLC0415 - lazy: as above
+    from sylla.runner.run import RunRequest  # noqa: PLC0415 - lazy: as above
+    from sylla.runner.tasks.errors import TaskError  # noqa: PLC0415 - lazy: as above
+
+    try:
+        if args.jobs is not None and args.jobs < 1:
+            raise TaskError(f"--jobs must be at least 1, got {args.jobs}")
+        seeds = parse_seeds(args.seeds) if args.seeds is not None else [args.seed]
+        base = RunRequest(args.syllabus, args.agent[0], args.output, seeds[0], parse_args(args.agent_arg),
+                          args.resume, args.force, args.checkpoint_every, tuple(sys.argv))
+        check(base, args.agent)
+        requests = cells(base, args.agent, seeds)
+        print(f"sylla run: {len(requests)} runs ({len(dict.fromkeys(args.agent))} agents x {len(seeds)} seeds) "
+              f"into {args.output}", file=sys.stderr)
+        outcomes = run_grid(requests, args.jobs, args.dask)
+    except TaskError as exc:
+        for line in str(exc).splitlines():
+            print(f"sylla run: {line}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print(f"sylla run: stopped; go on with:\n  {resume_command(args)}", file=sys.stderr)
+        return 130
+    code = 0
+    for o in outcomes:
+        if o.error is not None:
+            for line in o.error.splitlines():
+                print(f"sylla run: {o.agent} seed {o.seed}: {line}", file=sys.stderr)
+            code = code or o.exit_code
+        else:
+            print(f"wrote {o.run_dir} ({o.episodes} episodes, agent {o.agent}, seed {o.seed}, {o.status})",
+                  file=sys.stderr)
+    return code
