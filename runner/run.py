@@ -94,10 +94,13 @@ def prepare_dir(request: RunRequest) -> Path:
     return run_dir
 
 
-def run_one(request: RunRequest, progress: Callable[[int, int], Callable[[int], None]] | None = None) -> RunOutcome:
+def run_one(request: RunRequest, progress: Callable[[int, int], Callable[[int], None]] | None = None,
+            started: Callable[[Path], None] | None = None) -> RunOutcome:
     """Run (or resume) one run; `RunError` for every problem a user can cause.
 
-    ``progress(total, done)`` returns the per-episode callback of a progress bar."""
+    ``progress(total, done)`` returns the per-episode callback of a progress bar;
+    ``started(run_dir)`` is called once l2logger's files exist, before the first episode
+    (``sylla run --watch`` starts following the run there)."""
     if request.seed < 0:
         raise RunError(f"--seed must be >= 0, got {request.seed}")
     if request.checkpoint_every < 1:
@@ -121,13 +124,14 @@ def run_one(request: RunRequest, progress: Callable[[int, int], Callable[[int], 
         meta["command"] = old.get("command", meta["command"])
     envs = make_envs(plan, registry, request.seed)
     try:
-        return _run(request, run_dir, plan, envs, meta, progress)
+        return _run(request, run_dir, plan, envs, meta, progress, started)
     finally:
         close_all(envs)
 
 
 def _run(request: RunRequest, run_dir: Path, plan: Plan, envs: dict[str, Any], meta: dict[str, Any],
-         progress: Callable[[int, int], Callable[[int], None]] | None) -> RunOutcome:
+         progress: Callable[[int, int], Callable[[int], None]] | None,
+         started: Callable[[Path], None] | None = None) -> RunOutcome:
     agent = build(request.agent, request.agent_args, request.seed)
     start = 0
     point = checkpoint.read(run_dir) if request.resume else None
@@ -150,6 +154,12 @@ def _run(request: RunRequest, run_dir: Path, plan: Plan, envs: dict[str, Any], m
     log = RunLog(run_dir, scenario)
     if point is not None:
         log.files.update(point.log_sizes)
+    if started is not None:
+        try:
+            started(run_dir)
+        except BaseException:
+            log.close()
+            raise
     tick = progress(plan.episodes, start) if progress is not None else (lambda done: None)
     interrupt = _Interrupt()
     previous = signal.signal(signal.SIGINT, interrupt) if _main_thread() else None

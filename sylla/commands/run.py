@@ -10,6 +10,11 @@ import argparse
 import shlex
 import sys
 
+from sylla.kit.no_typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, Callable
+
 EXIT_CODES = (
     (0, "the run finished (or, with --resume, was already finished)"),
     (1, "the syllabus has errors, or the run stopped on an environment or agent failure (the message names "
@@ -53,6 +58,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--force", action="store_true", help="replace the sylla run in RUN_DIR")
     p.add_argument("--checkpoint-every", type=int, default=100, metavar="N",
                    help="save a checkpoint every N episodes")
+    p.add_argument("--watch", action="store_true",
+                   help="serve the sylla watch page of the run while it runs (pip install 'sylla[watch]'); "
+                   "it stays up after the run until Ctrl-C")
+    p.add_argument("--port", type=int, default=8765,
+                   help="--watch's port on 127.0.0.1; if taken, the next free one (default: 8765)")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar "
                    "(default: shown on a terminal for runs that take over about a second)")
     p.set_defaults(run=run)
@@ -78,10 +88,78 @@ def grid(args: argparse.Namespace) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     if grid(args):
+        if args.watch:
+            print("sylla run: --watch follows one run; watch a grid's runs one by one with sylla watch", file=sys.stderr)
+            return 2
         return run_grid(args)
     if args.jobs is not None or args.dask is not None:
         print("sylla run: --jobs and --dask run a grid: give --seeds or several --agent", file=sys.stderr)
         return 2
+    if args.watch:
+        return run_watched(args)
+    return run_single(args)
+
+
+def run_watched(args: argparse.Namespace) -> int:
+    """One run with the watch page beside it (`sylla.metrics.watch.server.Background`, the
+    server of ``sylla watch``), started once l2logger's files exist, before the first episode;
+    the page stays up after the run until Ctrl-C."""
+    import threading  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+
+    try:
+        import uvicorn  # noqa: F401, PLC0415 - only asks whether the watch extra is installed
+        import watchfiles  # noqa: F401, PLC0415 - as above
+    except ImportError:
+        print("sylla run: --watch needs the watch extra: pip install 'sylla[watch]'", file=sys.stderr)
+        return 2
+    from sylla.metrics.watch.server import free_port  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+
+    host = "127.0.0.1"
+    try:
+        port = free_port(host, args.port)
+    except OSError as exc:
+        print(f"sylla run: {exc}", file=sys.stderr)
+        return 2
+    url = f"http://{host}:{port}/"
+    pages: list = []
+
+    def started(run_dir: object) -> None:
+        from sylla.metrics.errors import MetricsError  # noqa: PLC0415 - lazy: the watch loads only with --watch
+        from sylla.metrics.watch.follow import Follower  # noqa: PLC0415 - lazy: as above
+        from sylla.metrics.watch.server import Background  # noqa: PLC0415 - lazy: as above
+        from sylla.metrics.watch.state import Options  # noqa: PLC0415 - lazy: as above
+        from sylla.runner.errors import RunError  # noqa: PLC0415 - lazy: as above
+
+        try:
+            follower = Follower(str(run_dir), Options(syllabus=args.syllabus, log_format="l2logger"))
+        except MetricsError as exc:
+            raise RunError(f"--watch: {exc}") from None
+        page = Background(follower, host, port)
+        pages.append((page, follower))
+        try:
+            page.start()
+        except OSError as exc:
+            raise RunError(f"--watch: {exc} on {url}") from None
+        moved = f" (port {args.port} is in use)" if port != args.port else ""
+        print(f"sylla run: watching {run_dir} on {url}{moved}", file=sys.stderr, flush=True)
+
+    try:
+        code = run_single(args, started)
+        if code == 0 and pages:
+            print(f"sylla run: the page stays on {url} until Ctrl-C", file=sys.stderr, flush=True)
+            try:
+                threading.Event().wait()
+            except KeyboardInterrupt:
+                pass
+        return code
+    finally:
+        for page, follower in pages:
+            page.stop()
+            follower.close()
+
+
+def run_single(args: argparse.Namespace, started: Callable[[Any], None] | None = None) -> int:
+    """One run, with its progress bar and its messages."""
     from sylla.runner.agents.load import parse_args  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.runner.run import RunRequest, run_one  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.runner.tasks.errors import TaskError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
@@ -99,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         request = RunRequest(args.syllabus, args.agent[0], args.output, args.seed, parse_args(args.agent_arg),
                              args.resume, args.force, args.checkpoint_every, tuple(sys.argv))
-        outcome = run_one(request, progress)
+        outcome = run_one(request, progress, started)
     except TaskError as exc:  # a RunError too
         for bar in bars:
             bar.close()
