@@ -146,8 +146,8 @@ def run_watched(args: argparse.Namespace) -> int:
     try:
         code = run_single(args, started)
         if code == 0 and pages:
-            print(f"sylla run: the page stays on {url} until Ctrl-C", file=sys.stderr, flush=True)
-            try:
+            try:  # before the message: a Ctrl-C right after it is the one asked for
+                print(f"sylla run: the page stays on {url} until Ctrl-C", file=sys.stderr, flush=True)
                 threading.Event().wait()
             except KeyboardInterrupt:
                 pass
