@@ -24,6 +24,9 @@ from typing import TYPE_CHECKING
 from .errors import EXIT_USAGE, RunError
 from .tasks.errors import TaskError
 
+#: numpy's seed range as sylla uses it (one 32-bit word; ``sylla run --seed``'s bound)
+SEED_MAX = 2**32 - 1
+
 if TYPE_CHECKING:
     from .run import RunRequest
 
@@ -52,6 +55,8 @@ def parse_seeds(text: str) -> list[int]:
         high = int(m.group(2)) if m.group(2) is not None else low
         if high < low:
             raise RunError(f'--seeds: the range "{part.strip()}" ends before it starts')
+        if high > SEED_MAX:
+            raise RunError(f'--seeds: a seed is at most {SEED_MAX}, got {high}')
         if high - low >= 100_000:
             raise RunError(f'--seeds: the range "{part.strip()}" holds more than 100000 seeds')
         seeds.extend(s for s in range(low, high + 1) if s not in seeds)

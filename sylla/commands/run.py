@@ -12,6 +12,9 @@ import sys
 
 from sylla.kit.no_typing import TYPE_CHECKING
 
+from .bounds import COUNT_MAX, PORT_MAX, SEED_MAX, integer
+from .sweep import MAX_JOBS
+
 if TYPE_CHECKING:
     from typing import Any, Callable
 
@@ -45,23 +48,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--out", dest="output", required=True, metavar="RUN_DIR",
                    help="the run folder: the l2logger log, run.json and the checkpoints (for a grid, the "
                    "folder of its runs)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the agent and of every episode's reset")
+    p.add_argument("--seed", type=integer(0, SEED_MAX), default=0, help="seed of the agent and of every episode's reset")
     p.add_argument("--seeds", metavar="SEEDS",
                    help="a grid: every agent with every seed (0-4, or 0,2,7), one run each in "
                    "OUT_DIR/<agent>/seed-<n>, the layout sylla sweep and sylla compare read as it is")
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--jobs", "-j", type=int, metavar="N",
+    where.add_argument("--jobs", "-j", type=integer(1, MAX_JOBS), metavar="N",
                        help="a grid's local worker processes (default: the number of cores), as sylla sweep")
     where.add_argument("--dask", metavar="ADDRESS",
                        help="run a grid's runs on an existing Dask cluster, e.g. tcp://host:8786, as sylla sweep")
     p.add_argument("--resume", action="store_true", help="go on with the run in RUN_DIR from its last checkpoint")
     p.add_argument("--force", action="store_true", help="replace the sylla run in RUN_DIR")
-    p.add_argument("--checkpoint-every", type=int, default=100, metavar="N",
+    p.add_argument("--checkpoint-every", type=integer(1, COUNT_MAX), default=100, metavar="N",
                    help="save a checkpoint every N episodes")
     p.add_argument("--watch", action="store_true",
                    help="serve the sylla watch page of the run while it runs (pip install 'sylla[watch]'); "
                    "it stays up after the run until Ctrl-C")
-    p.add_argument("--port", type=int, default=8765,
+    p.add_argument("--port", type=integer(1, PORT_MAX), default=8765,
                    help="--watch's port on 127.0.0.1; if taken, the next free one (default: 8765)")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar "
                    "(default: shown on a terminal for runs that take over about a second)")
