@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import EXIT_USAGE, RunError
+from .errors import EXIT_FAILED, EXIT_USAGE, RunError
 from .tasks.errors import TaskError
 
 #: numpy's seed range as sylla uses it (one 32-bit word; ``sylla run --seed``'s bound)
@@ -91,6 +91,9 @@ def run_cell(request: "RunRequest") -> CellOutcome:
     except TaskError as exc:
         return CellOutcome(request.agent, request.seed, request.run_dir, "failed", error=str(exc),
                            exit_code=getattr(exc, "exit_code", EXIT_USAGE))
+    except Exception as exc:  # noqa: BLE001 - one cell's unforeseen failure is reported by its name; the others go on (and the executor does not run them all again)
+        return CellOutcome(request.agent, request.seed, request.run_dir, "failed",
+                           error=f"{type(exc).__name__}: {exc}", exit_code=EXIT_FAILED)
     return CellOutcome(request.agent, request.seed, request.run_dir, done.status, done.episodes)
 
 

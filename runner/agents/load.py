@@ -95,4 +95,6 @@ def build(name: str, args: Mapping[str, Any], seed: int) -> Agent:
         agent = factory(seed=seed, **args)
     except (TypeError, ValueError) as exc:
         raise RunError(f'agent "{name}": {exc}') from None
+    except Exception as exc:  # noqa: BLE001 - the agent's own constructor: named, not a traceback
+        raise RunError(f'agent "{name}" could not be made: {type(exc).__name__}: {exc}') from None
     return agent

@@ -75,3 +75,16 @@ def test_an_existing_cell_is_refused_and_the_others_still_run(tmp_path: Path) ->
     assert again.returncode == 2
     assert f"random seed 0: {out / 'random' / 'seed-0'}: exists; pass --resume" in again.stderr
     assert rows(out / "random" / "seed-1")
+
+
+def test_an_agent_that_cannot_be_made_is_named_and_the_other_runs_finish(tmp_path: Path) -> None:
+    broken = "sylla_runner_fixtures.agents:BrokenInit"
+    single = sylla("run", str(SYLLABUS), "--agent", broken, "-o", str(tmp_path / "one"))
+    assert single.returncode == 2 and "Traceback" not in single.stderr, single.stderr
+    assert f'agent "{broken}" could not be made: RuntimeError: no GPU found' in single.stderr
+    out = tmp_path / "grid"
+    proc = sylla("run", str(SYLLABUS), "--agent", "random", "--agent", broken, "--seeds", "0", "-o", str(out),
+                 "--jobs", "1")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert f"{broken} seed 0: agent" in proc.stderr and "no GPU found" in proc.stderr
+    assert rows(out / "random" / "seed-0")
