@@ -95,3 +95,27 @@ def test_a_bad_registry_value_is_a_config_error(tmp_path: Path) -> None:
     proc = subprocess.run([*SYLLA, "lint", str(syllabus)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 2
     assert 'registry must be "gymnasium" or a path' in proc.stderr
+
+
+def test_parameters_from_default_params_are_checked_where_they_are_written(tmp_path: Path) -> None:
+    syllabus = tmp_path / "s.json"
+    syllabus.write_text(json.dumps({
+        "default_params": {"agent_pos": [2, 2], "max_stepz": 10},
+        "instructions": [
+            {"$phase": "1.train"},
+            {"$repeat": {"$episode": "$minigridkit:Minigrid5x5"}, "count": 3},
+            {"$repeat": {"$episode": "$minigridkit:MinigridSimpleCrossing"}, "count": 3},
+            {"$repeat": {"$episode": "$minigridkit:Minigrid5x5", "max_steps": 20}, "count": 3},
+        ]}, indent=2), encoding="utf-8")
+    found = sorted((f["code"], where(f), f["message"]) for f in lint("--registry", "gymnasium", str(syllabus)))
+    key, value = at(syllabus, '"max_stepz"'), at(syllabus, "[\n      2,")
+    assert found == sorted([
+        ("R702", key, '"Minigrid5x5" has no parameter "max_stepz" (from default_params) (did you mean "max_steps"?)'),
+        ("R702", key, '"MinigridSimpleCrossing" has no parameter "max_stepz" (from default_params) (did you mean "max_steps"?)'),
+        ("R703", value, '"agent_pos" of "MinigridSimpleCrossing" (from default_params) must be one of [1, 1] '
+                        "(MiniGrid's crossing environments always start at [1, 1]), got [2, 2]"),
+    ])
+    # sylla run refuses the same syllabus before any episode, naming the same parameters
+    proc = subprocess.run([*SYLLA, "run", str(syllabus), "--agent", "random", "-o", str(tmp_path / "run")],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2 and '"max_stepz"' in proc.stderr and "agent_pos = [2, 2]" in proc.stderr, proc.stderr
