@@ -33,9 +33,14 @@ class UnknownTask(Rule):
         registry = ctx.registry
         if registry is None:
             return
-        seen: set[str] = set()
+        seen: set[tuple[str | None, str]] = set()
         for b in ctx.model.blocks:
-            if b.task in seen or registry.lookup(b.task, b.module) is not None:
+            if (b.module, b.task) in seen or registry.lookup(b.task, b.module) is not None:
                 continue
-            seen.add(b.task)
+            seen.add((b.module, b.task))
+            if b.module is not None and registry.gymnasium:  # the kit decides, as in sylla run
+                guess = registry.guess(b.task, b.module)
+                hint = f' (did you mean "{guess}"?)' if guess else ""
+                yield ctx.finding(self, f'unknown task "${b.module}:{b.task}"{hint}', b.task_span)
+                continue
             yield ctx.finding(self, f'unknown task "{b.task}"{did_you_mean(b.task, registry.names())}', b.task_span)

@@ -88,10 +88,18 @@ class Registry:
         if self.gymnasium:
             yield from _gym().ids()
 
+    def guess(self, task: str, module: str | None = None) -> str | None:
+        """The task a misspelt one most likely meant, as a syllabus names it: with a module,
+        among the names under their modules (``$otherkit:Minigrid5x5`` gets
+        ``$minigridkit:Minigrid5x5``, not the same bare name back)."""
+        if module is None:
+            return closest(task, self.names())
+        return closest(f"${module}:{task}", list(self.refs()))
+
     def unknown_task(self, task: str, module: str | None = None) -> str:
         """The message for a name `lookup` does not know, with did-you-mean."""
         ref = f"${module}:{task}" if module else task
-        guess = closest(task, self.names())
+        guess = self.guess(task, module)
         hint = f' (did you mean "{guess}"?)' if guess else ""
         if not self.gymnasium:
             return f'unknown task "{ref}"{hint}'

@@ -39,7 +39,7 @@ def test_unknown_tasks_and_parameters_at_their_place_with_did_you_mean() -> None
     found = lint("--registry", "gymnasium", str(bad))
     by_code = {(f["code"], where(f)): f["message"] for f in found}
     assert by_code == {
-        ("R701", at(bad, '"$minigridkit:Minigrid5x6"')): 'unknown task "Minigrid5x6" (did you mean "Minigrid6x6"?)',
+        ("R701", at(bad, '"$minigridkit:Minigrid5x6"')): 'unknown task "$minigridkit:Minigrid5x6" (did you mean "$minigridkit:Minigrid6x6"?)',
         ("R702", at(bad, '"agent_poss"')): '"Minigrid5x5" has no parameter "agent_poss" (did you mean "agent_pos"?)',
         ("R702", at(bad, '"lava"')): '"MiniGrid-Empty-5x5-v0" has no parameter "lava"',
     }
@@ -119,3 +119,21 @@ def test_parameters_from_default_params_are_checked_where_they_are_written(tmp_p
     proc = subprocess.run([*SYLLA, "run", str(syllabus), "--agent", "random", "-o", str(tmp_path / "run")],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 2 and '"max_stepz"' in proc.stderr and "agent_pos = [2, 2]" in proc.stderr, proc.stderr
+
+
+def test_a_task_under_the_wrong_kit_is_named_with_its_kit(tmp_path: Path) -> None:
+    syllabus = tmp_path / "s.json"
+    syllabus.write_text(json.dumps({"instructions": [
+        {"$phase": "1.train"},
+        {"$repeat": {"$episode": "$otherkit:Minigrid5x5"}, "count": 3},
+        {"$repeat": {"$episode": "$minigridkit:Minigrid5x6"}, "count": 3},
+        {"$repeat": {"$episode": "Minigrid5x6"}, "count": 3},
+    ]}, indent=2), encoding="utf-8")
+    found = {(f["code"], where(f)): f["message"] for f in lint("--registry", "gymnasium", str(syllabus))}
+    assert found == {
+        ("R701", at(syllabus, '"$otherkit:Minigrid5x5"')):
+            'unknown task "$otherkit:Minigrid5x5" (did you mean "$minigridkit:Minigrid5x5"?)',
+        ("R701", at(syllabus, '"$minigridkit:Minigrid5x6"')):
+            'unknown task "$minigridkit:Minigrid5x6" (did you mean "$minigridkit:Minigrid6x6"?)',
+        ("R701", at(syllabus, '"Minigrid5x6"')): 'unknown task "Minigrid5x6" (did you mean "Minigrid6x6"?)',
+    }

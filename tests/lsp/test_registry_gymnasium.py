@@ -40,7 +40,7 @@ async def test_the_config_key_reaches_the_editor(client: RecordingClient, tmp_pa
     found = registry_findings(await client.diagnostics_for(uri, 1))
     task, param = position(SYLLABUS, '"$minigridkit:Minigrid5x6"'), position(SYLLABUS, '"agent_start_poss"')
     assert found == {
-        ("R701", task.line, task.character): 'unknown task "Minigrid5x6" (did you mean "Minigrid6x6"?)',
+        ("R701", task.line, task.character): 'unknown task "$minigridkit:Minigrid5x6" (did you mean "$minigridkit:Minigrid6x6"?)',
         ("R702", param.line, param.character):
             '"MiniGrid-Empty-5x5-v0" has no parameter "agent_start_poss" (did you mean "agent_start_pos"?)',
     }

@@ -56,7 +56,7 @@ def test_a_bad_agent_or_task_stops_the_grid_before_any_run(tmp_path: Path) -> No
     assert not out.exists()
     bad = FIX / "unknown-names.json"
     proc = sylla("run", str(bad), "--agent", "random", "--seeds", "0-1", "-o", str(out))
-    assert proc.returncode == 2 and 'did you mean "Minigrid6x6"' in proc.stderr, proc.stderr
+    assert proc.returncode == 2 and 'did you mean "$minigridkit:Minigrid6x6"' in proc.stderr, proc.stderr
     assert not out.exists()
 
 

@@ -125,7 +125,7 @@ def test_unknown_task_and_parameters_stop_before_any_episode(tmp_path: Path) -> 
     assert proc.returncode == 2, proc.stderr
     lines = proc.stderr.splitlines()
     task_line, poss_line, lava_line = (line_of(bad, s) for s in ("Minigrid5x6", "agent_poss", '"lava"'))
-    assert any(f"{bad}:{task_line}:" in x and '"$minigridkit:Minigrid5x6"' in x and 'did you mean "Minigrid6x6"' in x
+    assert any(f"{bad}:{task_line}:" in x and '"$minigridkit:Minigrid5x6"' in x and 'did you mean "$minigridkit:Minigrid6x6"' in x
                for x in lines), proc.stderr
     assert any(f"{bad}:{poss_line}:" in x and '"agent_poss"' in x and 'did you mean "agent_pos"' in x for x in lines), proc.stderr
     assert any(f"{bad}:{lava_line}:" in x and '"lava"' in x for x in lines), proc.stderr
