@@ -139,7 +139,9 @@ NOT_FOR_A_SMALL_LINT = ("shutil", "textwrap", "difflib", "tempfile", "random", "
                         "sylla.grammar.syllabus.fmt", "sylla.grammar.syllabus.incremental", "jsonschema", "lark",
                         "importlib.metadata", "configparser", "sylla.linter.reporters.sarif",
                         "dataclasses", "inspect", "ast", "dis", "tokenize", "copy", "weakref", "threading",
-                        "typing", "collections.abc")
+                        "typing", "collections.abc",
+                        # the task registry and gymnasium load only with --registry (issue 37)
+                        "sylla.runner", "sylla.linter.task_registry", "gymnasium", "minigrid")
 #: sylla's own modules a small lint loads (91 when this was set; 38 of them are rule modules;
 #: 93 since the language descriptors, linter/language.py and linter/syllabus.py, issue 28;
 #: 94 with kit/record.py; 97 with kit/no_typing.py, kit/code_cache.py and

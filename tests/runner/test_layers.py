@@ -36,3 +36,14 @@ def test_the_registry_loads_no_gymnasium_and_no_runner_on_import() -> None:
             "print(sorted(m for m in ('gymnasium', 'minigrid', 'numpy', 'sylla.runner.run', 'sylla.runner.plan') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_a_lint_with_the_gymnasium_registry_loads_it_and_one_without_does_not() -> None:
+    """The probe can fail: the same lint with --registry gymnasium loads the registry and
+    gymnasium (the check in tests/cli/test_imports.py that a plain lint does not is then real)."""
+    from tests.cli.test_imports import modules
+
+    from .support import FIX
+
+    loaded = modules("lint", "--registry", "gymnasium", str(FIX / "unknown-names.json"))
+    assert {"sylla.runner.tasks.registry", "sylla.linter.task_registry", "gymnasium", "minigrid"} <= loaded
