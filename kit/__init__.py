@@ -7,7 +7,8 @@ language, linter or metric.
   what is kept in it (compiled ``__init__``s, regex programs, sorted digest files);
 - ``lazy_package``, ``gc_pause``: start-up and allocation helpers;
 - ``atomic``: the one way sylla replaces a file;
-- ``suggest``: "did you mean" for misspelt names.
+- ``suggest``: "did you mean" for misspelt names;
+- ``config_file``: where the config (``sylla.toml`` / ``[tool.sylla]``) is and a key's line in it.
 
 The kit is the bottom layer (``tests/test_import_graph.py``): it imports nothing else of sylla.
 """

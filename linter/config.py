@@ -2,8 +2,9 @@
 
 Keys (kebab-case, as in ruff): ``profile``, ``select``, ``ignore``, ``severity`` (code ->
 error|warning|info), ``per-file-types`` (glob -> type), ``per-file-ignores`` (glob -> codes),
-``registry`` (a task registry file), ``syllabi`` (globs of files that are syllabi whatever
-their content; every other file is judged by ``sylla.grammar.syllabus.detect.is_syllabus``). Overrides from the command line or the editor use the
+``registry`` (a task registry file, or ``"gymnasium"``: the tasks ``sylla run`` can make), ``syllabi`` (globs of files that are syllabi whatever
+their content; every other file is judged by ``sylla.grammar.syllabus.detect.is_syllabus``), ``tasks``
+(the tasks ``sylla run`` adds to its registry; read by ``sylla.runner.tasks.user_tasks``). Overrides from the command line or the editor use the
 keys ``profile``, ``select``, ``ignore``, ``registry``, ``type`` and win. Anything unknown is
 a ``ConfigError`` naming the file, the line and the key, because a misspelt key that is
 silently ignored is a rule that silently does not run.
@@ -12,11 +13,11 @@ silently ignored is a rule that silently does not run.
 from __future__ import annotations
 
 import fnmatch
-import re
 from pathlib import Path, PurePath
 
 from sylla.grammar.core import Severity
 from sylla.grammar.syllabus.detect import is_syllabus
+from sylla.kit.config_file import find_config_file, key_line
 from sylla.kit.no_typing import TYPE_CHECKING
 from sylla.kit.record import field, record, replace
 from sylla.kit.suggest import did_you_mean
@@ -28,9 +29,12 @@ from .syllabus_type import TYPES
 if TYPE_CHECKING:
     from typing import Any, Mapping
 
+#: the ``registry`` value that asks for the tasks ``sylla run`` can make (its registry's own name
+#: for it, `sylla.runner.tasks.registry.GYMNASIUM`, kept here so the config loads no runner module)
+GYMNASIUM = "gymnasium"
 PROFILES = ("l2m", "pretest")
 FILE_KEYS = ("profile", "select", "ignore", "severity", "per-file-types", "per-file-ignores", "registry", "syllabi",
-             "metrics")
+             "metrics", "tasks")
 OVERRIDE_KEYS = ("profile", "select", "ignore", "registry", "type", "require-metric")
 
 
@@ -49,7 +53,8 @@ class Config:
     severity: Mapping[str, Severity] = field(default_factory=dict)
     per_file_types: tuple[tuple[str, str], ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    registry: Path | None = None
+    #: a task registry file, or ``"gymnasium"`` (`sylla.runner.tasks.registry.GYMNASIUM`)
+    registry: Path | str | None = None
     #: globs of files that are syllabi whatever their content (``syllabi = [...]``)
     syllabi: tuple[str, ...] = ()
     #: the type given on the command line or by the editor (wins over the file)
@@ -104,31 +109,6 @@ def _matches(code: str, selector: str) -> bool:
     return selector == "ALL" or code.startswith(selector)
 
 
-def find_config_file(start: str | Path | None) -> tuple[Path, str] | None:
-    """The nearest sylla.toml, or pyproject.toml with [tool.sylla], walking up from ``start``
-    (a file or folder); returns the file and the table path (``""`` or ``"tool.sylla"``)."""
-    here = Path(start) if start is not None else Path.cwd()
-    try:
-        here = here.resolve()
-    except OSError:
-        return None
-    if here.is_file() or not here.exists():
-        here = here.parent
-    for folder in (here, *here.parents):
-        candidate = folder / "sylla.toml"
-        if candidate.is_file():
-            return candidate, ""
-        candidate = folder / "pyproject.toml"
-        if candidate.is_file():
-            try:
-                text = candidate.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                continue
-            if re.search(r"^\s*\[\s*tool\s*\.\s*sylla\s*[\].]", text, re.M):
-                return candidate, "tool.sylla"
-    return None
-
-
 def load_config(path: str | Path | None, overrides: Mapping[str, Any] | None = None) -> Config:
     """The config for a linted file (or folder), with CLI/editor ``overrides`` on top.
 
@@ -159,29 +139,6 @@ def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
-
-
-def key_line(text: str, table: str, key: str) -> int:
-    """The 1-based line where ``key`` is set in ``[table]`` (or as ``[table.key]``), else 1.
-
-    tomllib keeps no positions, so this scans the text: good enough to point a person at it.
-    """
-    header = re.compile(r"^\s*\[\s*([^\]]+?)\s*\]\s*(#.*)?$")
-    current = ""
-    names = {table + "." + key if table else key}
-    assign = re.compile(r'^\s*(?:"([^"]*)"|\'([^\']*)\'|([A-Za-z0-9_-]+))\s*[=.]')
-    for number, line in enumerate(text.splitlines(), 1):
-        m = header.match(line)
-        if m:
-            current = re.sub(r"\s*\.\s*", ".", m.group(1).replace('"', ""))
-            if current in names:
-                return number
-            continue
-        if current == table:
-            a = assign.match(line)
-            if a and (a.group(1) or a.group(2) or a.group(3)) == key:
-                return number
-    return 1
 
 
 def _from_file(path: Path, table: str) -> Config:
@@ -244,7 +201,9 @@ def _build(config: Config, values: Mapping[str, Any], base: Path | None) -> Conf
             if value is None:
                 changes["registry"] = None
             elif not isinstance(value, (str, Path)):
-                raise _BadValue(key, "registry must be a path to a TOML or JSON file")
+                raise _BadValue(key, 'registry must be "gymnasium" or a path to a TOML or JSON file')
+            elif value == GYMNASIUM:
+                changes["registry"] = GYMNASIUM
             else:
                 p = Path(value)
                 changes["registry"] = p if p.is_absolute() or base is None else base / p

@@ -18,10 +18,10 @@ if TYPE_CHECKING:
     from typing import Callable, Iterable
 
     from sylla.grammar.syllabus.schedule import Schedule
+    from sylla.runner.tasks.registry import Registry
 
     from .config import Config  # the rules import this module, and config checks selectors against the rules
     from .rule import Rule
-    from .task_registry import TaskRegistry
 
 
 @record()
@@ -30,7 +30,8 @@ class Context:
     model: Syllabus
     config: Config
     syllabus_type: SyllabusType
-    registry: "TaskRegistry | None" = None
+    #: the task registry the R7xx rules ask (config ``registry``), None without one
+    registry: "Registry | None" = None
     #: every rule's code, of every language (``bad-suppression``); the engine passes the
     #: registry's, since only the syllabus rule modules are imported during a syllabus lint
     rule_codes: "Callable[[], Iterable[str]] | None" = None

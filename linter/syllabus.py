@@ -37,9 +37,9 @@ class SyllabusSpec(LanguageSpec[ParseResult, Context]):
             return None
         registry = None
         if config.registry is not None:
-            from .task_registry import load_registry  # noqa: PLC0415 - lazy: the task registry file is read only when a config names one
+            from .task_registry import task_registry  # noqa: PLC0415 - lazy: the task registry loads only when a config names one
 
-            registry = load_registry(config.registry)
+            registry = task_registry(config)
         return Context(parsed, model, config, resolve_type(model, config), registry, rule_codes=all_codes)
 
     def explain(self, parsed: ParseResult, name: str) -> tuple[Any, str]:

@@ -24,7 +24,6 @@ from pygls.workspace import TextDocument
 
 from sylla.kit.version import __version__
 from sylla.linter.engine import between_rules
-from sylla.linter.task_registry import load_registry
 
 from . import guard, stale, transport
 from .code_actions import FIX_ALL, code_actions, fix_all_text, wants_fix_all
@@ -342,12 +341,13 @@ class SyllaServer(LanguageServer):
         registry_path = getattr(config, "registry", None)
         if registry_path is None:
             return {}
+        from sylla.linter.task_registry import TaskParams, task_registry  # noqa: PLC0415 - lazy: the task registry loads only when a config names one
+
         try:
-            registry = load_registry(registry_path)
+            return TaskParams(task_registry(config))
         except Exception as exc:  # noqa: BLE001 - completion works without the registry
             log.warning("task registry unavailable: %s", exc)
             return {}
-        return {name: tuple(spec.params or ()) for name, spec in registry.tasks.items()}
 
 
 def snippets(server: SyllaServer) -> bool:

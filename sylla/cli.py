@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from typing import Any, NoReturn, Sequence
 
 # Order is the order of ``sylla --help``.
-COMMANDS = ("new", "explain", "lint", "fmt", "rules", "rule", "lsp", "metrics", "simulate", "sweep", "compare", "watch", "report")
+COMMANDS = ("new", "explain", "lint", "fmt", "rules", "rule", "lsp", "metrics", "simulate", "run", "sweep", "compare", "watch", "report")
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 

@@ -1,6 +1,6 @@
 """sylla's modules import each other one way, down the layers ARCHITECTURE.md names:
 
-    kit < language core < languages < metrics < linter < runner < lsp < commands
+    kit < language core < languages < task registry < metrics < linter < runner < lsp < commands
 
 An import inside a function still runs, only later, so an upward arrow or a cycle hidden that
 way is still one: the graph here holds module-level AND function-level imports (only ``if
@@ -18,7 +18,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 # the real folders behind sylla/'s links (see pyproject.toml)
 ROOTS = {"sylla": REPO / "sylla", "sylla.grammar": REPO / "grammar", "sylla.linter": REPO / "linter",
-         "sylla.lsp": REPO / "lsp", "sylla.metrics": REPO / "metrics", "sylla.kit": REPO / "kit"}
+         "sylla.lsp": REPO / "lsp", "sylla.metrics": REPO / "metrics", "sylla.kit": REPO / "kit",
+         "sylla.runner": REPO / "runner"}
 
 
 def modules() -> dict[str, Path]:
@@ -27,7 +28,7 @@ def modules() -> dict[str, Path]:
     for prefix, root in ROOTS.items():
         for path in root.rglob("*.py"):
             rel = path.relative_to(root).with_suffix("").parts
-            if rel and rel[0] in {"grammar", "linter", "lsp", "metrics", "docs", "kit"} and prefix == "sylla":
+            if rel and rel[0] in {"grammar", "linter", "lsp", "metrics", "runner", "docs", "kit"} and prefix == "sylla":
                 continue  # the links themselves: read through their real folder
             parts = rel[:-1] if rel[-1] == "__init__" else rel
             found[".".join((prefix, *parts))] = path
@@ -134,6 +135,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("kit", ("sylla.kit",)),
     ("language core", ("sylla.grammar.core",)),
     ("languages", ("sylla.grammar",)),
+    ("task registry", ("sylla.runner.tasks",)),
     ("metrics", ("sylla.metrics",)),
     ("linter", ("sylla.linter",)),
     ("runner", ("sylla.runner",)),

@@ -27,8 +27,9 @@ SIGNS: dict[str, tuple[str, ...]] = {
     "packaging": (r'"pip", "wheel"', r"\bvsce\b"),
     "precommit": (r"\b_pre_commit\(\)|\"pre-commit\"\]|pre_commit\b",),
     "slow": (r"\bsync_playwright\b",),  # a real browser: seconds to start, seconds per page
+    "sb3": (r"\bstable_baselines3\b", r'"sb3-(ppo|dqn)"'),  # torch's start-up and training
 }
-TIERS = ("editor", "parity", "dask", "packaging", "precommit", "slow")
+TIERS = ("editor", "parity", "dask", "packaging", "precommit", "slow", "sb3")
 MODULES = sorted(p for p in TESTS.rglob("test_*.py") if p.name != Path(__file__).name)
 
 
@@ -54,6 +55,7 @@ def test_the_signs_recognise_what_they_stand_for() -> None:
     assert needed('run([sys.executable, "-m", "pip", "wheel", src])\n') == {"packaging"}
     assert needed("subprocess.run([_pre_commit(), 'install'])\n") == {"precommit"}
     assert needed("from playwright.sync_api import sync_playwright\n") == {"slow"}
+    assert needed('sylla("run", path, "--agent", "sb3-ppo")\n') == {"sb3"}
     assert needed("import json\n") == set()
 
 

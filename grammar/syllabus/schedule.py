@@ -77,6 +77,17 @@ class ScheduledBlock:
     def phase_label(self) -> str | None:
         return self.phase.label if self.phase else None
 
+    @property
+    def kind(self) -> str:
+        """``"train"`` or ``"test"``: the learning flag when the syllabus sets one, else the
+        phase's kind, else train. What the aligner lays over a log (``metrics.scheduled``) and
+        whether ``sylla run`` lets the agent learn."""
+        if self.learning is not None:
+            return "train" if self.learning else "test"
+        if self.phase is not None and self.phase.kind in ("train", "test"):
+            return self.phase.kind
+        return "train"
+
 
 @record(frozen=True, slots=True)
 class PhaseRun:

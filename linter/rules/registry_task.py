@@ -17,7 +17,10 @@ if TYPE_CHECKING:
 class UnknownTask(Rule):
     __doc__ = rule_doc(
         "A block names a task the task registry does not list.",
-        "Only with a `registry` in the config. Reported once per task name, at its first block, with a \"did you mean\".",
+        "Only with a `registry` in the config (or `--registry`): a task registry file, or "
+        '`"gymnasium"` for the tasks `sylla run` can make (Gymnasium ids, the L2M `$minigridkit:` '
+        "names, the config's `tasks` and `sylla.tasks` entry points). Reported once per task name, "
+        'at its first block, with a "did you mean".',
         '{"$repeat": {"$episode": "Breakuot"}, "count": 5000}',
         '{"$repeat": {"$episode": "Breakout"}, "count": 5000}',
         "Correct the task name, or add the task to the registry.",
@@ -27,11 +30,17 @@ class UnknownTask(Rule):
     code, name, severity = "R701", "unknown-task", Severity.WARNING
 
     def check(self, ctx: Context) -> Iterator[Finding]:
-        if ctx.registry is None:
+        registry = ctx.registry
+        if registry is None:
             return
-        known = ctx.registry.tasks
-        seen: set[str] = set()
+        seen: set[tuple[str | None, str]] = set()
         for b in ctx.model.blocks:
-            if b.task not in known and b.task not in seen:
-                seen.add(b.task)
-                yield ctx.finding(self, f'unknown task "{b.task}"{did_you_mean(b.task, known)}', b.task_span)
+            if (b.module, b.task) in seen or registry.lookup(b.task, b.module) is not None:
+                continue
+            seen.add((b.module, b.task))
+            if b.module is not None and registry.gymnasium:  # the kit decides, as in sylla run
+                guess = registry.guess(b.task, b.module)
+                hint = f' (did you mean "{guess}"?)' if guess else ""
+                yield ctx.finding(self, f'unknown task "${b.module}:{b.task}"{hint}', b.task_span)
+                continue
+            yield ctx.finding(self, f'unknown task "{b.task}"{did_you_mean(b.task, registry.names())}', b.task_span)

@@ -28,15 +28,25 @@ class BadParameterValue(Rule):
     code, name, severity = "R703", "bad-parameter-value", Severity.WARNING
 
     def check(self, ctx: Context) -> Iterator[Finding]:
-        if ctx.registry is None:
+        registry = ctx.registry
+        if registry is None:
             return
+        sm = ctx.model.source_map
+        inherited: set[tuple[str, str]] = set()
         for b in ctx.model.blocks:
-            spec = ctx.registry.tasks.get(b.task)
-            if spec is None or spec.params is None:
+            spec = registry.lookup(b.task, b.module)
+            accepted = registry.known_params(spec) if spec is not None else None
+            if accepted is None:
                 continue
-            for name, value in b.own_params.items():
-                param = spec.params.get(name)
+            for name, value in b.params.items():
+                param = accepted.params.get(name)
                 problem = param.problem(value) if param is not None else None
-                if problem:
+                if not problem:
+                    continue
+                if name in b.own_params:
                     span = b.param_span(name) or b.leaf_span
                     yield ctx.finding(self, f'"{name}" of "{b.task}" {problem}, got {json.dumps(value)}', span)
+                elif (name, b.task) not in inherited:  # from default_params: once per task, at its value
+                    inherited.add((name, b.task))
+                    span = (sm.span(("default_params", name)) if sm else None) or b.task_span
+                    yield ctx.finding(self, f'"{name}" of "{b.task}" (from default_params) {problem}, got {json.dumps(value)}', span)

@@ -154,3 +154,56 @@ def serve(follower: Follower, host: str, port: int) -> None:
     finally:
         hub.stop.set()
         thread.join(timeout=2)
+
+
+class Background:
+    """The same page served from threads of another command (``sylla run --watch``), which
+    keeps its main thread (and its Ctrl-C) for its own work: `start` returns once the server
+    listens, `stop` ends the server and the follower."""
+
+    def __init__(self, follower: Follower, host: str, port: int) -> None:
+        self.hub = Hub(follower)
+        config = uvicorn.Config(make_app(self.hub), host=host, port=port, log_level="warning",
+                                lifespan="on")
+        self.ready = threading.Event()
+        self.server = _Server(config, self.ready)
+        self.threads = [
+            threading.Thread(target=self.hub.run_follower, name="sylla-watch-follow", daemon=True),
+            threading.Thread(target=self._serve, name="sylla-watch-serve", daemon=True),
+        ]
+
+    def _serve(self) -> None:
+        try:
+            self.server.run()
+        except SystemExit:  # uvicorn exits when it cannot bind; `start` reports it
+            pass
+        finally:
+            self.ready.set()
+
+    def start(self) -> None:
+        """Start serving; an `OSError` when the server could not start (the port was taken)."""
+        for thread in self.threads:
+            thread.start()
+        self.ready.wait()
+        if not self.server.started:
+            self.stop()
+            raise OSError("the watch server could not start")
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.hub.stop.set()
+        for thread in self.threads:
+            if thread.is_alive():
+                thread.join(timeout=5)
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, telling a waiting thread once it listens (uvicorn has no event)."""
+
+    def __init__(self, config: uvicorn.Config, ready: threading.Event) -> None:
+        super().__init__(config)
+        self.ready = ready
+
+    async def startup(self, sockets: Any = None) -> None:
+        await super().startup(sockets)
+        self.ready.set()

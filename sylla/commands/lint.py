@@ -56,7 +56,7 @@ def register(sub: "argparse._SubParsersAction") -> None:
                    "overriding the file's syllabus_type, per-file-types and inference")
     p.add_argument("--select", metavar="CODES", help="comma-separated codes or prefixes to run (e.g. P3,T401)")
     p.add_argument("--ignore", metavar="CODES", help="comma-separated codes or prefixes to skip")
-    p.add_argument("--registry", metavar="FILE", help="task registry (TOML or JSON) for the R7xx rules")
+    p.add_argument("--registry", metavar="FILE", help='task registry for the R7xx rules: a TOML or JSON file, or "gymnasium" (the tasks sylla run can make)')
     p.add_argument("--require-metric", action="append", metavar="NAME",
                    help="a metric the syllabus must be able to yield (repeatable; adds to the config's "
                    "metrics = [...]); each one it cannot yield is an M901 finding")
