@@ -162,8 +162,7 @@ def _filter(
         if len(f.message) > MAX_MESSAGE:
             f = replace(f, message=f.message[: MAX_MESSAGE - 1] + "…")
         out.append(f)
-    out.sort(key=lambda f: (f.span.start, f.span.end, f.code))
-    return out
+    return spec.order(out)
 
 
 def configured_severity(config: Config, code: str) -> Severity | None:

@@ -105,6 +105,10 @@ class LanguageSpec(ABC, Generic[P, C]):
         """The suppression comments of the text, if the language has them."""
         return None
 
+    def order(self, findings: Sequence["Finding"]) -> list["Finding"]:
+        """The findings as reported: by span (start, then end), then code."""
+        return sorted(findings, key=lambda f: (f.span.start, f.span.end, f.code))
+
     def syllabus_type(self, ctx: C | None) -> "SyllabusType | None":
         """The syllabus type the file was linted as (syllabi only)."""
         return None
