@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from .engine import LintResult
     from .language import LanguageSpec
 
-__all__ = ["LANGUAGES", "Language", "encode_fixed", "language_of", "lint_text", "spec_for", "wants_file"]
+__all__ = ["LANGUAGES", "Language", "encode_fixed", "language_of", "lint_text", "reads_suffix", "spec_for", "wants_file"]
 
 
 def is_birds(data: bytes | str, path: str | None = None) -> bool:
@@ -102,6 +102,12 @@ def language_of(path: str | None, data: bytes | str, config: Config | None = Non
         if row.detect is not None and row.detect(data, path, config):
             return row.name
     return binary_language(path, data)
+
+
+def reads_suffix(language: Language, suffix: str) -> bool:
+    """Whether files of ``language`` end in ``suffix`` (``.xml``): an editor that says what a
+    document is (its language id) leaves only the languages of that kind of file to content."""
+    return suffix in _ROWS[language].suffixes
 
 
 def binary_language(path: str | None, data: bytes | str) -> Language | None:

@@ -43,12 +43,11 @@ class LintOutcome:
     positions: PositionMap
     config: Any = None
     config_problem: str | None = None
-    syllabus: bool = True
     #: the file the document is (the linter reads its config and suffix), for re-linting
     path: str | None = None
     #: Fix All's text for this version, computed once when first asked (``code_actions.fix_all_text``)
     fixed: str | None = None
-    #: the language the document was linted in (None: not served)
+    #: the language the document was linted in (None: not served, ``empty_outcome``)
     language: Language | None = None
 
 
@@ -122,4 +121,4 @@ def outcome_for(
 
 def empty_outcome(uri: str, version: int | None, text: str, encoding: str) -> LintOutcome:
     """What a document sylla does not serve (JSON that is no syllabus, other XML) gets: nothing."""
-    return LintOutcome(uri, version, text, [], [], PositionMap(text, encoding), syllabus=False)
+    return LintOutcome(uri, version, text, [], [], PositionMap(text, encoding))
