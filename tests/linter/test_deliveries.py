@@ -432,3 +432,12 @@ def test_the_config_s_severities_and_per_file_ignores_reach_the_delivery_rules(d
     config.write_text('severity = { W917 = "warning" }\n')
     status, found = _sylla_json(delivery, "--config", str(config), "--fail-on", "error")
     assert (status, _seen(found)) == (0, [("predictions.csv", "W917", line, "warning")])
+
+
+def test_the_delivery_descriptor_explains_what_the_folder_holds() -> None:
+    from sylla.linter.languages import spec_for
+
+    spec = spec_for("delivery")
+    doc, text = spec.explain(spec.parse(b"", str(FIXTURES / "deviant" / "bests.csv")), "deviant")
+    assert doc["rows"]["predictions.csv"] is None and doc["rows"]["samples.csv"] == 400 and doc["description"]
+    assert "predictions.csv: missing" in text and "samples.csv: 400 rows" in text
