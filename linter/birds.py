@@ -6,13 +6,16 @@ model. What this language adds to the engine's steps: an encoding-declaration mi
 keeps the severity the core gave it; a schema error on a value that a more specific rule
 already reports (``True`` where ``true`` belongs, a misspelt limit type) is dropped, so each
 problem is reported once, by the rule that can explain and fix it; a fixed config is written
-back in the encoding and with the byte-order mark the game wrote.
+back in the encoding and with the byte-order mark the game wrote, and an editor buffer is parsed
+as the bytes its file would be saved as. ``sylla fmt`` leaves configs as they are.
 """
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any, Sequence
 
+from sylla.grammar.birds.decode import MAX_BYTES, decode, encode_like
 from sylla.grammar.birds.parse import BirdsParse, parse
 from sylla.grammar.core import Diagnostic, Severity
 
@@ -32,9 +35,20 @@ SCHEMA = "B804"
 
 class BirdsSpec(LanguageSpec[BirdsParse, BirdsContext]):
     name = "birds"
+    unformatted = "Science Birds XML"
 
     def parse(self, data: str | bytes, path: str | None) -> BirdsParse:
         return parse(data, path)
+
+    def parse_buffer(self, text: str, path: str | None) -> BirdsParse:
+        """The buffer parsed as the bytes its file would be saved as (``as_saved``), when they
+        decode to the buffer's text; else the text."""
+        saved = as_saved(text, path)
+        if saved is not None:
+            result = parse(saved, path)
+            if result.text == text.lstrip("\ufeff"):
+                return result
+        return parse(text, path)
 
     def context(self, parsed: BirdsParse, config: "Config", path: str | None) -> BirdsContext | None:
         return BirdsContext(parsed, parsed.model, config, path) if parsed.model is not None else None
@@ -70,3 +84,29 @@ class BirdsSpec(LanguageSpec[BirdsParse, BirdsContext]):
 
 
 BIRDS = BirdsSpec()
+
+
+def as_saved(text: str, path: str | None) -> bytes | None:
+    """The buffer as its file would be saved: in the encoding (and with the BOM) the file on
+    disk has now; None for a buffer without a readable file.
+
+    A Science Birds config's encoding problem (``encoding="utf-16"`` declared on ASCII bytes,
+    B803) is a fact about bytes, which an editor buffer no longer has. Editors save a file in
+    the encoding they opened it in, so parsing these bytes (they decode to the buffer's text,
+    every span stays the same) lets the editor report what ``sylla lint`` reports for the file,
+    before and after unsaved edits alike."""
+    if path is None:
+        return None
+    try:
+        if os.path.getsize(path) > MAX_BYTES:
+            return None
+        with open(path, "rb") as fh:
+            decoded = decode(fh.read())
+    except OSError:
+        return None
+    if decoded.text is None:
+        return None
+    try:
+        return encode_like(decoded, text.lstrip("\ufeff"))
+    except UnicodeError:
+        return None

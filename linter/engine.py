@@ -47,18 +47,24 @@ C = TypeVar("C")
 @record()
 class LintResult(Generic[ParseT]):
     """The findings of one file (sorted by offset), its parse in its language (a syllabus
-    ``ParseResult``, a ``BirdsParse``, a ``TrialParse``, a delivery file's), the syllabus type
-    it was linted as (syllabi only) and the language."""
+    ``ParseResult``, a ``BirdsParse``, a ``TrialParse``, a delivery file's), what the lint
+    inferred of it (``LanguageSpec.inferred``: a syllabus's type) and the language."""
 
     findings: list[Finding]
     parse: ParseT
-    syllabus_type: SyllabusType | None
+    inferred: object | None
     path: str | None = None
     language: Language = "syllabus"
 
     @property
     def text(self) -> str:
         return self.parse.text
+
+    @property
+    def syllabus_type(self) -> SyllabusType | None:
+        """The syllabus type the file was linted as (``sylla.linter.lint``'s result); None for
+        a file of another language, whose lint infers no syllabus type."""
+        return self.inferred if isinstance(self.inferred, SyllabusType) else None
 
 
 #: the longest message a finding carries: a message quotes the file (a task name, a key), and a
@@ -121,7 +127,7 @@ def run(
                     pause()
                 findings.extend(rule.check(ctx))
         findings = _filter(spec, spec.prune(findings), config, path, result)
-        return LintResult(findings, result, spec.syllabus_type(ctx), path, spec.name)
+        return LintResult(findings, result, spec.inferred(ctx), path, spec.name)
 
 
 def _from_diagnostic(spec: LanguageSpec[Any, Any], diag: Diagnostic, ctx: object, claimers: list[Any]) -> Finding | None:
@@ -162,8 +168,7 @@ def _filter(
         if len(f.message) > MAX_MESSAGE:
             f = replace(f, message=f.message[: MAX_MESSAGE - 1] + "…")
         out.append(f)
-    out.sort(key=lambda f: (f.span.start, f.span.end, f.code))
-    return out
+    return spec.order(out)
 
 
 def configured_severity(config: Config, code: str) -> Severity | None:

@@ -11,8 +11,9 @@ small and lives in one descriptor per language, a subclass of ``LanguageSpec``:
 - ``explain(parsed, name)``: what ``sylla explain`` shows of a file that parsed (a document for
   ``--format json`` and its text);
 - the optional hooks below (rules held back while the structure has a typo, a diagnostic's own
-  severity, findings dropped in favour of more specific ones, suppression comments, the
-  syllabus type, the bytes a fixed text is written as).
+  severity, findings dropped in favour of more specific ones, suppression comments, the order of
+  findings, what the lint inferred (a syllabus's type), the bytes a fixed text is written as,
+  whether ``sylla fmt`` formats the language, and how an editor buffer is parsed and reparsed).
 
 Each descriptor lives in ``linter/<language>.py``, beside its language's rule context. ``linter/languages.py`` lists the languages: each row is the language's
 detection by content (cheap: every file of a folder walk is asked, and the answer must not load
@@ -36,7 +37,6 @@ if TYPE_CHECKING:
     from .finding import Finding
     from .rule import Rule
     from .suppress import Suppressions
-    from .syllabus_type import SyllabusType
 else:  # subscriptable bases, without importing typing (start-up, issue 24)
     from sylla.kit.no_typing import Generic, Protocol, TypeVar
 
@@ -105,8 +105,27 @@ class LanguageSpec(ABC, Generic[P, C]):
         """The suppression comments of the text, if the language has them."""
         return None
 
-    def syllabus_type(self, ctx: C | None) -> "SyllabusType | None":
-        """The syllabus type the file was linted as (syllabi only)."""
+    def order(self, findings: Sequence["Finding"]) -> list["Finding"]:
+        """The findings as reported: by span (start, then end), then code."""
+        return sorted(findings, key=lambda f: (f.span.start, f.span.end, f.code))
+
+    def inferred(self, ctx: C | None) -> object | None:
+        """What the lint learned of the file beyond its findings, carried on the result
+        (``LintResult.inferred``; a syllabus: the type it was linted as); None: nothing."""
+        return None
+
+    #: what ``sylla fmt`` calls a file of this language that it leaves as it is (it has no
+    #: printer); None: the language's files are JSON, which the printer formats
+    unformatted: ClassVar[str | None] = None
+
+    # -- the editor: a buffer is parsed once per version -----------------------------------------
+    def parse_buffer(self, text: str, path: str | None) -> P:
+        """The parse of an editor buffer (its text, the file at ``path`` on disk): the text's."""
+        return self.parse(text, path)
+
+    def reparse(self, previous: P, text: str, path: str | None) -> P | None:
+        """A new version of a buffer parsed from the previous version's parse, with the same
+        result as a full parse; None: the language parses each version whole."""
         return None
 
     def encode(self, original: bytes, text: str) -> bytes:

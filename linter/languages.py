@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from .engine import LintResult
     from .language import LanguageSpec
 
-__all__ = ["LANGUAGES", "Language", "encode_fixed", "language_of", "lint_text", "spec_for", "wants_file"]
+__all__ = ["LANGUAGES", "Language", "encode_fixed", "language_of", "lint_text", "reads_suffix", "spec_for", "wants_file"]
 
 
 def is_birds(data: bytes | str, path: str | None = None) -> bool:
@@ -61,11 +61,11 @@ def is_syllabus(data: bytes | str, path: str | None, config: Config) -> bool:
 
 @record(frozen=True)
 class Row:
-    """One language: its detection by content, the module and name of its descriptor, and
-    which file endings a folder walk opens to ask the detection."""
+    """One language: its detection by content (None: the command line names it), the module
+    and name of its descriptor, and which file endings a folder walk opens to ask the detection."""
 
     name: Language
-    detect: Callable[[bytes | str, str | None, Config], bool]
+    detect: Callable[[bytes | str, str | None, Config], bool] | None
     spec: str  # "module:NAME", relative to this package
     suffixes: tuple[str, ...]
     #: the first character (after a byte-order mark and blanks) of a file of the language: what
@@ -80,6 +80,8 @@ LANGUAGES: tuple[Row, ...] = (
     Row("birds", lambda data, path, config: is_birds(data, path), ".birds:BIRDS", (".xml",)),
     Row("trials", lambda data, path, config: is_trials(data), ".trials:TRIALS", (".json",), ("{",)),
     Row("syllabus", is_syllabus, ".syllabus:SYLLABUS", (".json", ".jsonc"), ("{", "[")),
+    # never by content: the folder given with ``sylla lint DIR --trials json/`` (its CSV files look like any CSV)
+    Row("delivery", None, ".delivery:DELIVERY", ()),
 )
 _ROWS = {row.name: row for row in LANGUAGES}
 #: the language of a text that no other row claims: the syllabus core then says what is wrong with it
@@ -97,9 +99,15 @@ def language_of(path: str | None, data: bytes | str, config: Config | None = Non
     """The language of a file, or None when sylla has nothing to say about it."""
     config = config or Config()
     for row in LANGUAGES:
-        if row.detect(data, path, config):
+        if row.detect is not None and row.detect(data, path, config):
             return row.name
     return binary_language(path, data)
+
+
+def reads_suffix(language: Language, suffix: str) -> bool:
+    """Whether files of ``language`` end in ``suffix`` (``.xml``): an editor that says what a
+    document is (its language id) leaves only the languages of that kind of file to content."""
+    return suffix in _ROWS[language].suffixes
 
 
 def binary_language(path: str | None, data: bytes | str) -> Language | None:
@@ -134,7 +142,7 @@ def content_language(data: bytes | str, path: str | None = None) -> Language:
     language its name or first character names, ``binary_language``)."""
     defaults = Config()
     for row in LANGUAGES:
-        if row.name != FALLBACK and row.detect(data, path, defaults):
+        if row.name != FALLBACK and row.detect is not None and row.detect(data, path, defaults):
             return row.name
     return binary_language(path, data) or FALLBACK
 

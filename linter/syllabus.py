@@ -58,8 +58,17 @@ class SyllabusSpec(LanguageSpec[ParseResult, Context]):
     def suppressions(self, parsed: ParseResult) -> Suppressions:
         return suppressions(parsed.model, parsed.lines)
 
-    def syllabus_type(self, ctx: Context | None) -> SyllabusType | None:
+    def inferred(self, ctx: Context | None) -> SyllabusType | None:
+        """The syllabus type the file was linted as (declared, configured or inferred)."""
         return ctx.syllabus_type if ctx is not None else None
+
+    def reparse(self, previous: ParseResult, text: str, path: str | None) -> ParseResult | None:
+        """The instructions an edit touches, or the top level around them (``incremental``)."""
+        if previous.path != path:
+            return None
+        from sylla.grammar.syllabus.incremental import reparse  # noqa: PLC0415 - lazy: only the editor reparses; the CLI's start-up never loads it
+
+        return reparse(previous, text)
 
 
 def structure_typo(model: Syllabus) -> bool:

@@ -43,12 +43,11 @@ class LintOutcome:
     positions: PositionMap
     config: Any = None
     config_problem: str | None = None
-    syllabus: bool = True
     #: the file the document is (the linter reads its config and suffix), for re-linting
     path: str | None = None
     #: Fix All's text for this version, computed once when first asked (``code_actions.fix_all_text``)
     fixed: str | None = None
-    #: the language the document was linted in (None: not served)
+    #: the language the document was linted in (None: not served, ``empty_outcome``)
     language: Language | None = None
 
 
@@ -138,4 +137,4 @@ def failed_outcome(uri: str, version: int | None, text: str, encoding: str, erro
 
 def empty_outcome(uri: str, version: int | None, text: str, encoding: str) -> LintOutcome:
     """What a document sylla does not serve (JSON that is no syllabus, other XML) gets: nothing."""
-    return LintOutcome(uri, version, text, [], [], PositionMap(text, encoding), syllabus=False)
+    return LintOutcome(uri, version, text, [], [], PositionMap(text, encoding))

@@ -466,7 +466,7 @@ def create_server() -> SyllaServer:
         if server.served_snapshot(uri) is None:
             return None
         outcome = await server.scheduler.current(uri)
-        if outcome is None or not outcome.syllabus:
+        if outcome is None or outcome.language is None:  # a document sylla does not serve
             return None
         analysis = await server.analysis(uri)
         model = analysis.model if analysis is not None and analysis.text == outcome.text else None

@@ -2,8 +2,8 @@
 
 S1xx syntax/encoding, S2xx schema, P3xx phase annotations, T4xx syllabus type, H5xx test
 hygiene, N6xx portability/names/structure, R7xx task registry, M9xx required metrics, B8xx Science
-Birds trial configs (configMeta.xml and config.xml), W9xx wave-3 online trials (trial files;
-deliveries: ``linter/deliveries.py``). One engine runs them all (``linter/engine.py``), each
+Birds trial configs (configMeta.xml and config.xml), W9xx wave-3 online trials (W901-W908 trial
+files, W910-W923 delivery folders). One engine runs them all (``linter/engine.py``), each
 language through its descriptor (``linter/language.py``).
 
 Each language's rules are listed in a module of their own (``<language>_rules``, e.g.
@@ -24,12 +24,12 @@ if TYPE_CHECKING:
 
     from ..rule import Rule
 
-    Language = Literal["syllabus", "birds", "trials"]
+    Language = Literal["syllabus", "birds", "trials", "delivery"]
 else:  # the name at run time, without importing typing (start-up, issue 24)
     Language = str
 
 #: every language, in registry order
-LANGUAGES: tuple[Language, ...] = ("syllabus", "birds", "trials")
+LANGUAGES: tuple[Language, ...] = ("syllabus", "birds", "trials", "delivery")
 
 
 def rule_classes(language: Language) -> tuple[type[Rule], ...]:

@@ -29,13 +29,3 @@ class TrialsRule(Rule):
 
     def check_trials(self, ctx: "TrialsContext") -> Iterator["Finding"]:
         return iter(())
-
-
-class DeliveryRule(Rule):
-    """A rule over a delivery folder (``sylla lint DIR --trials json/``); its findings come from
-    ``linter/deliveries.py``, which names the rule by code. It never answers a single file."""
-
-    language = "trials"
-
-    def check(self, ctx: object) -> Iterable["Finding"]:
-        return ()

@@ -1,11 +1,11 @@
-"""The wave-3 online-trial rules (W9xx: trial files and delivery folders), in registry order;
-imported only when a trial file or a delivery is linted, or when every rule is listed (issue 24)."""
+"""The wave-3 trial-file rules (W901-W908), in registry order; imported only when a trial file
+is linted, or when every rule is listed (issue 24). A delivery folder's rules are ``delivery_rules``."""
 
 from __future__ import annotations
 
 from ..rule import Rule
-from . import trials_delivery, trials_file
+from . import trials_file
 
 RULES: tuple[type[Rule], ...] = (
-    *trials_file.RULES, *trials_delivery.RULES,
+    *trials_file.RULES,
 )

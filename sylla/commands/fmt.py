@@ -32,10 +32,11 @@ def run(args: argparse.Namespace) -> int:
             status = 2
             continue
         name, data = source
-        from sylla.linter.languages import is_birds  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+        from sylla.linter.languages import content_language, spec_for  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
-        if is_birds(data):
-            print(f"sylla: {name}: Science Birds XML is not formatted by sylla; left as is", file=sys.stderr)
+        unformatted = spec_for(content_language(data)).unformatted  # by content alone, as the printer reads it
+        if unformatted is not None:
+            print(f"sylla: {name}: {unformatted} is not formatted by sylla; left as is", file=sys.stderr)
             continue
         try:
             text = data.decode("utf-8")  # not utf-8-sig: a BOM is kept, and compared, as text

@@ -210,10 +210,6 @@ def _run(args: argparse.Namespace) -> int:
 
     from .common import read_source  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
-    if getattr(args, "trials", None):
-        from .trials_cli import lint_deliveries  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-
-        return lint_deliveries(args)
     reports: list[FileReport] = []
     status = 0
     threshold = SEVERITY_RANK[args.fail_on]
@@ -222,6 +218,10 @@ def _run(args: argparse.Namespace) -> int:
         print(f"sylla: {problem}", file=sys.stderr)
         return 2
     config_for = _config_loader(args.config, _overrides(args))
+    if getattr(args, "trials", None):
+        from .trials_cli import lint_deliveries  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+
+        return lint_deliveries(args, config_for)
     logs: list[str] = []
     for path in discover(args.paths, config_for, logs):
         source = read_source(path, args.stdin_filename)

@@ -10,7 +10,14 @@ import os
 import sys
 from pathlib import Path
 
+from sylla.kit.no_typing import TYPE_CHECKING
+
 from .severity import SEVERITY_RANK
+
+if TYPE_CHECKING:
+    from typing import Callable
+
+    from sylla.linter import Config
 
 
 def explain_trials_folder(folder: str, fmt: str) -> int | None:
@@ -30,8 +37,10 @@ def explain_trials_folder(folder: str, fmt: str) -> int | None:
     return 1 if errors else 0
 
 
-def lint_deliveries(args: argparse.Namespace) -> int:
-    """``sylla lint DELIVERY_DIR ... --trials json/``: each PATH is a delivery folder."""
+def lint_deliveries(args: argparse.Namespace, config_for: Callable[[str], "Config"]) -> int:
+    """``sylla lint DELIVERY_DIR ... --trials json/``: each PATH is a delivery folder, each of its
+    files linted with the config of its path (``--select``, ``--ignore``, severities)."""
+    from sylla.linter import ConfigError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.linter.deliveries import check_delivery  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.linter.reporters import FileReport, get  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
@@ -44,7 +53,11 @@ def lint_deliveries(args: argparse.Namespace) -> int:
         if not os.path.isdir(folder):
             print(f"sylla: {folder}: with --trials, each PATH is a delivery folder", file=sys.stderr)
             return 2
-        results, trial_errors = check_delivery(folder, args.trials)
+        try:
+            results, trial_errors = check_delivery(folder, args.trials, config_for)
+        except ConfigError as exc:
+            print(f"sylla: {exc}", file=sys.stderr)
+            return 2
         for e in trial_errors:
             print(f"sylla: trial file: {e}", file=sys.stderr)
         unread = unread or bool(trial_errors)

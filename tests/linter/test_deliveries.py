@@ -368,3 +368,76 @@ def test_trial_files_past_python_s_limits_are_named_by_the_delivery_check(clean:
     assert "Traceback" not in out.stderr and not [f for f in json.loads(out.stdout) if f["severity"] != "info"]
     assert "c047_1.json: its examples cannot be read" in out.stderr and "c047_2.json: its examples cannot be read" in out.stderr
     assert out.returncode == 1
+
+
+SYLLA = shutil.which("sylla", path=str(Path(sys.executable).parent)) or shutil.which("sylla")
+
+
+def _sylla_json(folder: Path, *options: str) -> tuple[int, list[dict]]:
+    """``sylla lint FOLDER --trials json/ -f json OPTIONS``, through the console script."""
+    assert SYLLA is not None
+    out = subprocess.run([SYLLA, "lint", str(folder), "--trials", str(JSON), "-f", "json", *options],
+                         capture_output=True, text=True, cwd=folder)
+    assert "Traceback" not in out.stderr and out.returncode in (0, 1), out.stderr
+    return out.returncode, json.loads(out.stdout)
+
+
+def _wrong_accuracy(delivery: Path) -> int:
+    """Give a wrongly predicted row of predictions.csv accuracy 1 (W917 only); its line."""
+    preds = delivery / "predictions.csv"
+    line = 2
+    while fields(preds.read_text().splitlines()[line - 1])[7] != "0":
+        line += 1
+    set_field(preds, line, 7, "1")
+    return line
+
+
+def _seen(found: list[dict]) -> list[tuple[str, str, int, str]]:
+    return [(Path(f["path"]).name, f["code"], f["line"], f["severity"]) for f in found if f["severity"] != "info"]
+
+
+def test_ignore_reaches_the_delivery_rules(delivery: Path) -> None:
+    """Issue 39: ``--ignore W917`` still reported W917 and exited 1: the delivery's findings
+    were built beside the engine, and the config never reached them."""
+    line = _wrong_accuracy(delivery)
+    status, found = _sylla_json(delivery)
+    assert (status, _seen(found)) == (1, [("predictions.csv", "W917", line, "error")])
+    status, found = _sylla_json(delivery, "--ignore", "W917")
+    assert (status, [f for f in found if f["code"] == "W917"]) == (0, [])
+
+
+@pytest.mark.parametrize("select", ["W917", "W923", "W92", "W91"])
+def test_select_reaches_the_delivery_rules(delivery: Path, select: str) -> None:
+    line = _wrong_accuracy(delivery)
+    (delivery / "description.md").write_text("# Model\n\nIt searches programs.\n")
+    both = [("description.md", "W923", 1, "warning"), ("predictions.csv", "W917", line, "error")]
+    assert _seen(_sylla_json(delivery)[1]) == both
+    status, found = _sylla_json(delivery, "--select", select)
+    assert _seen(found) == [f for f in both if f[1].startswith(select)]
+    assert all(f["code"].startswith(select) for f in found)  # info findings too
+    assert status == 1  # each is at or above --fail-on's default, warning
+    status, found = _sylla_json(delivery, "--select", select, "--fail-on", "error")
+    assert status == (1 if "W917".startswith(select) else 0)
+
+
+def test_the_config_s_severities_and_per_file_ignores_reach_the_delivery_rules(delivery: Path) -> None:
+    line = _wrong_accuracy(delivery)
+    (delivery / "sylla.toml").write_text('severity = { W917 = "info" }\n')
+    status, found = _sylla_json(delivery)
+    assert (status, [(f["line"], f["severity"]) for f in found if f["code"] == "W917"]) == (0, [(line, "info")])
+    (delivery / "sylla.toml").write_text('per-file-ignores = { "predictions.csv" = ["W917"] }\n')
+    status, found = _sylla_json(delivery)
+    assert (status, [f for f in found if f["code"] == "W917"]) == (0, [])
+    config = delivery.parent / "elsewhere.toml"  # --config: the same for every file of the delivery
+    config.write_text('severity = { W917 = "warning" }\n')
+    status, found = _sylla_json(delivery, "--config", str(config), "--fail-on", "error")
+    assert (status, _seen(found)) == (0, [("predictions.csv", "W917", line, "warning")])
+
+
+def test_the_delivery_descriptor_explains_what_the_folder_holds() -> None:
+    from sylla.linter.languages import spec_for
+
+    spec = spec_for("delivery")
+    doc, text = spec.explain(spec.parse(b"", str(FIXTURES / "deviant" / "bests.csv")), "deviant")
+    assert doc["rows"]["predictions.csv"] is None and doc["rows"]["samples.csv"] == 400 and doc["description"]
+    assert "predictions.csv: missing" in text and "samples.csv: 400 rows" in text

@@ -28,11 +28,28 @@ FILES = {
 
 
 def test_every_language_has_a_row_a_descriptor_rules_and_an_editor() -> None:
-    assert {row.name for row in LANGUAGES} == set(RULE_LANGUAGES) == set(EDITORS) == set(FILES)
+    """Every language has a row, a descriptor and rules; every language found by content (an
+    editor's documents are) has an ``Editor``; a delivery is a folder the command line names."""
+    by_content = {row.name for row in LANGUAGES if row.detect is not None}
+    assert {row.name for row in LANGUAGES} == set(RULE_LANGUAGES) == by_content | {"delivery"}
+    assert by_content == set(EDITORS) == set(FILES)
     for language in RULE_LANGUAGES:
         assert spec_for(language).name == language
-        assert EDITORS[language].name == language
         assert language_rules(language), f"{language} has no rules"
+    for language in by_content:
+        assert EDITORS[language].name == language
+
+
+def test_a_delivery_file_is_linted_by_the_one_engine_with_its_folder() -> None:
+    """A file of a delivery folder is a document of the delivery language: its descriptor's
+    parse reads the folder whole, and the engine runs the W910-W923 rules on it."""
+    path = str(FIX / "trials" / "deviant" / "bests.csv")
+    spec = spec_for("delivery")
+    parsed = spec.parse(b"", path)
+    result = lint_text(b"", path, parsed=parsed, language="delivery")
+    assert result.language == "delivery" and result.text == Path(path).read_text(encoding="utf-8")
+    assert result.findings and {f.code for f in result.findings} <= {r.code for r in language_rules("delivery")}
+    assert language_of(path, Path(path).read_bytes()) is None  # never by content
 
 
 @pytest.mark.parametrize("language", sorted(FILES))
