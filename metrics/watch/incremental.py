@@ -24,7 +24,6 @@ per-task sums. `bench/watch.py` prints the cost.
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -49,6 +48,7 @@ from .conformance import Progress, block_ordinals, params_divergence
 from .growing import Growing
 from .l2logger_tail import L2loggerTail
 from .labels import constant, equals, labels, matches
+from .tail import START, appended
 
 if TYPE_CHECKING:
     from sylla.grammar.syllabus.model import Syllabus
@@ -84,17 +84,17 @@ class Incremental:
         self.generation = mirror.generation
         self.format = log.format
         self.tail: L2loggerTail | None = None
-        self.inode = self.offset = 0
+        #: how far a plain log's file has been read, and its header line (none in JSON Lines)
+        self.position = START
         self.header = b""
         if log.format == "l2logger":
             assert isinstance(log.frame, pd.DataFrame)
             subtype = str(read_info(self.path).get("log_format_version", "1.0")) == "1.1"
             self.tail = L2loggerTail(self.path, log.frame, log.perf, subtype)
         else:
-            stat = os.stat(self.path)
-            self.inode, self.offset = stat.st_ino, stat.st_size
-            with open(self.path, "rb") as handle:
-                self.header = handle.readline() if log.format != "jsonl" else b""
+            read = appended(self.path, header=True)
+            self.position = read.position
+            self.header = read.header if log.format != "jsonl" else b""
         self.perf_name = log.perf
         self.reader_warnings = list(log.warnings)
         frame = log.frame
@@ -202,10 +202,6 @@ class Incremental:
     def _read_new(self) -> Rows | None:
         """The appended complete rows as columns, or None when the mirror file was replaced
         or the new rows are not a plain continuation."""
-        try:
-            stat = os.stat(self.path)
-        except FileNotFoundError:
-            return None
         if self.mirror.generation != self.generation:
             return None
         if self.tail is not None:
@@ -218,19 +214,19 @@ class Incremental:
                 self.intact = False
                 return None
             return rows
-        if stat.st_ino != self.inode or stat.st_size < self.offset:
+        try:
+            read = appended(self.path, self.position)
+        except FileNotFoundError:
             return None
-        with open(self.path, "rb") as handle:
-            handle.seek(self.offset)
-            data = handle.read(stat.st_size - self.offset)
-        if not data.strip():
+        data = read.data
+        if read.fresh or not data.strip():
             return None
         rows = self._parse_lean(data)
         if rows is None:
             rows = self._parse_batch(data)
         if rows is None or not self._conforms(rows, self.episodes):
             return None
-        self.offset = stat.st_size
+        self.position = read.position
         return rows
 
     def _parse_lean(self, data: bytes) -> Rows | None:

@@ -25,13 +25,13 @@ import pandas as pd
 from sylla.metrics.readers.l2logger_files import FOLDER, csv_options, natural_order
 
 from .labels import concat, constant, equals, from_arrow
+from .tail import START, Position, appended
 
 
 @dataclass
 class _File:
     path: Path
-    inode: int
-    offset: int  # bytes consumed (just after a newline)
+    position: Position  # how far the file has been read (`START`: a new file)
     block: int  # the folder's block number
     task: str | None  # the folder's one task, once a row named it
 
@@ -55,8 +55,8 @@ class L2loggerTail:
             folder = FOLDER.match(path.parent.name)
             assert folder is not None  # the reader accepted the log
             stat = os.stat(path)
-            self.files.append(_File(path, stat.st_ino, stat.st_size, int(folder.group(1)),
-                                    by_file.get(index)))
+            self.files.append(_File(path, Position(stat.st_ino, stat.st_size),
+                                    int(folder.group(1)), by_file.get(index)))
 
     def _listing(self) -> list[Path]:
         return sorted(self.root.rglob("data-log.tsv"), key=natural_order)  # the whole-log reader's order
@@ -84,42 +84,45 @@ class L2loggerTail:
         known = [f.path for f in self.files]
         if listing[: len(known)] != known:
             return None  # a file gone, or a new one sorted among the old ones
-        for k, f in enumerate(self.files):
+        for f in self.files[:-1]:
             stat = os.stat(f.path)
-            if stat.st_ino != f.inode or stat.st_size < f.offset or (
-                    stat.st_size > f.offset and k != len(self.files) - 1):
+            if stat.st_ino != f.position.inode or stat.st_size != f.position.offset:
                 return None  # replaced, cut, or an earlier block's file grew after a later began
-        last = self.files[-1]
-        todo = [(last, os.stat(last.path).st_size)]
+        todo = [self.files[-1]]
         for path in listing[len(known):]:
             folder = FOLDER.match(path.parent.name)
-            if folder is None or int(folder.group(1)) != todo[-1][0].block + 1:
+            if folder is None or int(folder.group(1)) != todo[-1].block + 1:
                 return None  # the reader checks folder names and numbering
-            stat = os.stat(path)
-            todo.append((_File(path, stat.st_ino, 0, int(folder.group(1)), None), stat.st_size))
+            todo.append(_File(path, START, int(folder.group(1)), None))
         parts: list[dict[str, Any]] = []
-        tasks: list[str | None] = []
+        done: list[tuple[Position, str | None]] = []
         first = self.next_exp
         spelling = dict(self.spelling)
-        for f, size in todo:
-            if size == f.offset:
-                tasks.append(f.task)
+        for f in todo:
+            new = appended(f.path, f.position, header=True)
+            if new.fresh and f.position != START:
+                return None  # the last file replaced or cut
+            rows = new.data[len(new.header):] if new.fresh else new.data
+            if not rows:
+                if new.fresh:
+                    return None  # a new file with its header only: the reader refuses that
+                done.append((f.position, f.task))
                 continue
-            part = self._parse(f, size, first)
+            part = self._parse(f, new.header, rows, first)
             if part is None:
                 return None
             task = str(part["task"][0])
             if f.task not in (None, task) or spelling.setdefault(task.lower(), task) != task:
                 return None  # a second task in a folder, or a task spelled anew
             parts.append(part)
-            tasks.append(task)
+            done.append((new.position, task))
             first += len(part["exp"])
         if not parts:
             return None
         # every part accepted: consume them
-        for (f, size), name in zip(todo, tasks):
-            f.offset, f.task = size, name
-        self.files = [*self.files[:-1], *(f for f, _ in todo)]  # todo starts with `last`
+        for f, (position, named) in zip(todo, done):
+            f.position, f.task = position, named
+        self.files = [*self.files[:-1], *todo]  # todo starts with the last known file
         self.spelling = spelling
         self.next_exp = first
         if len(parts) == 1:
@@ -127,18 +130,14 @@ class L2loggerTail:
         return {c: (np.concatenate([p[c] for p in parts]) if isinstance(parts[0][c], np.ndarray)
                     else concat([p[c] for p in parts])) for c in parts[0]}
 
-    def _parse(self, f: _File, size: int, first: int) -> dict[str, Any] | None:
-        """The rows of one data file from ``f.offset`` (a new file: after its header) to
-        ``size``, numbered from experience ``first``; None if any is not in the shape."""
+    def _parse(self, f: _File, head: bytes, data: bytes, first: int) -> dict[str, Any] | None:
+        """The rows ``data`` of one data file (whose header is ``head``), numbered from
+        experience ``first``; None if any is not in the shape."""
         import pyarrow as pa  # noqa: PLC0415 - lazy: loads with the readers, only when a log is followed
         import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: as above
 
-        with open(f.path, "rb") as handle:
-            head = handle.readline()
-            handle.seek(max(f.offset, len(head)))
-            data = handle.read(max(0, size - handle.tell()))
-        if not data or not data.endswith(b"\n") or not head.endswith(b"\n"):
-            return None  # e.g. a new file with its header only: the reader refuses that
+        if not head.endswith(b"\n"):
+            return None
         try:
             table = pacsv.read_csv(pa.py_buffer(head + data),
                                    **csv_options(f.path, self.perf, self.subtype))
