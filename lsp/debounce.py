@@ -38,6 +38,7 @@ class Snapshot:
 Snapshotter = Callable[[str], "Snapshot | None"]
 Computer = Callable[[Snapshot], LintOutcome]
 Publisher = Callable[[LintOutcome], None]
+Failure = Callable[[Snapshot, Exception], LintOutcome]
 
 
 class LintScheduler:
@@ -50,10 +51,13 @@ class LintScheduler:
         publish: Publisher,
         delay: float = DELAY,
         max_delay: float = MAX_DELAY,
+        failed: Failure | None = None,
     ) -> None:
         self._snapshot = snapshot
         self._compute = compute
         self._publish = publish
+        #: what a lint that raised publishes (None: nothing, the failure is only logged)
+        self._failed = failed
         self.delay = delay
         self.max_delay = max_delay
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sylla-lint")
@@ -111,7 +115,13 @@ class LintScheduler:
             if generation is not None and self._generation.get(snap.uri) != generation:
                 return None  # superseded while queued: skip the stale lint entirely
             self.runs += 1
-            return self._compute(snap)
+            try:
+                return self._compute(snap)
+            except Exception as exc:
+                if self._failed is None:
+                    raise
+                log.exception("sylla: lint of %s failed", snap.uri)
+                return self._failed(snap, exc)
 
         return await asyncio.get_running_loop().run_in_executor(self._pool, job)
 

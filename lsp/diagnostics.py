@@ -120,6 +120,22 @@ def outcome_for(
     )
 
 
+def failed_outcome(uri: str, version: int | None, text: str, encoding: str, error: BaseException) -> LintOutcome:
+    """A lint that raised, shown as one error on the first line: publishing nothing would
+    show a file whose findings are unknown as a clean one (issue 38). The findings stay
+    empty, so no fix is offered from a lint that did not finish."""
+    start = types.Position(line=0, character=0)
+    diagnostic = types.Diagnostic(
+        range=types.Range(start=start, end=start),
+        message=f"sylla could not lint this file ({type(error).__name__}: {error}); its findings are "
+        "unknown. The language server's log has the details; please report it.",
+        severity=types.DiagnosticSeverity.Error,
+        code="internal-error",
+        source=SOURCE,
+    )
+    return LintOutcome(uri, version, text, [], [diagnostic], PositionMap(text, encoding), language=None)
+
+
 def empty_outcome(uri: str, version: int | None, text: str, encoding: str) -> LintOutcome:
     """What a document sylla does not serve (JSON that is no syllabus, other XML) gets: nothing."""
     return LintOutcome(uri, version, text, [], [], PositionMap(text, encoding), syllabus=False)

@@ -29,7 +29,7 @@ from sylla.version import __version__
 from . import guard, stale, transport
 from .code_actions import FIX_ALL, code_actions, fix_all_text, wants_fix_all
 from .debounce import LintScheduler, Snapshot
-from .diagnostics import LintOutcome, empty_outcome, outcome_for
+from .diagnostics import LintOutcome, empty_outcome, failed_outcome, outcome_for
 from .documents import Analysis, Documents, Language, looks_like_xml, served
 from .hover import WAIT, stale_hover
 from .idle_gc import IdleCollector
@@ -72,7 +72,10 @@ class SyllaServer(LanguageServer):
         self._reported_problems: set[str] = set()
         self._settings_pull: asyncio.Future[None] | None = None
         self._analysis_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sylla-analyse")
-        self.scheduler = LintScheduler(self.snapshot, self.compute, self.publish)
+        self.scheduler = LintScheduler(
+            self.snapshot, self.compute, self.publish,
+            failed=lambda snap, exc: failed_outcome(snap.uri, snap.version, snap.text, self.encoding, exc),
+        )
         self.collector = IdleCollector()
         self.requests_first = RequestsFirst()
 

@@ -7,9 +7,16 @@ inside `run`.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from .bounds import SEED_MAX, integer, real
+
+#: the most bootstrap resamples: the intervals stop moving long before (rliable's default is
+#: 50,000), and the draws cost time and memory in proportion
+MAX_REPS = 10_000_000
 
 if TYPE_CHECKING:
     from sylla.metrics.compare.report import Settings
@@ -40,10 +47,10 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
                    help="single-task-expert runs for --normalize ste (repeatable)")
     p.add_argument("--perf", default="reward", metavar="COLUMN",
                    help="performance column of the STE runs")
-    p.add_argument("--reps", type=int, default=50000, metavar="N", help="bootstrap resamples")
-    p.add_argument("--seed", type=int, default=0, metavar="S",
+    p.add_argument("--reps", type=integer(1, MAX_REPS), default=50000, metavar="N", help="bootstrap resamples")
+    p.add_argument("--seed", type=integer(0, SEED_MAX), default=0, metavar="S",
                    help="seed of the bootstrap: equal seeds give equal output")
-    p.add_argument("--gamma", type=float, default=1.0, metavar="G",
+    p.add_argument("--gamma", type=real(-math.inf, math.inf), default=1.0, metavar="G",
                    help="optimality-gap target (1 suits normalised scores)")
     p.add_argument("--bca", action="store_true",
                    help="BCa intervals of the aggregates as well (scipy.stats.bootstrap; slower)")
@@ -76,10 +83,6 @@ def _run(args: argparse.Namespace) -> int:
     from sylla.metrics.compare.source import read_rows  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.metrics.errors import EXIT_USAGE, MetricsError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
-    if args.reps < 1:
-        raise MetricsError("--reps must be at least 1", exit_code=EXIT_USAGE)
-    if not 0 <= args.seed < 2**32:
-        raise MetricsError("--seed must be between 0 and 2**32 - 1", exit_code=EXIT_USAGE)
     if args.normalize != "ste" and args.ste:
         raise MetricsError("--ste is for --normalize ste", exit_code=EXIT_USAGE)
     rows = read_rows(args.sweep_out)

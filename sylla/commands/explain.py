@@ -8,7 +8,12 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
+from sylla.commands.bounds import integer
 from sylla.commands.common import print_core_diagnostics, read_source
+
+#: the most parallel workers ``--workers`` lays out: each lane is the whole schedule again, so
+#: the work and the output grow with workers x blocks (a billion workers ran for hours)
+MAX_WORKERS = 1024
 
 if TYPE_CHECKING:
     from sylla.grammar.syllabus.model import Syllabus
@@ -33,8 +38,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-f", "--format", choices=("text", "json"), default="text",
                    help="text: a table for people; json: the stable document tools read (keys are only added)")
     p.add_argument("-o", "--output-file", metavar="FILE", help="write the output to FILE instead of standard output")
-    p.add_argument("--workers", type=int, default=1, metavar="K", help="split blocks across K parallel workers")
-    p.add_argument("--worker", type=int, default=0, metavar="I", help="with --workers K: show worker I's schedule (0 .. K-1)")
+    p.add_argument("--workers", type=integer(1, MAX_WORKERS), default=1, metavar="K", help="split blocks across K parallel workers")
+    p.add_argument("--worker", type=integer(0, MAX_WORKERS - 1), default=0, metavar="I", help="with --workers K: show worker I's schedule (0 .. K-1)")
     p.add_argument("--metrics", action="store_true",
                    help="instead of the schedule: which metrics this syllabus can yield, each 'no' with its reason and "
                    "smallest fix (JSON: {\"metrics\": [{name, feasible, reason, fix, pairs}]})")
@@ -47,9 +52,6 @@ def run(args: argparse.Namespace) -> int:
     from sylla.grammar.syllabus.explain import explain, render_text  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.grammar.syllabus.parse import parse  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
-    if args.workers < 1:
-        print("sylla: --workers must be at least 1", file=sys.stderr)
-        return 2
     if not 0 <= args.worker < args.workers:
         print(f"sylla: --worker must be between 0 and {args.workers - 1} (--workers {args.workers})", file=sys.stderr)
         return 2

@@ -8,6 +8,8 @@ import os
 import sys
 from pathlib import Path
 
+from .bounds import COUNT_MAX, integer
+
 EXIT_CODES = (
     (0, "the syllabus was written (or printed, or explained with --dry-run)"),
     (2, "usage error (a bad combination of options), or the output file cannot be written or exists"),
@@ -25,8 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the syllabus type (STE: one task, the single-task-expert run)")
     p.add_argument("--task", action="append", default=[], metavar="NAME", required=True,
                    help="a task, in training order (repeat for several tasks)")
-    p.add_argument("--episodes", type=int, default=5000, metavar="N", help="episodes of each training block")
-    p.add_argument("--test-episodes", type=int, default=100, metavar="M", help="episodes of each test block")
+    p.add_argument("--episodes", type=integer(1, COUNT_MAX), default=5000, metavar="N", help="episodes of each training block")
+    p.add_argument("--test-episodes", type=integer(1, COUNT_MAX), default=100, metavar="M", help="episodes of each test block")
     p.add_argument("--pretest", action="store_true",
                    help="evaluate every task in a 0.test phase before training (lint with profile pretest)")
     p.add_argument("--vary", action="append", default=[], metavar="TASK:PARAM=v1,v2,...",

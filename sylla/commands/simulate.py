@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
+
+from .bounds import SEED_MAX, integer, real
+
+#: the largest --gain, --transfer and --noise: with at most 10^9 episodes (H506) every level
+#: the learner reaches stays finite (10^12 x 10^12 x 10^9 is far below a float's 10^308), so
+#: no reward is written as inf
+PARAMETER_MAX = 1e12
 
 EXIT_CODES = (
     (0, "the log was written"),
@@ -27,24 +33,18 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the log: a CSV file, or with --format l2logger a run directory")
     p.add_argument("-f", "--format", choices=("csv", "l2logger"), default="csv",
                    help="csv: episode,task,block_type,reward; l2logger: an l2logger 1.1 run directory")
-    p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same log)")
-    p.add_argument("--gain", type=float, default=4.0, help="reward gained by one train block of a task")
-    p.add_argument("--forgetting", type=float, default=0.1,
+    p.add_argument("--seed", type=integer(0, SEED_MAX), default=0, help="random seed (same seed, same log)")
+    p.add_argument("--gain", type=real(0, PARAMETER_MAX), default=4.0, help="reward gained by one train block of a task")
+    p.add_argument("--forgetting", type=real(0, 1), default=0.1,
                    help="share of its learned level a task loses while another task trains (0..1)")
-    p.add_argument("--transfer", type=float, default=0.1,
+    p.add_argument("--transfer", type=real(0, PARAMETER_MAX), default=0.1,
                    help="share of a training's gain that every other task also gains (forward transfer)")
-    p.add_argument("--noise", type=float, default=0.1, help="standard deviation of the per-episode noise")
+    p.add_argument("--noise", type=real(0, PARAMETER_MAX), default=0.1, help="standard deviation of the per-episode noise")
     p.add_argument("--force", action="store_true", help="overwrite an existing output")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    for name in ("gain", "forgetting", "transfer", "noise"):
-        value = getattr(args, name)
-        if not math.isfinite(value) or value < 0 or (name == "forgetting" and value > 1):
-            print(f"sylla simulate: error: --{name} must be a number >= 0{' and <= 1' if name == 'forgetting' else ''}",
-                  file=sys.stderr)
-            return 2
     if args.format == "l2logger" and os.path.isdir(args.output) and os.listdir(args.output):
         # old block folders would become part of the new run; sylla never deletes them for you
         print(f"sylla simulate: error: {args.output} is a non-empty directory; give a new or empty one",

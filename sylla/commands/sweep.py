@@ -13,8 +13,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .bounds import integer
+
 if TYPE_CHECKING:
     from sylla.metrics.sweep import SweepResult
+
+#: the most local worker processes: each loads numpy, pandas and SciPy (about 100 MB), and
+#: ``--jobs 10**9`` over thousands of runs would start thousands of them
+MAX_JOBS = 256
 
 EXIT_CODES = (
     (0, "every run was computed (or read from the cache)"),
@@ -35,7 +41,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
                    help="name the folder levels below ROOT, e.g. '{agent}/{seed}/{name}' "
                         "(keys from l2logger metadata are used too)")
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--jobs", "-j", type=int, metavar="N",
+    where.add_argument("--jobs", "-j", type=integer(1, MAX_JOBS), metavar="N",
                        help="local worker processes (default: the number of cores)")
     where.add_argument("--dask", metavar="ADDRESS",
                        help="submit the runs to an existing Dask cluster, e.g. tcp://host:8786")
@@ -104,13 +110,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from sylla.metrics.errors import EXIT_USAGE, MetricsError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     from .common import metric_params  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     params = metric_params(args.param)
-    if args.jobs is not None and args.jobs < 1:
-        raise MetricsError("--jobs must be at least 1", exit_code=EXIT_USAGE)
     from sylla.metrics.sweep import sweep  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.metrics.sweep.report import render_json, render_text  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 

@@ -12,6 +12,8 @@ import sys
 import threading
 from typing import TYPE_CHECKING
 
+from .bounds import PORT_MAX, integer
+
 if TYPE_CHECKING:
     from sylla.metrics.watch.follow import Follower
     from sylla.metrics.watch.state import Options
@@ -87,7 +89,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
                         "before the schedule is complete (a run that crashed or hangs); 0 "
                         f"waits for ever (default: {IDLE_TIMEOUT:g}, half the 10 minutes "
                         "without output after which Travis CI and CircleCI stop a job)")
-    p.add_argument("--port", type=int, default=8765, help="port to serve on; if taken, the "
+    p.add_argument("--port", type=integer(1, PORT_MAX), default=8765, help="port to serve on; if taken, the "
                    "next free one is used and said (default: 8765)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind; anything but "
                    "loopback prints a warning (default: 127.0.0.1)")

@@ -34,7 +34,10 @@ def sylla(capsys: pytest.CaptureFixture[str]) -> Callable[..., Done]:
     would pay numpy's and pandas' import each time); one test runs the real executable."""
 
     def call(*args: str) -> Done:
-        code = main(["compare", *args])
+        try:
+            code = main(["compare", *args])
+        except SystemExit as exc:  # argparse's own refusal of an option, exit 2 as in the shell
+            code = int(exc.code or 0)
         out, err = capsys.readouterr()
         return Done(code, out, err)
 
@@ -114,7 +117,7 @@ def test_bca_intervals_when_asked(sylla: Callable[..., Done]) -> None:
     ([str(SWEEP), "-m", "avg_perf"], "--metric avg_perf: no run-level rows"),
     ([str(SWEEP), "--normalize", "nobody"], "--normalize nobody: not a group"),
     ([str(SWEEP), "--normalize", "ste"], "--normalize ste needs the single-task-expert runs"),
-    ([str(SWEEP), "--reps", "0"], "--reps must be at least 1"),
+    ([str(SWEEP), "--reps", "0"], "argument --reps: wants a whole number from 1 to 10,000,000, not 0"),
 ])
 def test_bad_input_is_a_message_not_a_traceback(sylla: Callable[..., Done], args: list[str], message: str) -> None:
     p = sylla(*args)
