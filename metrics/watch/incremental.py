@@ -48,6 +48,7 @@ from .conformance import Progress, block_ordinals, params_divergence
 from .growing import Growing
 from .l2logger_tail import L2loggerTail
 from .labels import constant, equals, labels, matches
+from .logged import LoggedRows
 from .tail import START, appended
 
 if TYPE_CHECKING:
@@ -108,6 +109,9 @@ class Incremental:
         self._perf = Growing(np.asarray(run.perf, dtype=np.float64))
         self._exp = Growing(np.asarray(run.exp, dtype=np.float64))
         self.perf, self.exp = self._perf.values, self._exp.values
+        #: the logged rows of a log whose experiences have several (`RunData.rows`)
+        self.logged = (LoggedRows(run.rows, frame["nrows"].to_numpy())
+                       if run.rows is not None else None)
         # found once (it reads every entry_points.txt): the follower's, else here
         self.plugins = plugins if plugins is not None else load_plugins()
         #: False while an update is half applied: the state is then no start for another
@@ -131,17 +135,18 @@ class Incremental:
         """An incremental follower for this log, or None when the log is one the fast path
         does not handle (then every update recomputes). ``memo``: what computing ``result``
         kept (`compute_metrics`'s ``memo``), for the first update to start from."""
-        if (model is None or log.runs is not None or log.row_perf is not None
-                or len(result.runs) != 1 or result.runs[0].rows is not None or log.warnings
+        if (model is None or log.runs is not None or len(result.runs) != 1 or log.warnings
                 or result.params.get("variant_mode") == "agnostic"):
             return None
         frame = log.frame
         if not isinstance(frame, pd.DataFrame):
             return None
         if log.format == "l2logger":
-            if not mirror.path.is_dir() or not L2loggerTail.fits(frame):
+            if not mirror.path.is_dir() or not L2loggerTail.fits(frame) or (
+                    (log.row_perf is not None) != (result.runs[0].rows is not None)):
                 return None
         elif (log.format not in LINE_FORMATS or not mirror.path.is_file()
+              or log.row_perf is not None or result.runs[0].rows is not None
               or "exp" in frame.columns or "nrows" in frame.columns
               or frame["run"].nunique() != 1 or frame["worker"].nunique() != 1):
             return None
@@ -152,7 +157,10 @@ class Incremental:
             # run's own growing arrays now (one comparison, inside this full computation),
             # the first update finds them in the same memory instead of comparing 1M rows
             run = result.runs[0]
-            memo.admit(RunData(run=run.run, perf=inc.perf, exp=inc.exp, blocks=run.blocks))
+            shown = RunData(run=run.run, perf=inc.perf, exp=inc.exp, blocks=run.blocks)
+            if inc.logged is not None:
+                shown.rows = inc.logged.view(shown)
+            memo.admit(shown)
         if len(inc.perf) != len(frame) or not inc._conforms(
                 {c: frame[c] for c in ("episode", "task", "kind", "phase", "params")
                  if c in frame.columns}, 0):
@@ -273,6 +281,9 @@ class Incremental:
         partial = self._partial_blocks(n)
         run = RunData(run=self.run, perf=self.perf, exp=self.exp, blocks=self._blocks(n, partial),
                       partial=bool(partial))
+        if self.logged is not None:
+            self.logged.extend(rows["row_perf"], rows["exp"], rows["nrows"])
+            run.rows = self.logged.view(run)
         log = EpisodeLog(frame=Columns({}, []), path=str(self.path), format=self.format,
                          files=[str(self.path)], perf=self.perf_name,
                          warnings=self.reader_warnings + self._notes(n), runs=[run])

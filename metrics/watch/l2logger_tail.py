@@ -5,9 +5,13 @@ may judge them.
 Why this narrow shape: `sylla.metrics.readers.l2logger.read_l2logger` checks the log as a
 whole (folder numbering, experiences missing or repeated, a task coming back inside a block,
 several workers, spellings of a task). This takes the appended rows only where none of those
-checks can say anything: one worker, each experience one ``complete`` row, experience numbers
-running on by one, each block folder the next number and one task, that task spelled as
-before, ``block_subtype`` wake. The rows are parsed with the reader's own pyarrow options
+checks can say anything: one worker, ``complete`` rows whose experience numbers run on by
+one (or stay, for another row of the same experience, in a log that has such experiences
+already), each block folder the next number and one task, that task spelled as before,
+``block_subtype`` wake. An experience's rows come out as one episode whose value is their
+mean, as the reader makes it (``row_perf`` and ``nrows`` keep the rows). An appended row that
+continues the last experience already read changes an episode that was counted: the follower
+re-reads the log whole then. The rows are parsed with the reader's own pyarrow options
 (`csv_options`: the same column types), so each value is the value the reader gets. Anything
 else returns None and the follower re-reads the log whole.
 """
@@ -24,7 +28,7 @@ import pandas as pd
 
 from sylla.metrics.readers.l2logger_files import FOLDER, csv_options, natural_order
 
-from .labels import concat, constant, equals, from_arrow
+from .labels import Labels, concat, constant, equals, from_arrow
 from .tail import START, Position, appended
 
 
@@ -46,6 +50,9 @@ class L2loggerTail:
         self.run = str(frame["run"].iloc[0])
         self.worker = str(frame["worker"].iloc[0])
         self.next_exp = int(frame["exp"].iloc[-1]) + 1
+        #: whether the log has an experience of several rows: its episodes are then the
+        #: means of their rows (`read_l2logger`), and a repeated experience is no news
+        self.rows = "nrows" in frame.columns
         # the first spelling of each task, as the reader's `TaskNames` keeps it
         self.spelling = {str(t).lower(): str(t) for t in pd.unique(frame["task"].astype(str))}
         self.files: list[_File] = []
@@ -64,11 +71,11 @@ class L2loggerTail:
     @classmethod
     def fits(cls, frame: Any) -> bool:
         """Whether a log the whole-log reader read is in the shape this follows: one worker,
-        one row per experience numbered from 0, each folder one task."""
+        experiences numbered from 0 (each of one row or several), each folder one task."""
         if not isinstance(frame, pd.DataFrame) or frame.empty:
             return False
         needed = {"exp", "file", "task", "worker", "run", "subtype", "kind", "params"}
-        if not needed <= set(frame.columns) or "nrows" in frame.columns:
+        if not needed <= set(frame.columns):
             return False
         exp = frame["exp"].to_numpy()
         if frame["worker"].nunique() != 1 or not np.array_equal(exp, np.arange(len(exp))):
@@ -116,7 +123,7 @@ class L2loggerTail:
                 return None  # a second task in a folder, or a task spelled anew
             parts.append(part)
             done.append((new.position, task))
-            first += len(part["exp"])
+            first = int(part["exp"][-1]) + 1
         if not parts:
             return None
         # every part accepted: consume them
@@ -155,10 +162,26 @@ class L2loggerTail:
                 or not equals(text["exp_status"], "complete")
                 or not equals(text["worker_id"], self.worker)
                 or (self.subtype and not equals(text["block_subtype"], "wake"))
-                or (tasks.codes != tasks.codes[0]).any() or not np.isfinite(numbers[self.perf]).all()
-                or not np.array_equal(numbers["exp_num"], np.arange(first, first + n))):
+                or (tasks.codes != tasks.codes[0]).any() or not np.isfinite(numbers[self.perf]).all()):
             return None
-        return {"exp": numbers["exp_num"].astype(np.float64),
-                "perf": numbers[self.perf].astype(np.float64),
-                "task": tasks, "kind": text["block_type"], "params": text["task_params"],
-                "worker": constant(self.worker, n), "run": constant(self.run, n)}
+        exp = numbers["exp_num"]
+        # each row the next experience (step 1) or another row of the one before (step 0)
+        steps = np.diff(np.r_[first - 1, exp])
+        if steps[0] != 1 or not ((steps == 0) | (steps == 1)).all() or (
+                not self.rows and not steps.all()):
+            return None  # a gap, a repeat elsewhere, or the log's first repeated experience
+        values = numbers[self.perf].astype(np.float64)
+        starts = np.flatnonzero(steps)
+        nrows = np.diff(np.r_[starts, n])
+        k = len(starts)
+        return {"exp": exp[starts].astype(np.float64),
+                # the whole-log reader's mean of an experience's rows, in the same order
+                "perf": np.add.reduceat(values, starts) / nrows if self.rows else values,
+                "task": _at(tasks, starts), "kind": _at(text["block_type"], starts),
+                "params": _at(text["task_params"], starts),
+                "worker": constant(self.worker, k), "run": constant(self.run, k),
+                "row_perf": values, "nrows": nrows}
+
+
+def _at(values: Labels, rows: np.ndarray) -> Labels:
+    return Labels(values.codes[rows], values.values)
