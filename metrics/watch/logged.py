@@ -19,9 +19,10 @@ from .growing import Growing
 class LoggedRows:
     """``perf`` and ``exp`` per logged row; ``ends[i]``: the rows before episode ``i``."""
 
-    def __init__(self, rows: RunData, nrows: np.ndarray) -> None:
-        self._perf = Growing(np.asarray(rows.perf, dtype=np.float64))
-        self._exp = Growing(np.asarray(rows.exp, dtype=np.float64))
+    def __init__(self, perf: np.ndarray, exp: np.ndarray, nrows: np.ndarray) -> None:
+        """``perf`` and ``exp`` of each row, ``nrows`` of each episode."""
+        self._perf = Growing(np.asarray(perf, dtype=np.float64))
+        self._exp = Growing(np.asarray(exp, dtype=np.float64))
         self._ends = Growing(np.r_[0, np.cumsum(nrows, dtype=np.int64)], np.int64)
         self.perf, self.exp, self.ends = self._perf.values, self._exp.values, self._ends.values
 

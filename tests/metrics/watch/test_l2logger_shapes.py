@@ -87,13 +87,15 @@ def _experience_edges(source: Path) -> list[int]:
     return edges
 
 
-@pytest.mark.parametrize("shape", ["l2logger_rows"])
-def test_appended_experiences_update_from_their_rows_alone(tmp_path: Path, shape: str) -> None:
+@pytest.mark.parametrize("ste", [False, True], ids=["no-ste", "ste"])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_appended_experiences_update_from_their_rows_alone(tmp_path: Path, shape: str,
+                                                           ste: bool) -> None:
     """Once the run has begun, appending whole experiences (to a block's file, or in the next
     block's folder) is taken from those rows alone, in every shape: never a re-read of the
     whole log."""
     source = WATCH / shape
-    appender, follower, extra, run, clean = _follow(tmp_path, shape, ste=False)
+    appender, follower, extra, run, clean = _follow(tmp_path, shape, ste)
     try:
         edges = [e for e in _experience_edges(source) if e > 8]
         appender.advance(edges[0])
@@ -103,6 +105,11 @@ def test_appended_experiences_update_from_their_rows_alone(tmp_path: Path, shape
             appender.advance(cut)
             _check(follower, source, clean, run, cut, extra)
             made.append((cut, follower.last_update))
+            fresh = Follower(clean, follower.options)  # the progress a full read gives
+            try:
+                assert follower.state.progress == fresh.state.progress, cut
+            finally:
+                fresh.close()
         assert [c for c, how in made if how != "incremental"] == [], made
     finally:
         follower.close()
