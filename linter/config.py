@@ -21,6 +21,8 @@ from sylla.kit.no_typing import TYPE_CHECKING
 from sylla.kit.record import field, record, replace
 from sylla.kit.suggest import did_you_mean
 
+from .codes import CODES
+from .rule import known_selector_of
 from .syllabus_type import TYPES
 
 if TYPE_CHECKING:
@@ -213,14 +215,12 @@ class _BadValue(Exception):
 
 
 def _codes(key: str, value: Any) -> tuple[str, ...]:
-    from .registry import known_selector  # noqa: PLC0415 - lazy: the registry imports all rule modules; they load only when a selector is checked
-
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
         raise _BadValue(key, f'"{key}" must be a list of rule codes, e.g. ["P301", "H5"]')
     for v in value:
-        if not known_selector(v):
+        if not known_selector_of(v, CODES):
             raise _BadValue(key, f'"{key}": no rule code starts with "{v}"')
     return tuple(value)
 

@@ -22,9 +22,9 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
+from sylla.kit.version import __version__
 from sylla.linter.engine import between_rules
 from sylla.linter.task_registry import load_registry
-from sylla.version import __version__
 
 from . import guard, stale, transport
 from .code_actions import FIX_ALL, code_actions, fix_all_text, wants_fix_all

@@ -20,7 +20,7 @@ and ``compute_metrics`` are imported for type checkers below and on first use at
 from __future__ import annotations
 
 from sylla.kit.no_typing import TYPE_CHECKING
-from sylla.version import __version__
+from sylla.kit.version import __version__
 
 if TYPE_CHECKING:
     from typing import Any

@@ -14,8 +14,8 @@ import os
 import sys
 
 from sylla.kit.no_typing import TYPE_CHECKING
+from sylla.kit.version import __version__
 from sylla.suggest import NATIVE_SUGGESTIONS, unrecognized_message, with_choice_hint
-from sylla.version import __version__
 
 if TYPE_CHECKING:
     from typing import Any, NoReturn, Sequence

@@ -1,9 +1,12 @@
-"""sylla's modules import each other one way: grammar -> linter -> CLI / LSP / metrics.
+"""sylla's modules import each other one way, down the layers ARCHITECTURE.md names:
 
-An import inside a function still runs, only later, so a cycle hidden that way is still a cycle:
-the graph here holds module-level AND function-level imports (only ``if TYPE_CHECKING:`` blocks,
-which never run, are left out). A module that imports an upper layer, or two modules that need
-each other, fail this test with the cycle printed; the fix is to move the shared piece down a layer.
+    kit < language core < languages < metrics < linter < runner < lsp < commands
+
+An import inside a function still runs, only later, so an upward arrow or a cycle hidden that
+way is still one: the graph here holds module-level AND function-level imports (only ``if
+TYPE_CHECKING:`` blocks, which never run, are left out). A module that imports an upper layer,
+or two modules that need each other, fail this test with the arrow or the cycle printed; the
+fix is to move the shared piece down a layer.
 """
 
 from __future__ import annotations
@@ -122,6 +125,59 @@ def _one_cycle(edges: dict[str, set[str]], component: set[str]) -> list[str]:
                 paths[w] = [*paths[v], w]
                 queue.append(w)
     return sorted(component)
+
+
+#: the layers from the bottom up, each by the module prefixes it holds (the longest prefix wins:
+#: ``sylla.grammar.core`` is the language core, the rest of ``sylla.grammar`` the languages, and
+#: ``sylla`` itself the commands: ``sylla.cli``, ``sylla.commands``, the public API)
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("kit", ("sylla.kit",)),
+    ("language core", ("sylla.grammar.core",)),
+    ("languages", ("sylla.grammar",)),
+    ("metrics", ("sylla.metrics",)),
+    ("linter", ("sylla.linter",)),
+    ("runner", ("sylla.runner",)),
+    ("lsp", ("sylla.lsp",)),
+    ("commands", ("sylla",)),
+)
+
+def layer_of(module: str) -> int:
+    """The index in ``LAYERS`` of the layer holding ``module``."""
+    best, rank = -1, -1
+    for i, (_, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > best:
+                best, rank = len(prefix), i
+    assert rank >= 0, f"{module} is in no layer: add its room to LAYERS and to ARCHITECTURE.md"
+    return rank
+
+
+def upward_imports(edges: dict[str, set[str]]) -> list[str]:
+    """Every arrow from a module to a module of a higher layer, as ``a -> b (low < high)``."""
+    return [
+        f"{a} -> {b} ({LAYERS[layer_of(a)][0]} imports {LAYERS[layer_of(b)][0]})"
+        for a in sorted(edges) for b in sorted(edges[a])
+        if layer_of(b) > layer_of(a)
+    ]
+
+
+def test_no_upward_imports() -> None:
+    found = upward_imports(graph())
+    assert not found, "imports from a higher layer (move the shared piece down):\n" + "\n".join(found)
+
+
+def test_the_layer_check_fails_on_an_upward_import_inside_a_function() -> None:
+    source = "def f():\n    if True:\n        from sylla.linter.engine import run\n"
+    found = [n.module for n in _imports(ast.parse(source)) if isinstance(n, ast.ImportFrom)]
+    assert found == ["sylla.linter.engine"]
+    edges = {"sylla.grammar.syllabus.parse": {"sylla.linter.engine"}, "sylla.linter.engine": set()}
+    assert upward_imports(edges) == [
+        "sylla.grammar.syllabus.parse -> sylla.linter.engine (languages imports linter)"]
+
+
+def test_the_layers_are_the_ones_architecture_md_names() -> None:
+    text = (REPO / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    assert " < ".join(name for name, _ in LAYERS) in text
 
 
 def test_graph_sees_the_package() -> None:

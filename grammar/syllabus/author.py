@@ -24,6 +24,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from .fmt import format_text
+
 TYPES = ("CL", "ANT-A", "ANT-B", "ANT-C", "STE")
 STYLES = ("info", "enable_updates")
 
@@ -198,8 +200,6 @@ def instructions(spec: Spec) -> list[dict[str, Any]]:
 
 def build(spec: Spec) -> str:
     """The syllabus text for ``spec``: validated, deterministic, in ``sylla fmt``'s layout."""
-    from sylla.linter import format_text  # noqa: PLC0415 - upward (core to linter): sylla fmt's layout lives in grammar/syllabus/fmt.py; moving it into the core is open (issue 28)
-
     validate(spec)
     name = spec.name or "-".join([spec.type.lower(), *(t.lower() for t in spec.tasks)])
     doc: dict[str, Any] = {

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any, Iterator, TextIO
 
-from sylla.version import __version__
+from sylla.kit.version import __version__
 
 from ..registry import rule_for
 from .file_report import FileReport

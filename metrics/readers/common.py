@@ -73,6 +73,22 @@ def check_perf(raw: pd.DataFrame, perf: str, file: str, rows: np.ndarray) -> np.
     return values
 
 
+#: the largest magnitude a performance value may have: the metrics sum, square and divide
+#: them, and one reward of 1e308 overflowed a running sum to inf, which then came out as a
+#: plausible small average (issue 38). 1e100 squared and summed over 10^9 episodes stays finite.
+LARGEST = 1e100
+
+
+def too_large(value: str) -> str:
+    """What is wrong with a finite value beyond ±``LARGEST`` (as ``{perf} {what}``)."""
+    return f"is {value}, beyond ±{LARGEST:g}: sums and squares of such values overflow 64-bit floats; rescale the column"
+
+
+def in_range(values: np.ndarray) -> bool:
+    """Whether every value is finite and within ±``LARGEST`` (NaN fails: it compares false)."""
+    return values.size == 0 or bool(values.min() >= -LARGEST and values.max() <= LARGEST)
+
+
 def perf_values(column: pd.Series) -> tuple[np.ndarray, tuple[int, str] | None]:
     """Float64 values and, if any is bad, the position of the first and what is wrong with it."""
     import pandas as pd  # noqa: PLC0415 - lazy: start-up (issue 24): the l2logger block reader needs none
@@ -85,12 +101,14 @@ def perf_values(column: pd.Series) -> tuple[np.ndarray, tuple[int, str] | None]:
     else:
         values = pd.to_numeric(column, errors="coerce").to_numpy(dtype=np.float64,
                                                                   na_value=np.nan)
-    bad = ~np.isfinite(values)
-    if not bad.any():
+    if in_range(values):
         return values, None
+    bad = ~(np.abs(values) <= LARGEST)
     i = int(np.argmax(bad))
     original = column.iloc[i]
-    if original is None or (isinstance(original, float) and np.isnan(original)) or (
+    if np.isfinite(values[i]):
+        what = too_large(original.strip() if isinstance(original, str) else show(original))
+    elif original is None or (isinstance(original, float) and np.isnan(original)) or (
             isinstance(original, str) and original.strip().lower() in ("", "nan", "na", "null")):
         what = "is missing or NaN"
     elif isinstance(original, str) and pd.isna(pd.to_numeric(original, errors="coerce")):

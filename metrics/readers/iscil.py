@@ -39,6 +39,7 @@ from ..data import BLOCK_COLUMNS, Columns, EpisodeLog, RunData
 if TYPE_CHECKING:
     import pandas as pd
 from ..errors import EXIT_USAGE, MetricsError
+from .common import LARGEST, too_large
 from .iscil_info import run_info  # noqa: F401 - re-exported
 from .sniff import ISCIL_LOG
 
@@ -461,6 +462,8 @@ def _check_score(raw: float, top: float, allow_over_max: bool, file: str, line: 
         raise MetricsError(f"unreadable number (not finite: {raw} / {top})", file, line)
     if top == 0:
         raise MetricsError("max score of 0 (the score cannot be normalised)", file, line)
+    if not abs(raw / top) <= LARGEST:
+        raise MetricsError(f"score {raw:g} / {top:g} {too_large(f'{raw / top:g}')}", file, line)
     if top < 0 or raw < 0:
         raise MetricsError(f"negative score ({raw:g} / {top:g})", file, line)
     if raw > top and not allow_over_max:

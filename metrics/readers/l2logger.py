@@ -19,7 +19,7 @@ from ..data import EpisodeLog
 from ..errors import EXIT_USAGE, MetricsError
 from ..progress import Progress
 from .codes import Codes
-from .common import final_line, locate_non_utf8, perf_values, read_failure
+from .common import LARGEST, final_line, in_range, locate_non_utf8, perf_values, read_failure, too_large
 from .l2logger_files import BLOCK, FOLDER, STARTS_AT_ONE, STRINGS, THREADS, csv_options, group_means, natural_order
 from .l2logger_files import header as l2logger_header
 from .labels import KINDS, SUBTYPES, label_problem, spaced_twin, twin_problem
@@ -476,10 +476,12 @@ def _to_episodes(a: dict[str, np.ndarray], codes: dict[str, Codes], perf: str, p
     keep = a["exp_status"] == status.index("complete")
     if not keep.all():
         a = {c: v[keep] for c, v in a.items()}
-    bad = ~np.isfinite(a["perf"])
-    if bad.any():
+    if not in_range(a["perf"]):
+        bad = ~(np.abs(a["perf"]) <= LARGEST)
         i = int(np.argmax(bad))
-        what = "is missing or NaN" if np.isnan(a["perf"][i]) else f"is not finite: {a['perf'][i]}"
+        value = a["perf"][i]
+        what = ("is missing or NaN" if np.isnan(value) else f"is not finite: {value}" if not np.isfinite(value)
+                else too_large(f"{value:g}"))
         fail(bad, f"{perf} {what}")
     exp, block_num = a["exp"], a["block_num"]
     ordered = bool(np.all((exp[1:] > exp[:-1]) | ((exp[1:] == exp[:-1])

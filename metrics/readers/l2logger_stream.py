@@ -38,6 +38,7 @@ from ..memory import for_log_of, reading
 from ..progress import Progress
 from ..spill import SpillArray
 from .codes import Codes
+from .common import in_range
 from .l2logger_files import FOLDER, STARTS_AT_ONE, check_header, csv_options, group_means, header, release_parse_memory
 from .l2logger_small import SMALL, Unusual
 from .labels import SUBTYPES, label_problem, spaced_twin
@@ -448,8 +449,8 @@ class _Units:
         exp, values, task_codes, param_codes = _joined([block])
         if self.worker_of.setdefault(Path(), this_worker) != this_worker:
             raise Irregular("several workers")
-        if not np.isfinite(values).all():
-            raise Irregular("a performance value is not finite")
+        if not in_range(values):
+            raise Irregular("a performance value is not finite or beyond the largest sylla takes")
         step = np.diff(exp)
         self._start(exp)
         if exp[0] != self.next_exp or bool((step < 0).any()) or bool((step > 1).any()):
@@ -476,8 +477,8 @@ class _Units:
         merged = _joined(blocks)
         blocks.clear()  # the caller's list
         exp, values, task_codes = merged[:3]
-        if not np.isfinite(values).all():
-            raise Irregular("a performance value is not finite")
+        if not in_range(values):
+            raise Irregular("a performance value is not finite or beyond the largest sylla takes")
         a = 0
         for file, worker, size in zip(files, workers, sizes):
             z = a + size

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sylla.kit.atomic import default_mode, replace_file
-from sylla.version import __version__
+from sylla.kit.version import __version__
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from sylla.version import __version__
+from sylla.kit.version import __version__
 
 from ..errors import MetricsError
 from ..memory import one_run_at_a_time

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -137,7 +138,9 @@ def discover(paths: list[str], config_for: Callable[[str], "Config"] | None = No
     for path in paths:
         here = False
         if path == "-" or not os.path.isdir(path):
-            if path == "-" or wanted(path):
+            # a pipe named on the command line (``sylla lint <(gen)``) is read once, by the
+            # caller: sniffing it first consumed it, and the file then read as empty
+            if path == "-" or _special(path) or wanted(path):
                 here = True
                 yield path
         else:
@@ -147,6 +150,8 @@ def discover(paths: list[str], config_for: Callable[[str], "Config"] | None = No
                     # JSON syllabi by content; Science Birds configs by root element
                     if name.lower().endswith((".json", ".jsonc")) or wants_file(name):
                         full = os.path.join(root, name)
+                        if _special(full):
+                            continue  # a FIFO or device in a tree is no file to lint: opening it waited for ever
                         if wanted(full):
                             here = True
                             yield full
@@ -166,6 +171,15 @@ def discover(paths: list[str], config_for: Callable[[str], "Config"] | None = No
               '"instructions" is a list, or a file with $phase/$repeat/$episode/$dataset/$info directives; '
               "a Science Birds config has a <config_generation> or <evaluation> root)",
               file=sys.stderr)
+
+
+def _special(path: str) -> bool:
+    """Whether ``path`` exists and is not a regular file (after links): a FIFO, socket or
+    device, which reads once, or blocks until a writer comes."""
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False  # missing, unreadable or a link loop: the caller's read says which
 
 
 def _overrides(args: argparse.Namespace) -> dict:

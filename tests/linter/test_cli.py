@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from sylla.cli import main
-from sylla.linter.docs import generate
+from sylla.linter.docs import CODES_PATH, generate, generate_codes
 from sylla.linter.rule import DOCS_PATH
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "linter"
@@ -94,6 +94,7 @@ def test_rules_and_rule(capsys) -> None:
 
 def test_docs_up_to_date() -> None:
     assert DOCS_PATH.read_text(encoding="utf-8") == generate(), "run: python -m sylla.linter.docs"
+    assert CODES_PATH.read_text(encoding="utf-8") == generate_codes(), "run: python -m sylla.linter.docs"
 
 
 def test_lint_never_imports_heavy_libraries() -> None:

@@ -33,6 +33,8 @@ CORRUPT = FIXTURES / "corrupt"
     ("cut.csv", 4, "the last line (4) has no final newline"),
     ("big_episode.csv", 3, "got 1e+20 (it is too large to be an episode number)"),
     ("half_episode.csv", 3, "got 10.5 (it is not a whole number)"),
+    ("huge_reward.csv", 3, "reward is 1e+308, beyond ±1e+100"),
+    ("huge_reward.jsonl", 2, "reward is -1e+200, beyond ±1e+100"),
 ])
 def test_plain_corruption_is_a_located_error(name, row, words):
     with pytest.raises(MetricsError) as info:
@@ -192,3 +194,33 @@ def test_bad_window_length_is_a_usage_error(capsys):
     args = ["metrics", "--log", str(FIXTURES / "l2logger_v11"), "-P", "window_length=0"]
     assert main(args) == 2
     assert "must be at least 1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_reward_whose_sums_overflow_is_a_located_error_in_an_l2logger_log(tmp_path, stream):
+    """One reward of 1e308 overflowed a running sum to inf, which came out as a plausible
+    small average (avg_train_perf 59.8 -> 1.34, exit 0): every reader refuses values beyond
+    ±1e100, the streaming one by handing the log to the whole-log reader, which names the row."""
+    run = tmp_path / "run"
+    shutil.copytree(FIXTURES / "l2logger_v11", run)
+    data = sorted(run.rglob("data-log.tsv"))[0]
+    lines = data.read_text(encoding="utf-8").splitlines()
+    header = lines[0].split("\t")
+    cells = lines[2].split("\t")
+    cells[header.index("reward")] = "1e308"
+    lines[2] = "\t".join(cells)
+    data.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(MetricsError) as info:
+        read_log(run, stream=stream, progress=False)
+    assert info.value.file == str(data) and info.value.row == 3, str(info.value)
+    assert "reward is 1e+308, beyond ±1e+100" in info.value.message
+
+
+def test_a_parquet_reward_beyond_the_range_is_refused(tmp_path):
+    import pandas as pd
+
+    path = tmp_path / "log.parquet"
+    pd.DataFrame({"episode": [0, 1, 2], "reward": [1.0, 2.0, 5e150]}).to_parquet(path)
+    with pytest.raises(MetricsError, match=r"reward is 5e\+150, beyond ±1e\+100") as info:
+        read_log(path)
+    assert info.value.row == 3
