@@ -58,10 +58,12 @@ def _rows(episodes: int) -> list[bytes]:
     return [f"{i},{t},{r:.4f}\n".encode() for i, (t, r) in enumerate(zip(tasks, rewards))]
 
 
-def _l2logger(tmp: Path, episodes: int) -> tuple[Path, Path, bytes]:
+def _l2logger(tmp: Path, episodes: int, workers: int = 1,
+              rows: int = 1) -> tuple[Path, list[tuple[Path, bytes]]]:
     """The same schedule as an l2logger run (`sylla.metrics.synth`, one task per block
-    folder), written whole to a side folder and copied without the last 1 % of rows: the run
-    folder, the last block's data file and the rows still to append to it."""
+    folder; ``workers`` dealt each block's experiences in turns, ``rows`` up to that many rows
+    per experience), written whole to a side folder and copied without its last 1 % of
+    experiences: the run folder, and each data file with the rows still to append to it."""
     import shutil
 
     from sylla.metrics.synth import write_l2logger
@@ -70,14 +72,29 @@ def _l2logger(tmp: Path, episodes: int) -> tuple[Path, Path, bytes]:
     plan = [("train", [("Pong", train)]), ("test", [("Pong", test)]),
             ("test", [("Breakout", test)]), ("train", [("Breakout", train)]),
             ("test", [("Pong", test)]), ("test", [("Breakout", test)])]
-    source = write_l2logger(tmp / "source", plan)
+    source = write_l2logger(tmp / "source", plan, workers=workers, rows_per_exp=rows,
+                            deal="turns")
     run = tmp / "run"
     shutil.copytree(source, run)
-    last = sorted(run.rglob("data-log.tsv"), key=lambda p: int(p.parent.name.split("-")[0]))[-1]
-    lines = last.read_bytes().splitlines(True)
-    keep = len(lines) - episodes // 100
-    last.write_bytes(b"".join(lines[:keep]))
-    return run, last, b"".join(lines[keep:])
+    cut = episodes - episodes // 100
+    grows = []
+    for data in sorted(run.rglob("data-log.tsv")):
+        head, *lines = data.read_bytes().splitlines(True)
+        keep = [line for line in lines if int(line.split(b"\t", 2)[1]) < cut]
+        if len(keep) < len(lines):
+            data.write_bytes(head + b"".join(keep))
+            grows.append((data, b"".join(lines[len(keep):])))
+    return run, grows
+
+
+def _ste(tmp: Path, episodes: int, rows: int) -> list[str]:
+    """One STE run per task (a single train block of each), for ``--ste``."""
+    from sylla.metrics.synth import write_l2logger
+
+    train = int(episodes * 0.4)
+    return [str(write_l2logger(tmp / f"ste_{task}", [("train", [(task, train // 10)])],
+                               seed=k + 1, rows_per_exp=rows))
+            for k, task in enumerate(("Pong", "Breakout"))]
 
 
 def _plugin_times(result: "MetricsResult") -> dict[str, float]:
@@ -102,6 +119,11 @@ def main() -> int:
     parser.add_argument("--format", choices=("csv", "l2logger"), default="csv",
                         help="the log's shape: a plain CSV, or an l2logger run folder whose "
                         "last block's data-log.tsv grows")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="l2logger: workers sharing the run (each block dealt in turns)")
+    parser.add_argument("--rows", type=int, default=1,
+                        help="l2logger: up to this many rows per experience")
+    parser.add_argument("--ste", action="store_true", help="l2logger: with STE runs")
     args = parser.parse_args()
     from sylla.metrics.memo import RangeMemo
     from sylla.metrics.result import compute_metrics
@@ -116,20 +138,23 @@ def main() -> int:
             rows = _rows(args.episodes)
             head, cut = b"episode,task,reward\n", len(rows) - len(rows) // 100
             log.write_bytes(head + b"".join(rows[:cut]))
-            rest = b"".join(rows[cut:])
+            grows = [(log, b"".join(rows[cut:]))]
         else:
-            log, grows, rest = _l2logger(Path(tmp), args.episodes)
-        follower = Follower(log, Options(syllabus=str(syllabus)))
+            log, grows = _l2logger(Path(tmp), args.episodes, args.workers, args.rows)
+        ste = _ste(Path(tmp), args.episodes, args.rows) if args.ste else []
+        options = Options(syllabus=str(syllabus), ste=ste)
+        follower = Follower(log, options)
         # the update as it was before issue 25 item 1: recomputed from the mirror with
         # nothing kept (the same appended rows, on a second follower, so the two are timed in
         # one run)
-        before = Follower(log, Options(syllabus=str(syllabus)))
+        before = Follower(log, options)
         if before.incremental is not None:
             before.incremental.close()
             before.incremental = None
         before.memo = RangeMemo()
-        with open(grows, "ab") as handle:
-            handle.write(rest)
+        for path, rest in grows:
+            with open(path, "ab") as handle:
+                handle.write(rest)
         start = time.perf_counter()
         before.refresh()
         recompute = time.perf_counter() - start
@@ -140,10 +165,11 @@ def main() -> int:
         update, update_cpu = time.perf_counter() - start, time.process_time() - cpu_start
         assert state.error is None and state.progress.complete, state.error
         start, cpu_start = time.perf_counter(), time.process_time()
-        full = compute_metrics(log, str(syllabus), allow_partial=True, progress=False)
+        full = compute_metrics(log, str(syllabus), ste=ste, allow_partial=True,
+                               progress=False)
         full_time, full_cpu = time.perf_counter() - start, time.process_time() - cpu_start
         assert full.to_json() == state.document
-        assert follower.last_update == "incremental", follower.last_update
+        made = follower.last_update
         plugin_times = _plugin_times(full)
         points = len(state.points)
         stop = threading.Event()
@@ -157,9 +183,11 @@ def main() -> int:
         thread.join()
         follower.close()
     load = os.getloadavg()[0]
-    print(f"{args.format}: episodes: {args.episodes:,}; appended: {args.episodes // 100:,} "
-          "rows (1 %)")
-    print(f"full sylla metrics: {full_time:.2f} s; watch update: {update:.2f} s; "
+    shape = (f"{args.format}, {args.workers} worker(s), up to {args.rows} row(s) per "
+             f"experience, {'with' if ste else 'without'} STE runs")
+    print(f"{shape}: episodes: {args.episodes:,}; appended: {args.episodes // 100:,} "
+          "experiences (1 %)")
+    print(f"full sylla metrics: {full_time:.2f} s; watch update ({made}): {update:.2f} s; "
           f"ratio {update / full_time:.1%} (target <= 5 %)")
     print(f"in CPU time (less shaken by other processes on a busy machine): full "
           f"{full_cpu:.2f} s; update {update_cpu:.3f} s; ratio {update_cpu / full_cpu:.1%}")

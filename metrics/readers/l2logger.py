@@ -18,7 +18,8 @@ import numpy as np
 from ..data import EpisodeLog
 from ..errors import EXIT_USAGE, MetricsError
 from ..progress import Progress
-from .common import LARGEST, TaskNames, final_line, in_range, locate_non_utf8, perf_values, read_failure, too_large
+from .codes import Codes
+from .common import LARGEST, final_line, in_range, locate_non_utf8, perf_values, read_failure, too_large
 from .l2logger_files import BLOCK, FOLDER, STARTS_AT_ONE, STRINGS, THREADS, csv_options, group_means, natural_order
 from .l2logger_files import header as l2logger_header
 from .labels import KINDS, SUBTYPES, label_problem, spaced_twin, twin_problem
@@ -122,32 +123,6 @@ def _code_type(n: int) -> type:
     return np.int8 if n < 127 else np.int16 if n < 32_000 else np.int32
 
 
-class _Codes:
-    """Global codes for dictionary-encoded strings across files (task names case-insensitive,
-    see `TaskNames`)."""
-
-    def __init__(self, fold: bool = False) -> None:
-        self.index: dict[str, int] = {}
-        self.tasks = TaskNames() if fold else None
-
-    def map(self, column: "pa.ChunkedArray") -> np.ndarray:
-        import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
-
-        chunk = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
-        code = self.tasks.code if self.tasks is not None else (
-            lambda v: self.index.setdefault(v, len(self.index)))
-        local = np.array([code(v) for v in chunk.dictionary.to_pylist()])
-        local = local.astype(np.int16 if len(self.categories) < 32_000 else np.int32)
-        return local[chunk.indices.to_numpy(zero_copy_only=False)]
-
-    @property
-    def categories(self) -> list[str]:
-        return list(self.tasks.names) if self.tasks is not None else list(self.index)
-
-    def warnings(self) -> list[str]:
-        return self.tasks.warnings() if self.tasks is not None else []
-
-
 def read_l2logger(path: Path, perf: str | None = None, progress: bool | None = None, *,
                   allow_partial: bool = False, stream: bool = False) -> EpisodeLog:
     """Read every data file, keep complete experiences, one row per (worker, exp_num).
@@ -179,7 +154,7 @@ def read_l2logger(path: Path, perf: str | None = None, progress: bool | None = N
             return read_regular(path, perf, subtype, files, sizes, progress)
         except Irregular:
             pass  # the whole-log reader words what is irregular, or reads it
-    codes = {c: _Codes(fold=c == "task_name") for c in STRINGS}
+    codes = {c: Codes(fold=c == "task_name") for c in STRINGS}
     arrays = _gather(files, sizes, perf, subtype, codes, f"reading {path.name}", progress,
                      allow_partial, warnings)
     log = _to_episodes(arrays, codes, perf, path, [str(f) for f in files], subtype,
@@ -191,10 +166,10 @@ def read_l2logger(path: Path, perf: str | None = None, progress: bool | None = N
 
 
 def _gather(files: list[Path], sizes: list[int], perf: str, subtype: bool,
-            codes: dict[str, "_Codes"], title: str, progress: bool | None,
+            codes: dict[str, "Codes"], title: str, progress: bool | None,
             allow_partial: bool, warnings: list[str],
             folders: bool = True) -> dict[str, np.ndarray]:
-    """Every row of ``files`` as columns (strings as global codes, `_Codes`); ``folders``:
+    """Every row of ``files`` as columns (strings as global codes, `Codes`); ``folders``:
     check each file's rows against its ``<n>-<type>`` folder."""
     cols: dict[str, list[np.ndarray]] = {c: [] for c in
                                          ("block_num", "exp", "perf", "row", "file", *STRINGS)}
@@ -218,7 +193,7 @@ def _gather(files: list[Path], sizes: list[int], perf: str, subtype: bool,
             cols["file"].append(np.full(n, index, dtype=np.int32))
             for c in STRINGS:
                 if c in table.column_names:
-                    cols[c].append(codes[c].map(table.column(c)))
+                    cols[c].append(codes[c].of_dictionary(table.column(c)))
             del table
             read += size
             rows += n
@@ -230,7 +205,7 @@ def _gather(files: list[Path], sizes: list[int], perf: str, subtype: bool,
         if parts:
             arrays[c] = np.concatenate(parts)
             if c in STRINGS:
-                arrays[c] = arrays[c].astype(_code_type(len(codes[c].categories)))
+                arrays[c] = arrays[c].astype(_code_type(len(codes[c].names)))
         del parts
     return arrays
 
@@ -274,7 +249,7 @@ def read_l2logger_file(file: Path, perf: str | None = None, progress: bool | Non
         raise MetricsError(f"no performance column {perf!r} (other columns: "
                            f"{', '.join(extra) or 'none'}); choose one with --perf", str(file))
     subtype = "block_subtype" in header
-    codes = {c: _Codes(fold=c == "task_name") for c in STRINGS}
+    codes = {c: Codes(fold=c == "task_name") for c in STRINGS}
     warnings: list[str] = []
     arrays = _gather([file], [file.stat().st_size], perf, subtype, codes,
                      f"reading {file.name}", progress, allow_partial, warnings, folders=False)
@@ -355,7 +330,7 @@ def _check_against_folder(table: "pa.Table", file: Path) -> None:
                            f"{file.parent.name}", str(file), i + 2)
 
 
-def _check_experiences(a: dict[str, np.ndarray], codes: dict[str, "_Codes"], files: list[str],
+def _check_experiences(a: dict[str, np.ndarray], codes: dict[str, "Codes"], files: list[str],
                        fail: Callable[[np.ndarray, str], None], allow_partial: bool, warnings: list[str]) -> None:
     """Experience numbers: one block and task each, rows of one experience together, no
     numbers missing; a block's tasks each in one stretch (a task that comes back inside a
@@ -364,7 +339,7 @@ def _check_experiences(a: dict[str, np.ndarray], codes: dict[str, "_Codes"], fil
 
     exp, block, task = a["exp"], a["block_num"], a["task_name"]
     worker = a["worker_id"]
-    single = len(codes["worker_id"].categories) == 1
+    single = len(codes["worker_id"].names) == 1
     # the usual log: one worker, experiences in file order; no sort is needed then
     ordered = single and bool(np.all(exp[1:] >= exp[:-1]))
     order = (np.arange(exp.size) if ordered
@@ -385,7 +360,7 @@ def _check_experiences(a: dict[str, np.ndarray], codes: dict[str, "_Codes"], fil
         if shared.any():
             k = int(np.argmax(shared))
             i, j = int(by_exp[k]), int(by_exp[k + 1])
-            names = codes["worker_id"].categories
+            names = codes["worker_id"].names
             fail(np.arange(exp.size) == j,
                  f"exp_num {int(exp[j])} is logged by worker {names[int(worker[i])]!r} and "
                  f"worker {names[int(worker[j])]!r}: l2logger's workers share one experience "
@@ -431,7 +406,7 @@ def _check_experiences(a: dict[str, np.ndarray], codes: dict[str, "_Codes"], fil
             raise MetricsError(message, None)
         warnings.append(message + "; metrics use the experiences present")
     # a task returning inside a block (A, B, A)
-    if codes["task_name"].categories and len(codes["task_name"].categories) > 1:
+    if codes["task_name"].names and len(codes["task_name"].names) > 1:
         if ordered and bool(np.all(block[1:] >= block[:-1])):
             order = np.arange(exp.size)
             b, t, w = block, task, worker
@@ -445,20 +420,20 @@ def _check_experiences(a: dict[str, np.ndarray], codes: dict[str, "_Codes"], fil
             starts = np.flatnonzero(change)
             k = int(np.argmax(again))  # > 0: an earlier segment of the same worker and block has this task
             j = int(order[int(starts[k])])
-            names = codes["task_name"].categories
+            names = codes["task_name"].names
             fail(np.arange(exp.size) == j, f"task {names[int(task[j])]!r}"
                                            f" comes back in the middle of block "
                                            f"{int(block[j])} after task {names[int(t[int(starts[k - 1])])]!r}")
 
 
-def _check_names(a: dict[str, np.ndarray], codes: dict[str, "_Codes"], subtype: bool,
+def _check_names(a: dict[str, np.ndarray], codes: dict[str, "Codes"], subtype: bool,
                  fail: Callable[[np.ndarray, str], None]) -> None:
     """Task names, worker ids and subtypes the reader can place (`labels`): a NUL or other
     control character, an empty name, or two spellings that differ only in spaces would make
     a task, worker or block of their own. l2logger's own reader refuses a subtype other than
     wake or sleep (``l2logger.util.validate_log``), and so does sylla."""
     for column in ("task_name", "worker_id") + (("block_subtype",) if subtype else ()):
-        names = codes[column].categories
+        names = codes[column].names
         for code, name in enumerate(names):
             problem = label_problem(name)
             if problem is None and column == "block_subtype" and name not in SUBTYPES:
@@ -470,7 +445,7 @@ def _check_names(a: dict[str, np.ndarray], codes: dict[str, "_Codes"], subtype: 
             fail(a[column] == names.index(twin[0]), f"{column} {twin_problem(*twin)}")
 
 
-def _to_episodes(a: dict[str, np.ndarray], codes: dict[str, _Codes], perf: str, path: Path,
+def _to_episodes(a: dict[str, np.ndarray], codes: dict[str, Codes], perf: str, path: Path,
                  files: list[str], subtype: bool, allow_partial: bool = False,
                  warnings: list[str] | None = None) -> EpisodeLog:
     import pandas as pd  # noqa: PLC0415 - lazy: start-up (issue 24): the whole-log reader only
@@ -479,13 +454,13 @@ def _to_episodes(a: dict[str, np.ndarray], codes: dict[str, _Codes], perf: str, 
         i = int(np.argmax(mask))
         raise MetricsError(message, files[int(a["file"][i])], int(a["row"][i]))
 
-    status = codes["exp_status"].categories
+    status = codes["exp_status"].names
     bad_status = [s for s in status if s not in ("complete", "incomplete")]
     if bad_status:
         code = status.index(bad_status[0])
         fail(a["exp_status"] == code, f"exp_status must be complete or incomplete, got "
                                       f"{bad_status[0]!r}")
-    kinds = codes["block_type"].categories
+    kinds = codes["block_type"].names
     bad_kind = [k for k in kinds if k not in KINDS]
     if bad_kind:
         fail(a["block_type"] == kinds.index(bad_kind[0]),
@@ -517,18 +492,18 @@ def _to_episodes(a: dict[str, np.ndarray], codes: dict[str, _Codes], perf: str, 
     frame = pd.DataFrame({
         "exp": a["exp"], "block_num": a["block_num"], "perf": a["perf"], "row": a["row"],
         "file": a["file"],
-        "worker": pd.Categorical.from_codes(a["worker_id"], codes["worker_id"].categories),
-        "kind": pd.Categorical.from_codes(a["block_type"], codes["block_type"].categories),
-        "task": pd.Categorical.from_codes(a["task_name"], codes["task_name"].categories),
-        "params": pd.Categorical.from_codes(a["task_params"], codes["task_params"].categories),
+        "worker": pd.Categorical.from_codes(a["worker_id"], codes["worker_id"].names),
+        "kind": pd.Categorical.from_codes(a["block_type"], codes["block_type"].names),
+        "task": pd.Categorical.from_codes(a["task_name"], codes["task_name"].names),
+        "params": pd.Categorical.from_codes(a["task_params"], codes["task_params"].names),
     }, copy=False)
     frame["subtype"] = (pd.Categorical.from_codes(a["block_subtype"],
-                                                  codes["block_subtype"].categories)
+                                                  codes["block_subtype"].names)
                         if subtype else pd.Categorical.from_codes(
                             np.zeros(len(frame), dtype=np.int8), ["wake"]))
     exp = frame["exp"].to_numpy()
     row_perf = None
-    single_worker = len(codes["worker_id"].categories) == 1
+    single_worker = len(codes["worker_id"].names) == 1
     sorted_single = single_worker and bool(np.all(exp[1:] >= exp[:-1]))
     repeated = (bool(np.any(exp[1:] == exp[:-1])) if sorted_single
                 else bool(frame.duplicated(["worker", "exp"]).any()))

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
@@ -72,12 +71,3 @@ def floats(texts: list[str]) -> np.ndarray:
     if not all(map(_FLOAT.match, texts)):
         raise Unusual("a value that is not a plain number")
     return np.array([float(t) for t in texts], dtype=np.float64)
-
-
-def codes(texts: list[str], code: Callable[[str], int]) -> np.ndarray:
-    """``code`` of each text as int32, ``code`` called once per distinct text in order of first
-    appearance (the order of an Arrow dictionary, so global codes come out the same)."""
-    local: dict[str, int] = {}
-    index = [local.setdefault(t, len(local)) for t in texts]
-    mapped = np.array([code(t) for t in local], dtype=np.int32)
-    return mapped[np.array(index, dtype=np.int32)]

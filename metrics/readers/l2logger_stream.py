@@ -37,7 +37,8 @@ from ..errors import MetricsError
 from ..memory import for_log_of, reading
 from ..progress import Progress
 from ..spill import SpillArray
-from .common import TaskNames, in_range
+from .codes import Codes
+from .common import in_range
 from .l2logger_files import FOLDER, STARTS_AT_ONE, check_header, csv_options, group_means, header, release_parse_memory
 from .l2logger_small import SMALL, Unusual
 from .labels import SUBTYPES, label_problem, spaced_twin
@@ -108,35 +109,19 @@ def _placeable(value: str, column: str) -> str:
     return value
 
 
-class _Strings:
-    """Global codes for a string column across batches; task names compare case-insensitively
-    (`TaskNames`), and must be names the reader can place (`_placeable`)."""
+def _coded(codes: Codes, array: "pa.BinaryArray") -> np.ndarray:
+    """Each row's code (`_runs`: the values coded in the order they first appear, as the
+    whole-log reader's dictionaries list them)."""
+    starts, values = _runs(array)
+    return codes.of_runs(starts, values, len(array))
 
-    def __init__(self, fold: bool = False) -> None:
-        self.index: dict[str, int] = {}
-        self.tasks = TaskNames() if fold else None
 
-    def code(self, value: str) -> int:
-        if self.tasks is not None:
-            known = len(self.tasks.names)
-            code = self.tasks.code(value)
-            if code == known:  # a new task
-                _placeable(value, "task_name")
-                if spaced_twin(self.tasks.names, fold=True) is not None:
-                    raise Irregular("a task name written with and without spaces")
-            return code
-        return self.index.setdefault(value, len(self.index))
-
-    def codes(self, array: "pa.BinaryArray") -> np.ndarray:
-        """Each row's code (`_runs`: the values coded in the order they first appear, as the
-        whole-log reader's dictionaries list them)."""
-        starts, values = _runs(array)
-        local = np.array([self.code(v) for v in values], dtype=np.int32)
-        return np.repeat(local, np.diff(np.r_[starts, len(array)]))
-
-    @property
-    def names(self) -> list[str]:
-        return list(self.tasks.names) if self.tasks is not None else list(self.index)
+def _new_task(value: str, codes: Codes) -> None:
+    """A task name the stream reader places (`_placeable`), and no second spelling of one
+    with and without spaces; else `Irregular` (the whole-log reader words it)."""
+    _placeable(value, "task_name")
+    if spaced_twin(codes.names, fold=True) is not None:
+        raise Irregular("a task name written with and without spaces")
 
 
 _NUMPY = {"int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
@@ -210,8 +195,8 @@ def _parse_range(file: Path, lo: int, hi: int, perf: str, subtype: bool,
     return pacsv.read_csv(pa.BufferReader(data), **options)
 
 
-def _read_small(file: Path, perf: str, subtype: bool, tasks: _Strings,
-                params: _Strings) -> tuple:
+def _read_small(file: Path, perf: str, subtype: bool, tasks: Codes,
+                params: Codes) -> tuple:
     """`_read_block` for a file of a small log, parsed without pyarrow (`l2logger_small`);
     `Unusual` when pyarrow must parse it."""
     from . import l2logger_small as small  # noqa: PLC0415 - lazy: only small logs take the standard-library parser
@@ -233,12 +218,12 @@ def _read_small(file: Path, perf: str, subtype: bool, tasks: _Strings,
         raise Irregular("a type other than the folder's, or incomplete rows")
     # values first: a value pyarrow must read stops here before any task or parameter is coded
     exp, values = small.integers(columns["exp_num"]), small.floats(columns[perf])
-    return ([exp], [values], [small.codes(columns["task_name"], tasks.code)],
-            [small.codes(columns["task_params"], params.code)], seen["worker_id"],
+    return ([exp], [values], [tasks.of_texts(columns["task_name"])],
+            [params.of_texts(columns["task_params"])], seen["worker_id"],
             seen.get("block_subtype", "wake"))
 
 
-def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _Strings,
+def _read_block(file: Path, perf: str, subtype: bool, tasks: Codes, params: Codes,
                 tables: "Iterator[tuple[pa.Table, int]]",
                 on_bytes: "Callable[[int], None] | None", small: bool = False) -> tuple:
     """One block file: the experience numbers, performance values and task and parameter codes
@@ -278,8 +263,8 @@ def _read_block(file: Path, perf: str, subtype: bool, tasks: _Strings, params: _
                         raise Irregular(f"{column} changes within a block")
                 exps.append(_numpy(batch.column("exp_num")))
                 values.append(_numpy(batch.column(perf)))
-                task_codes.append(tasks.codes(batch.column("task_name")))
-                param_codes.append(params.codes(batch.column("task_params")))
+                task_codes.append(_coded(tasks, batch.column("task_name")))
+                param_codes.append(_coded(params, batch.column("task_params")))
             del table
     except (Irregular, MetricsError):  # an empty file or a missing column (`check_header`)
         raise
@@ -557,7 +542,7 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
     # the episodes so far (on a 10M-episode log that saves writing and holding 160 MB)
     row_perf: "SpillArray | _Parts | None" = None
     row_exp: "SpillArray | _Parts | None" = None
-    tasks, params = _Strings(fold=True), _Strings()
+    tasks, params = Codes(fold=True, on_new=_new_task), Codes()
     keys: list[tuple[str, int, str, int]] = []  # type, task code, subtype, params code
     numbers: list[int] = []  # each regime's block number in the log
     bounds: list[tuple[int, int, int, int]] = []  # episode start/stop, row start/stop

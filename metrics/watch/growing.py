@@ -1,4 +1,4 @@
-"""A float64 array that grows at its end in amortised O(appended) time.
+"""A numeric array that grows at its end in amortised O(appended) time.
 
 Why: an incremental update appends 1 % to a run of a million episodes; ``np.concatenate``
 copies the whole run each time (two 8 MB copies per update, a tenth of its budget). This keeps
@@ -16,10 +16,10 @@ import numpy as np
 class Growing:
     """``values`` is a view of the filled part; `extend` appends and returns the new view."""
 
-    def __init__(self, initial: np.ndarray) -> None:
+    def __init__(self, initial: np.ndarray, dtype: type = np.float64) -> None:
         self._size = len(initial)
         # room for the first appends already (the copy is made anyway)
-        self._buffer = np.empty(self._size * 5 // 4 + 1024, dtype=np.float64)
+        self._buffer: np.ndarray = np.empty(self._size * 5 // 4 + 1024, dtype=dtype)
         self._buffer[: self._size] = initial
 
     @property
@@ -29,7 +29,8 @@ class Growing:
     def extend(self, more: np.ndarray) -> np.ndarray:
         need = self._size + len(more)
         if need > len(self._buffer):
-            grown = np.empty(max(need, len(self._buffer) * 5 // 4, 1024), dtype=np.float64)
+            grown = np.empty(max(need, len(self._buffer) * 5 // 4, 1024),
+                             dtype=self._buffer.dtype)
             grown[: self._size] = self._buffer[: self._size]
             self._buffer = grown
         self._buffer[self._size: need] = more

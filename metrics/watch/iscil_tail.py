@@ -17,12 +17,13 @@ are not all ``\\r\\n``; a NUL byte; any error) this returns None and the caller 
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping
 
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.readers.iscil import Experiment, IscilLog, Phase, PhaseScan, check_yields, find_logs, runs_of
+
+from .tail import START, Position, appended
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -32,8 +33,7 @@ if TYPE_CHECKING:
 
 @dataclass
 class _Scanned:
-    inode: int
-    offset: int  # bytes fed to `scan` (just after a newline)
+    position: Position  # how far `scan` has been fed
     scan: PhaseScan
 
 
@@ -75,21 +75,15 @@ class IscilTail:
     def _phases(self, file: "Path") -> list[Phase] | None:
         """``file``'s phases after feeding its scan the whole lines appended since the last
         read (raises the scan's `MetricsError`, after which the file is scanned anew)."""
-        stat = os.stat(file)
-        known = self.files.get(file)
-        if known is None or known.inode != stat.st_ino or stat.st_size < known.offset:
-            known = _Scanned(stat.st_ino, 0, PhaseScan(str(file)))
-        with open(file, "rb") as handle:
-            handle.seek(known.offset)
-            data = handle.read(stat.st_size - known.offset)
-        data = data[: data.rfind(b"\n") + 1]  # whole lines (the mirror holds no others)
-        if b"\r" in data or b"\x00" in data:
-            self.files.pop(file, None)
+        known = self.files.pop(file, None)  # until the piece is scanned without error
+        new = appended(file, known.position if known is not None else START)
+        if known is None or new.fresh:
+            known = _Scanned(START, PhaseScan(str(file)))
+        if b"\r" in new.data or b"\x00" in new.data:
             return None
-        self.files.pop(file, None)  # until the piece is scanned without error
-        if data:
-            known.scan.feed(data)
-            known.offset += len(data)
-            self.fed += len(data)
+        if new.data:
+            known.scan.feed(new.data)
+            self.fed += len(new.data)
+        known.position = new.position
         self.files[file] = known
         return known.scan.result()

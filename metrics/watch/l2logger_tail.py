@@ -5,9 +5,13 @@ may judge them.
 Why this narrow shape: `sylla.metrics.readers.l2logger.read_l2logger` checks the log as a
 whole (folder numbering, experiences missing or repeated, a task coming back inside a block,
 several workers, spellings of a task). This takes the appended rows only where none of those
-checks can say anything: one worker, each experience one ``complete`` row, experience numbers
-running on by one, each block folder the next number and one task, that task spelled as
-before, ``block_subtype`` wake. The rows are parsed with the reader's own pyarrow options
+checks can say anything: one worker, ``complete`` rows whose experience numbers run on by
+one (or stay, for another row of the same experience, in a log that has such experiences
+already), each block folder the next number and one task, that task spelled as before,
+``block_subtype`` wake. An experience's rows come out as one episode whose value is their
+mean, as the reader makes it (``row_perf`` and ``nrows`` keep the rows). An appended row that
+continues the last experience already read changes an episode that was counted: the follower
+re-reads the log whole then. The rows are parsed with the reader's own pyarrow options
 (`csv_options`: the same column types), so each value is the value the reader gets. Anything
 else returns None and the follower re-reads the log whole.
 """
@@ -24,14 +28,14 @@ import pandas as pd
 
 from sylla.metrics.readers.l2logger_files import FOLDER, csv_options, natural_order
 
-from .labels import concat, constant, equals, from_arrow
+from .labels import Labels, concat, constant, equals, from_arrow
+from .tail import START, Position, appended
 
 
 @dataclass
 class _File:
     path: Path
-    inode: int
-    offset: int  # bytes consumed (just after a newline)
+    position: Position  # how far the file has been read (`START`: a new file)
     block: int  # the folder's block number
     task: str | None  # the folder's one task, once a row named it
 
@@ -44,101 +48,131 @@ class L2loggerTail:
         self.perf = perf
         self.subtype = subtype
         self.run = str(frame["run"].iloc[0])
-        self.worker = str(frame["worker"].iloc[0])
         self.next_exp = int(frame["exp"].iloc[-1]) + 1
+        #: each worker's last experience number (its next must be larger)
+        self.last = {str(w): int(e) for w, e in frame.groupby(
+            "worker", observed=True, sort=False)["exp"].max().items()}
+        #: whether the log has an experience of several rows: its episodes are then the
+        #: means of their rows (`read_l2logger`), and a repeated experience is no news
+        self.rows = "nrows" in frame.columns
         # the first spelling of each task, as the reader's `TaskNames` keeps it
         self.spelling = {str(t).lower(): str(t) for t in pd.unique(frame["task"].astype(str))}
-        self.files: list[_File] = []
+        #: each worker's data files (``<root>/<worker>/<block>-<type>/data-log.tsv``)
+        self.files: dict[str, list[_File]] = {}
         by_file = frame.groupby("file", sort=True, observed=True)["task"].agg(
             lambda t: str(t.iloc[-1]))
         for index, path in enumerate(self._listing()):
             folder = FOLDER.match(path.parent.name)
             assert folder is not None  # the reader accepted the log
             stat = os.stat(path)
-            self.files.append(_File(path, stat.st_ino, stat.st_size, int(folder.group(1)),
-                                    by_file.get(index)))
+            self.files.setdefault(_worker(self.root, path), []).append(
+                _File(path, Position(stat.st_ino, stat.st_size), int(folder.group(1)),
+                      by_file.get(index)))
 
     def _listing(self) -> list[Path]:
         return sorted(self.root.rglob("data-log.tsv"), key=natural_order)  # the whole-log reader's order
 
     @classmethod
-    def fits(cls, frame: Any) -> bool:
-        """Whether a log the whole-log reader read is in the shape this follows: one worker,
-        one row per experience numbered from 0, each folder one task."""
+    def fits(cls, frame: Any, root: Path) -> bool:
+        """Whether a log the whole-log reader read is in the shape this follows: experiences
+        numbered from 0 (each of one row or several), each worker's files in its own folder
+        named as the worker, each file one task."""
         if not isinstance(frame, pd.DataFrame) or frame.empty:
             return False
         needed = {"exp", "file", "task", "worker", "run", "subtype", "kind", "params"}
-        if not needed <= set(frame.columns) or "nrows" in frame.columns:
+        if not needed <= set(frame.columns):
             return False
         exp = frame["exp"].to_numpy()
-        if frame["worker"].nunique() != 1 or not np.array_equal(exp, np.arange(len(exp))):
+        if not np.array_equal(exp, np.arange(len(exp))):
+            return False
+        files = sorted(root.rglob("data-log.tsv"), key=natural_order)
+        named = np.array([_worker(root, f) for f in files], dtype=object)
+        if not (named[frame["file"].to_numpy()] == frame["worker"].astype(str).to_numpy()).all():
             return False
         tasks_per_file = frame.groupby("file", observed=True)["task"].nunique()
         return bool((tasks_per_file == 1).all()) and bool(
             (frame["subtype"].astype(str) == "wake").all())
 
-    def read(self) -> dict[str, Any] | None:
-        """The appended complete rows as columns (``exp`` and ``perf`` float64 arrays,
-        ``task``, ``kind``, ``params``, ``worker``, ``run`` `labels.Labels`), or None when the log changed in a way only the reader judges."""
-        listing = self._listing()
-        known = [f.path for f in self.files]
-        if listing[: len(known)] != known:
-            return None  # a file gone, or a new one sorted among the old ones
-        for k, f in enumerate(self.files):
-            stat = os.stat(f.path)
-            if stat.st_ino != f.inode or stat.st_size < f.offset or (
-                    stat.st_size > f.offset and k != len(self.files) - 1):
-                return None  # replaced, cut, or an earlier block's file grew after a later began
-        last = self.files[-1]
-        todo = [(last, os.stat(last.path).st_size)]
-        for path in listing[len(known):]:
-            folder = FOLDER.match(path.parent.name)
-            if folder is None or int(folder.group(1)) != todo[-1][0].block + 1:
-                return None  # the reader checks folder names and numbering
-            stat = os.stat(path)
-            todo.append((_File(path, stat.st_ino, 0, int(folder.group(1)), None), stat.st_size))
-        parts: list[dict[str, Any]] = []
-        tasks: list[str | None] = []
-        first = self.next_exp
+    def read(self) -> dict[str, dict[str, Any]] | None:
+        """Each worker's appended complete rows as columns (``exp`` and ``perf`` float64
+        arrays, ``task``, ``kind``, ``params``, ``worker``, ``run`` `labels.Labels`; the logged
+        rows ``row_perf`` and ``nrows``), or None when the log changed in a way only the
+        reader judges."""
+        listing: dict[str, list[Path]] = {}
+        for path in self._listing():
+            listing.setdefault(_worker(self.root, path), []).append(path)
+        if set(listing) != set(self.files):
+            return None  # a new worker, or one gone
+        plans: list[tuple[str, list[_File]]] = []
+        for worker, files in self.files.items():
+            paths = listing[worker]
+            if paths[: len(files)] != [f.path for f in files]:
+                return None  # a file gone, or a new one sorted among the old ones
+            for f in files[:-1]:
+                stat = os.stat(f.path)
+                if stat.st_ino != f.position.inode or stat.st_size != f.position.offset:
+                    return None  # replaced, cut, or an earlier block's file grew after a later began
+            todo = [files[-1]]
+            for path in paths[len(files):]:
+                folder = FOLDER.match(path.parent.name)
+                if folder is None or int(folder.group(1)) != todo[-1].block + 1:
+                    return None  # the reader checks folder names and numbering
+                todo.append(_File(path, START, int(folder.group(1)), None))
+            plans.append((worker, todo))
         spelling = dict(self.spelling)
-        for f, size in todo:
-            if size == f.offset:
-                tasks.append(f.task)
-                continue
-            part = self._parse(f, size, first)
-            if part is None:
-                return None
-            task = str(part["task"][0])
-            if f.task not in (None, task) or spelling.setdefault(task.lower(), task) != task:
-                return None  # a second task in a folder, or a task spelled anew
-            parts.append(part)
-            tasks.append(task)
-            first += len(part["exp"])
-        if not parts:
+        out: dict[str, dict[str, Any]] = {}
+        done: list[tuple[_File, Position, str | None]] = []
+        last = dict(self.last)
+        for worker, todo in plans:
+            parts: list[dict[str, Any]] = []
+            for f in todo:
+                new = appended(f.path, f.position, header=True)
+                if new.fresh and f.position != START:
+                    return None  # the last file replaced or cut
+                rows = new.data[len(new.header):] if new.fresh else new.data
+                if not rows:
+                    if new.fresh:
+                        return None  # a new file with its header only: the reader refuses that
+                    continue
+                part = self._parse(f, worker, new.header, rows, last[worker])
+                if part is None:
+                    return None
+                task = str(part["task"][0])
+                if f.task not in (None, task) or spelling.setdefault(task.lower(), task) != task:
+                    return None  # a second task in a folder, or a task spelled anew
+                parts.append(part)
+                done.append((f, new.position, task))
+                last[worker] = int(part["exp"][-1])
+            if parts:
+                out[worker] = parts[0] if len(parts) == 1 else {
+                    c: (np.concatenate([p[c] for p in parts])
+                        if isinstance(parts[0][c], np.ndarray) else concat([p[c] for p in parts]))
+                    for c in parts[0]}
+        if not out:
+            return None
+        # the workers share one experience counter: the new experiences of all of them run on
+        # from the last one read, each number once (the reader words a gap or a repeat)
+        exps = np.sort(np.concatenate([rows["exp"] for rows in out.values()]))
+        if not np.array_equal(exps, np.arange(self.next_exp, self.next_exp + len(exps))):
             return None
         # every part accepted: consume them
-        for (f, size), name in zip(todo, tasks):
-            f.offset, f.task = size, name
-        self.files = [*self.files[:-1], *(f for f, _ in todo)]  # todo starts with `last`
-        self.spelling = spelling
-        self.next_exp = first
-        if len(parts) == 1:
-            return parts[0]
-        return {c: (np.concatenate([p[c] for p in parts]) if isinstance(parts[0][c], np.ndarray)
-                    else concat([p[c] for p in parts])) for c in parts[0]}
+        for f, position, named in done:
+            f.position, f.task = position, named
+        for worker, todo in plans:
+            self.files[worker] = [*self.files[worker][:-1], *todo]
+        self.spelling, self.last = spelling, last
+        self.next_exp += len(exps)
+        return out
 
-    def _parse(self, f: _File, size: int, first: int) -> dict[str, Any] | None:
-        """The rows of one data file from ``f.offset`` (a new file: after its header) to
-        ``size``, numbered from experience ``first``; None if any is not in the shape."""
+    def _parse(self, f: _File, worker: str, head: bytes, data: bytes,
+               after: int) -> dict[str, Any] | None:
+        """The rows ``data`` of one of ``worker``'s data files (whose header is ``head``), its
+        experiences numbered after ``after`` and rising; None if any is not in the shape."""
         import pyarrow as pa  # noqa: PLC0415 - lazy: loads with the readers, only when a log is followed
         import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: as above
 
-        with open(f.path, "rb") as handle:
-            head = handle.readline()
-            handle.seek(max(f.offset, len(head)))
-            data = handle.read(max(0, size - handle.tell()))
-        if not data or not data.endswith(b"\n") or not head.endswith(b"\n"):
-            return None  # e.g. a new file with its header only: the reader refuses that
+        if not head.endswith(b"\n"):
+            return None
         try:
             table = pacsv.read_csv(pa.py_buffer(head + data),
                                    **csv_options(f.path, self.perf, self.subtype))
@@ -154,12 +188,33 @@ class L2loggerTail:
         tasks = text["task_name"]
         if ((numbers["block_num"] != f.block).any() or not equals(text["block_type"], folder.group(2))
                 or not equals(text["exp_status"], "complete")
-                or not equals(text["worker_id"], self.worker)
+                or not equals(text["worker_id"], worker)
                 or (self.subtype and not equals(text["block_subtype"], "wake"))
-                or (tasks.codes != tasks.codes[0]).any() or not np.isfinite(numbers[self.perf]).all()
-                or not np.array_equal(numbers["exp_num"], np.arange(first, first + n))):
+                or (tasks.codes != tasks.codes[0]).any() or not np.isfinite(numbers[self.perf]).all()):
             return None
-        return {"exp": numbers["exp_num"].astype(np.float64),
-                "perf": numbers[self.perf].astype(np.float64),
-                "task": tasks, "kind": text["block_type"], "params": text["task_params"],
-                "worker": constant(self.worker, n), "run": constant(self.run, n)}
+        exp = numbers["exp_num"]
+        # each row a later experience (the workers share the counter: the others' come
+        # between) or another row of the one before (step 0)
+        steps = np.diff(np.r_[after, exp])
+        if steps[0] <= 0 or (steps < 0).any() or (not self.rows and not steps.all()):
+            return None  # a repeat elsewhere, or the log's first repeated experience
+        values = numbers[self.perf].astype(np.float64)
+        starts = np.flatnonzero(steps)
+        nrows = np.diff(np.r_[starts, n])
+        k = len(starts)
+        return {"exp": exp[starts].astype(np.float64),
+                # the whole-log reader's mean of an experience's rows, in the same order
+                "perf": np.add.reduceat(values, starts) / nrows if self.rows else values,
+                "task": _at(tasks, starts), "kind": _at(text["block_type"], starts),
+                "params": _at(text["task_params"], starts),
+                "worker": constant(worker, k), "run": constant(self.run, k),
+                "row_perf": values, "nrows": nrows}
+
+
+def _at(values: Labels, rows: np.ndarray) -> Labels:
+    return Labels(values.codes[rows], values.values)
+
+
+def _worker(root: Path, path: Path) -> str:
+    """The worker folder a data file is in (l2logger writes one per ``worker_id``)."""
+    return path.relative_to(root).parts[0]

@@ -26,6 +26,8 @@ import pandas as pd
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.readers.learnkit import data_files, merge, read_file
 
+from .tail import Position, appended
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -37,7 +39,7 @@ if TYPE_CHECKING:
 @dataclass
 class _Read:
     stamp: tuple[int, int, int | None]  # the data file's inode, its report's (inode, size)
-    offset: int  # bytes read (just after a newline)
+    position: Position  # how far the file has been read
     lines: int  # data lines read (after the header)
     perf: str
     part: pd.DataFrame
@@ -80,28 +82,26 @@ class LearnkitTail:
             stamp = (stat.st_ino, 0, None)
         known = self.files.pop(file, None)
         if (known is not None and known.stamp == stamp and known.perf == perf
-                and stat.st_size >= known.offset):
+                and stat.st_size >= known.position.offset):
             grown = self._grown(file, index, known, stat.st_size)
             if grown is not None:
                 self.files[file] = grown
                 return grown.part, grown.shape
         part, shape = read_file(file, index, perf)
         self.parsed += stat.st_size
-        self.files[file] = _Read(stamp, stat.st_size, len(part), perf, part, shape)
+        self.files[file] = _Read(stamp, Position(stat.st_ino, stat.st_size), len(part), perf,
+                                 part, shape)
         return part, shape
 
     def _grown(self, file: "Path", index: int, known: _Read, size: int) -> _Read | None:
         """``known`` with the whole lines appended since, or None: read the file whole."""
-        if size == known.offset:
+        if size == known.position.offset:
             if (known.part["file"] != index).any():  # a new file sorted before it
                 known.part = known.part.assign(file=index)
             return known
-        with open(file, "rb") as handle:
-            head = handle.readline()
-            handle.seek(known.offset)
-            data = handle.read(size - known.offset)
-        data = data[: data.rfind(b"\n") + 1]
-        if not data or b'"' in data or not head.endswith(b"\n"):
+        new = appended(file, known.position, header=True)
+        data, head = new.data, new.header
+        if new.fresh or not data or b'"' in data or not head.endswith(b"\n"):
             return None
         try:
             part, shape = read_file(file, index, known.perf, head + data, known.lines + 2)
@@ -111,5 +111,5 @@ class LearnkitTail:
             return None  # a blank line or another oddity: the whole file says what it is
         self.parsed += len(data)
         whole = pd.concat([known.part.assign(file=index), part], ignore_index=True)
-        return _Read(known.stamp, known.offset + len(data), known.lines + len(part), known.perf,
-                     whole, shape)
+        return _Read(known.stamp, new.position, known.lines + len(part), known.perf, whole,
+                     shape)

@@ -17,19 +17,11 @@ import json
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
+from .tail import START, Position, appended
+
 HEAD = 4096  # bytes compared to notice a file rewritten in place with the same or larger size
-
-
-@dataclass
-class _Tracked:
-    """What has been copied of one source file."""
-
-    inode: int
-    offset: int  # bytes of the source copied so far (always just after a newline)
-    head: bytes  # the source's first min(HEAD, offset) bytes when they were copied
 
 
 class Mirror:
@@ -42,7 +34,7 @@ class Mirror:
         self.source = Path(source).resolve()
         self._root = Path(tempfile.mkdtemp(prefix="sylla-watch-"))
         self.path = self._root / self.source.name
-        self._files: dict[Path, _Tracked] = {}
+        self._files: dict[Path, Position] = {}
         self._json: dict[Path, bytes] = {}
         #: bumped whenever a mirrored file is copied again from the start or removed: what was
         #: read of the mirror before is then no prefix of it (an inode number alone may be
@@ -121,37 +113,20 @@ class Mirror:
         return True
 
     def _sync_lines(self, source: Path) -> bool:
-        with open(source, "rb") as handle:
-            stat = os.fstat(handle.fileno())
-            tracked = self._files.get(source)
-            restart = (tracked is None or tracked.inode != stat.st_ino
-                       or stat.st_size < tracked.offset
-                       or handle.read(len(tracked.head)) != tracked.head)
-            offset = 0 if restart or tracked is None else tracked.offset
-            handle.seek(offset)
-            data = handle.read(max(0, stat.st_size - offset))
-        end = data.rfind(b"\n") + 1  # complete lines only; a cut last line waits
+        tracked = self._files.get(source)
+        new = appended(source, tracked or START, head=HEAD)
         target = self._target(source)
-        if restart:
+        self._files[source] = new.position
+        if new.fresh:
             if tracked is not None:  # a file seen before, copied again: not a new one
                 self.generation += 1
             had = target.exists()
             target.unlink(missing_ok=True)
-            head = data[:min(end, HEAD)]
-            self._files[source] = _Tracked(stat.st_ino, end, head)
-            if end == 0:  # no complete line yet: to the readers the file does not exist yet
+            if not new.data:  # no complete line yet: to the readers the file does not exist yet
                 return had
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with open(target, "wb") as out:
-                out.write(data[:end])
-            return True
-        if end == 0:
+        elif not new.data:
             return False
         target.parent.mkdir(parents=True, exist_ok=True)
         with open(target, "ab") as out:
-            out.write(data[:end])
-        assert tracked is not None
-        if len(tracked.head) < HEAD:
-            tracked.head = (tracked.head + data[:end])[:HEAD]
-        tracked.offset += end
+            out.write(new.data)
         return True

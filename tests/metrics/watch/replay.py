@@ -29,7 +29,28 @@ def events(fixture: Path) -> tuple[list[Path], list[tuple[Path, bytes]]]:
     side = [p.relative_to(fixture) for p in files if p.suffix == ".json"]
     lines = [(p.relative_to(fixture), line) for p in files if p.suffix != ".json"
              for line in p.read_bytes().splitlines(True)]
+    if (fixture / "logger_info.json").exists():
+        lines = _by_time(lines)
     return side, lines
+
+
+def _by_time(lines: list[tuple[Path, bytes]]) -> list[tuple[Path, bytes]]:
+    """An l2logger run's lines in the order its workers wrote them (each row's ``timestamp``;
+    a file's header just before its first row): several workers write their files at once."""
+    stamps: list[bytes] = []
+    column: dict[Path, int] = {}
+    first: dict[Path, bytes] = {}
+    for rel, line in lines:
+        cells = line.rstrip(b"\n").split(b"\t")
+        if rel not in column:  # the file's header
+            column[rel] = cells.index(b"timestamp")
+            stamps.append(b"")
+            continue
+        stamps.append(cells[column[rel]])
+        first.setdefault(rel, stamps[-1])
+    keys = [stamp or first.get(rel, b"") for (rel, _), stamp in zip(lines, stamps)]
+    order = sorted(range(len(lines)), key=lambda i: keys[i])  # stable: ties keep file order
+    return [lines[i] for i in order]
 
 
 def materialise(fixture: Path, target: Path, cut: int, half: bytes = b"") -> None:

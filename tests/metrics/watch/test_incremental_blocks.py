@@ -26,10 +26,10 @@ def test_kept_block_table_equals_aligns_at_every_count(tmp_path: Path, syllabus:
         inc = follower.incremental
         assert inc is not None
         for n in range(1, inc.sched.episodes + 1):
-            partial = inc._partial_blocks(n)
+            partial = inc._partial_blocks([n])
             present = np.array([max(0, min(n, b.end) - b.start) for b in inc.sched.blocks])
             frame = schedule_blocks(inc.sched, present, partial)
-            got = inc._blocks(n, partial)
+            got = inc._blocks(present, partial)
             for c in BLOCK_COLUMNS:
                 want = np.asarray(frame[c])
                 assert got[c].dtype == want.dtype and np.array_equal(got[c], want), (n, c)
