@@ -390,6 +390,7 @@ _FIRST_LINE = re.compile(_BODY)
 _NEW_LIST, _NEW_RAW, _NEW_MAX = 3, 4, 5
 _OLD_LIST, _OLD_RAW = 7, 8
 LINE_CHUNK = 1 << 24
+SPARSE_STARTS = 1 << 14  # bytes per start above which counting beats finding positions
 WINDOW = 1 << 12
 
 
@@ -418,18 +419,29 @@ def _quoted_windows(data: "bytes | mmap.mmap") -> Iterator[tuple[int, int]]:
 def _line_numbers(data: "bytes | mmap.mmap", starts: list[int],
                   base: int) -> tuple[list[int], int]:
     """The line numbers of the line starts ``starts`` (ascending offsets in ``data``, whose
-    first line is line ``base``), and the newlines in all of ``data``: one numpy pass, in
-    chunks so that a long log never needs a byte-per-byte mask of its whole size."""
+    first line is line ``base``), and the newlines in all of ``data``. One numpy pass, in chunks
+    so that a long log never needs a byte-per-byte mask of its whole size: where the starts are
+    far apart, the newlines between each two are counted (no positions: cheaper per byte),
+    else their positions are found and the starts looked up among them (cheaper per start)."""
     offsets = np.asarray(starts, dtype=np.int64)
     numbers = np.empty(offsets.size, dtype=np.int64)
     seen, done, size = base, 0, len(data)
     for low in range(0, size, LINE_CHUNK):
         high = min(low + LINE_CHUNK, size)
-        # the temporary view is released at once, so a memory map can be closed after an error
-        ends = np.flatnonzero(np.frombuffer(data, np.uint8, high - low, low) == 10)
         upto = int(np.searchsorted(offsets, high + 1))  # a start at high follows a newline here
-        numbers[done:upto] = seen + np.searchsorted(ends, offsets[done:upto] - low)
-        seen, done = seen + ends.size, upto
+        here = offsets[done:upto] - low
+        # each temporary view is released at once, so a memory map can be closed after an error
+        if here.size * SPARSE_STARTS < high - low:
+            last = 0
+            for index, offset in enumerate(here.tolist(), start=done):
+                seen += _newlines(data, low + last, low + offset)
+                numbers[index], last = seen, offset
+            seen += _newlines(data, low + last, high)
+        else:
+            ends = np.flatnonzero(np.frombuffer(data, np.uint8, high - low, low) == 10)
+            numbers[done:upto] = seen + np.searchsorted(ends, here)
+            seen += ends.size
+        done = upto
     return numbers.tolist(), seen - base
 
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 from hypothesis import given, settings
@@ -267,40 +269,51 @@ def test_each_line_reads_as_the_line_reading_reads_it(line, newline):
     assert _outcome(lambda: parse_phases(data, "f")) == _outcome(lambda: _by_line(data))
 
 
-@given(st.lists(st.sampled_from(LINES + ODD_LINES), min_size=1, max_size=40),
-       st.sampled_from(["\n", "\r\n"]), st.booleans(), st.sampled_from([1, 64, 1 << 12]))
-@settings(max_examples=200, deadline=None)
-def test_bulk_pattern_reads_what_the_line_reading_reads(lines, newline, final, window):
-    """Whatever the mix of lines, line ends, final newline and span size, the bulk pattern
-    reads the same phases, lines and scores as the line-at-a-time reading (or fails with the
-    same error on the same line)."""
+# the scan's knobs: span size, bytes per start above which newlines are counted rather than
+# found, and the chunk of the line-number pass (small values split every piece)
+KNOBS = st.tuples(st.sampled_from([1, 64, 1 << 12]), st.sampled_from([0, 1 << 14, 10**9]),
+                  st.sampled_from([7, 100, 1 << 24]))
+
+
+@contextmanager
+def _knobs(knobs: tuple[int, int, int]) -> Iterator[None]:
     import sylla.metrics.readers.iscil as module
 
-    data = (newline.join(lines) + (newline if final else "")).encode()
-    module.WINDOW = window
+    saved = module.WINDOW, module.SPARSE_STARTS, module.LINE_CHUNK
+    module.WINDOW, module.SPARSE_STARTS, module.LINE_CHUNK = knobs
     try:
-        bulk = _outcome(lambda: parse_phases(data, "f"))
+        yield
     finally:
-        module.WINDOW = 1 << 12
+        module.WINDOW, module.SPARSE_STARTS, module.LINE_CHUNK = saved
+
+
+@given(st.lists(st.sampled_from(LINES + ODD_LINES), min_size=1, max_size=40),
+       st.sampled_from(["\n", "\r\n"]), st.booleans(), KNOBS)
+@settings(max_examples=200, deadline=None)
+def test_bulk_pattern_reads_what_the_line_reading_reads(lines, newline, final, knobs):
+    """Whatever the mix of lines, line ends, final newline and the scan's knobs, the bulk
+    pattern reads the same phases, lines and scores as the line-at-a-time reading (or fails
+    with the same error on the same line)."""
+    data = (newline.join(lines) + (newline if final else "")).encode()
+    with _knobs(knobs):
+        bulk = _outcome(lambda: parse_phases(data, "f"))
     assert bulk == _outcome(lambda: _by_line(data))
 
 
 @given(st.lists(st.sampled_from(LINES + ODD_LINES), min_size=1, max_size=40), st.booleans(),
-       st.lists(st.integers(min_value=0, max_value=40), max_size=6),
-       st.sampled_from([1, 64, 1 << 12]))
+       st.lists(st.integers(min_value=0, max_value=40), max_size=6), KNOBS)
 @settings(max_examples=150, deadline=None)
-def test_lines_fed_in_pieces_read_as_the_whole(lines, final, cuts, window):
+def test_lines_fed_in_pieces_read_as_the_whole(lines, final, cuts, knobs):
     """`PhaseScan` fed a log in pieces of whole lines (as ``sylla watch`` feeds the lines
     appended since its last update) reads what it reads from the whole file: the same phases,
-    line numbers and scores, or the same error, whatever the span size."""
+    line numbers and scores, or the same error, whatever the scan's knobs."""
     import sylla.metrics.readers.iscil as module
 
     data = ("\n".join(lines) + ("\n" if final else "")).encode()
     starts = [0, *(len(("\n".join(lines[:c]) + "\n").encode()) for c in sorted(set(cuts))
                    if 0 < c < len(lines)), len(data)]
     results = []
-    module.WINDOW = window
-    try:
+    with _knobs(knobs):
         for pieces in ([data], [data[a:b] for a, b in zip(starts, starts[1:])]):
             scan = module.PhaseScan("f")
             try:
@@ -309,8 +322,6 @@ def test_lines_fed_in_pieces_read_as_the_whole(lines, final, cuts, window):
                 results.append([(p.line, p.train, scores(p)) for p in scan.result()])
             except MetricsError as exc:
                 results.append(str(exc))
-    finally:
-        module.WINDOW = 1 << 12
     assert results[0] == results[1]
 
 
