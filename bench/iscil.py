@@ -151,8 +151,11 @@ def processes(path: Path, repeat: int, before: str | None = None) -> None:
                 "sylla metrics": [sylla, *args]}
     if before:
         commands["before"] = [before, *args]
-    for cmd in commands.values():  # warm the page cache and the bytecode caches
-        subprocess.run(cmd, capture_output=True, check=True)
+    # warm the page cache and write the bytecode caches a user's install has (under
+    # PYTHONDONTWRITEBYTECODE every run would compile sylla's own modules again)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    for cmd in commands.values():
+        subprocess.run(cmd, capture_output=True, check=True, env=env)
     best = {name: float("inf") for name in commands}
     for _ in range(repeat):
         for name, cmd in commands.items():
