@@ -295,7 +295,7 @@ class PhaseScan:
             if listing is None:
                 self._one(data, m, line)
                 continue
-            if not phases or data.find(b"'", m.start(), m.end()) < 0:
+            if not phases or not _quoted(data, m.start(), m.end()):
                 continue  # evaluations before the first phase belong to no phase
             task = names.get(listing)
             if task is None:
@@ -335,7 +335,7 @@ class PhaseScan:
         end = len(data) if end < 0 else end
         m = _OPENING.match(data, start, end)
         assert m is not None, "the bulk pattern opens with _OPENING"
-        if data.find(b"'", start, end) < 0:
+        if not _quoted(data, start, end):
             return  # not a quoted line: see `_quoted_windows`
         try:
             rest = bytes(data[m.end():end]).decode("utf-8").rstrip()
@@ -395,25 +395,38 @@ WINDOW = 1 << 12
 
 
 def _quoted_windows(data: "bytes | mmap.mmap") -> Iterator[tuple[int, int]]:
-    """Spans of whole lines of ``data`` that hold every line with a quote (``'``).
+    """Spans of whole lines of ``data`` that hold every line with a quote (``'`` or ``"``).
 
-    Every line the reader wants quotes a name (the config dict, the sub-goal list) and loss
-    lines usually don't, so in a log of sparse evaluations the pattern need not stop at every
-    newline: ``find`` jumps (at memchr speed) to the next quote, and the span from its line to
-    the first line end ``WINDOW`` bytes on is handed to the pattern; the evaluations of one
-    block come together, and a log dense in evaluations becomes one span after another. A line
-    is read only if it holds a quote, wherever the spans fall, so a line's reading never
-    depends on where a piece of a growing log was cut."""
+    Every line the reader wants quotes a name (the config dict, the sub-goal list: a list of
+    strings cannot be written without one) and loss lines usually don't, so in a log of sparse
+    evaluations the pattern need not stop at every newline: ``find`` jumps (at memchr speed) to
+    the next quote, and the span from its line to the first line end ``WINDOW`` bytes on is
+    handed to the pattern; the evaluations of one block come together, and a log dense in
+    evaluations becomes one span after another. A line is read only if it holds a quote
+    (`_quoted`), wherever the spans fall, so a line's reading never depends on where a piece of
+    a growing log was cut."""
     size, pos = len(data), 0
+    single = double = -1  # the next quote of each kind at or after pos (size: none left)
     while pos < size:
-        quote = data.find(b"'", pos)
-        if quote < 0:
+        if single < pos:
+            single = data.find(b"'", pos)
+            single = size if single < 0 else single
+        if double < pos:
+            double = data.find(b'"', pos)
+            double = size if double < 0 else double
+        quote = min(single, double)
+        if quote >= size:
             return
         start = data.rfind(b"\n", 0, quote) + 1
         stop = data.find(b"\n", max(quote, start + WINDOW))
         stop = size if stop < 0 else stop
         yield start, stop
         pos = stop + 1
+
+
+def _quoted(data: "bytes | mmap.mmap", start: int, end: int) -> bool:
+    """Whether ``data[start:end]`` holds a quote (see `_quoted_windows`)."""
+    return data.find(b"'", start, end) >= 0 or data.find(b'"', start, end) >= 0
 
 
 def _line_numbers(data: "bytes | mmap.mmap", starts: list[int],

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -136,6 +137,30 @@ def test_bad_input_through_the_cli(tmp_path):
     assert "Traceback" not in done.stderr
 
 
+def test_sub_goal_lists_in_double_quotes_are_read_through_the_cli(tmp_path):
+    """A trainer that prints its sub-goal lists with ``json.dumps`` (``["microwave",
+    "kettle"]``: no single quote on the line) gets the metrics of the same log printed with
+    Python's ``repr``; such lines were skipped when the reader only looked at lines holding a
+    single quote."""
+    source = ISCIL / "mixed" / "training_log.log"
+    lines = source.read_text().split("\n")
+    evaluation = re.compile(r"\s*(\[task\s+\d+\]\s*sub_goal sequence is|\[\d+\]skill is)")
+    changed = [line.replace("'", '"') if evaluation.match(line) else line for line in lines]
+    assert changed != lines
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "training_log.log").write_text("\n".join(changed))
+
+    def metrics(path: Path) -> str:
+        done = subprocess.run([sys.executable, "-m", "sylla", "metrics", "--log", str(path),
+                               "--format", "json", "--no-progress"],
+                              capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert metrics(folder) == metrics(source.parent)
+
+
 def test_compat_reader_reproduces_the_script_tokeniser(tmp_path):
     from sylla.metrics.readers.iscil import parse_compat
 
@@ -231,6 +256,7 @@ ODD_LINES = [
     "[task 0] sub_goal sequence is ['a'] task GC : 1% (1 / 4)] task GC : 1% (x / 4)",
     "[task 0] sub_goal sequence is [\"kettle\"] task GC : 25% (1.00 / 4.00)",
     "[task 0] sub_goal sequence is ['a', 3] task GC : 25% (1.00 / 4.00)",
+    "[task 0] sub_goal sequence is [] task GC : 25% (1.00 / 4.00)",
     "[4]skill is  ['microwave', 'kettle'] rew : 5.00",
     "[4]skill is  ['kettle']  rew:1",
     "[4]skill is ['kettle'] rew : nan",
