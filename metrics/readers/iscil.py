@@ -273,51 +273,52 @@ class PhaseScan:
         """Scan the next piece of whole lines; an error leaves the scan unusable.
 
         One compiled pattern finds the lines that open with a phase or evaluation token and,
-        in the same step, reads a well-formed evaluation line whole (`_LINE`); the line numbers
-        of all of them come from one numpy pass (`_line_numbers`). Python then spends a few
-        dictionary lookups per evaluation line: names and scores repeat, so each distinct
-        sub-goal list and score is read and checked once. A line the pattern does not read
-        whole (a phase line, a malformed or non-ASCII evaluation line) goes through `_one`,
-        the line-at-a-time reading whose errors carry the line number. Only lines holding a
-        quote count (see `_quoted_windows`)."""
-        found = self._found(data)
-        numbers, newlines = _line_numbers(data, [m.start() + (m.re is _LINE) for m in found],
-                                          self.line)
+        in the same step, reads a well-formed evaluation line whole (`_LINE`), over spans of
+        the piece that hold every quoted line (`_quoted_windows`; only lines holding a quote
+        count). Python then spends a few dictionary lookups per evaluation line: names and
+        scores repeat, so each distinct sub-goal list and score is read and checked once. A
+        line the pattern does not read whole (a phase line, a malformed or non-ASCII evaluation
+        line) goes through `_one`, the line-at-a-time reading whose errors carry the line
+        number. One span's matches are held at a time."""
         phases, names, scores = self.phases, self.fast_names, self.scores
-        for m, line in zip(found, numbers):
-            kind = m.lastgroup
-            if kind == "new":
-                listing, raw, top = m.group(_NEW_LIST, _NEW_RAW, _NEW_MAX)
-            elif kind == "old":
-                (listing, raw), top = m.group(_OLD_LIST, _OLD_RAW), None
-            else:
-                listing = None
-            if listing is None:
-                self._one(data, m, line)
-                continue
-            if not phases or not _quoted(data, m.start(), m.end()):
-                continue  # evaluations before the first phase belong to no phase
-            task = names.get(listing)
-            if task is None:
-                task = names[listing] = _task_name(listing.decode(), self.names, self.file, line)
-            score = scores.get((raw, top))
-            if score is None:
-                score = scores[raw, top] = self._score(raw, top, line)
-            evals = phases[-1].evals
-            evals.pop(task, None)
-            evals[task] = Evaluation(task, score[0], score[1], line)
-        self.line += newlines
-
-    @staticmethod
-    def _found(data: "bytes | mmap.mmap") -> list[re.Match]:
-        """`_LINE`'s matches over the windows of `_quoted_windows`, in order."""
-        found: list[re.Match] = []
+        line, counted = self.line, 0  # the line number at offset ``counted``
         for start, stop in _quoted_windows(data):
+            line += _newlines(data, counted, start)
+            span = bytes(data[start:stop])  # its newlines are counted from one match to the next
+            counted = start
             first = _FIRST_LINE.match(data, start, stop)
-            if first is not None:
-                found.append(first)
-            found.extend(_LINE.finditer(data, start, stop))
-        return found
+            for m in ([first] if first is not None else []) + list(
+                    _LINE.finditer(data, start, stop)):
+                at = m.start()
+                line += span.count(b"\n", counted - start, at - start)
+                counted = at
+                if m.re is _LINE:
+                    line, counted = line + 1, at + 1
+                kind = m.lastgroup
+                if kind == "new":
+                    listing, raw, top = m.group(_NEW_LIST, _NEW_RAW, _NEW_MAX)
+                elif kind == "old":
+                    (listing, raw), top = m.group(_OLD_LIST, _OLD_RAW), None
+                else:
+                    listing = None
+                if listing is None:
+                    self._one(data, m, line)
+                    continue
+                if not phases or not _quoted(data, at, m.end()):
+                    continue  # evaluations before the first phase belong to no phase
+                task = names.get(listing)
+                if task is None:
+                    task = names[listing] = _task_name(listing.decode(), self.names, self.file,
+                                                       line)
+                score = scores.get((raw, top))
+                if score is None:
+                    score = scores[raw, top] = self._score(raw, top, line)
+                evals = phases[-1].evals
+                evals.pop(task, None)
+                evals[task] = Evaluation(task, score[0], score[1], line)
+            line += span.count(b"\n", counted - start)
+            counted = stop
+        self.line = line + _newlines(data, counted, len(data))
 
     def _score(self, raw: bytes, top: bytes | None, line: int) -> tuple[float, float]:
         """(raw, max) read from an evaluation line's numbers (max None: old-style, out of 4),
@@ -389,9 +390,8 @@ _LINE = re.compile(rb"\n" + _BODY)
 _FIRST_LINE = re.compile(_BODY)
 _NEW_LIST, _NEW_RAW, _NEW_MAX = 3, 4, 5
 _OLD_LIST, _OLD_RAW = 7, 8
-LINE_CHUNK = 1 << 24
-SPARSE_STARTS = 1 << 14  # bytes per start above which counting beats finding positions
 WINDOW = 1 << 12
+SHORT = 1 << 16  # bytes up to which a copy and bytes.count beat a numpy call
 
 
 def _quoted_windows(data: "bytes | mmap.mmap") -> Iterator[tuple[int, int]]:
@@ -429,40 +429,12 @@ def _quoted(data: "bytes | mmap.mmap", start: int, end: int) -> bool:
     return data.find(b"'", start, end) >= 0 or data.find(b'"', start, end) >= 0
 
 
-def _line_numbers(data: "bytes | mmap.mmap", starts: list[int],
-                  base: int) -> tuple[list[int], int]:
-    """The line numbers of the line starts ``starts`` (ascending offsets in ``data``, whose
-    first line is line ``base``), and the newlines in all of ``data``. One numpy pass, in chunks
-    so that a long log never needs a byte-per-byte mask of its whole size: where the starts are
-    far apart, the newlines between each two are counted (no positions: cheaper per byte),
-    else their positions are found and the starts looked up among them (cheaper per start)."""
-    offsets = np.asarray(starts, dtype=np.int64)
-    numbers = np.empty(offsets.size, dtype=np.int64)
-    seen, done, size = base, 0, len(data)
-    for low in range(0, size, LINE_CHUNK):
-        high = min(low + LINE_CHUNK, size)
-        upto = int(np.searchsorted(offsets, high + 1))  # a start at high follows a newline here
-        here = offsets[done:upto] - low
-        # each temporary view is released at once, so a memory map can be closed after an error
-        if here.size * SPARSE_STARTS < high - low:
-            last = 0
-            for index, offset in enumerate(here.tolist(), start=done):
-                seen += _newlines(data, low + last, low + offset)
-                numbers[index], last = seen, offset
-            seen += _newlines(data, low + last, high)
-        else:
-            ends = np.flatnonzero(np.frombuffer(data, np.uint8, high - low, low) == 10)
-            numbers[done:upto] = seen + np.searchsorted(ends, here)
-            seen += ends.size
-        done = upto
-    return numbers.tolist(), seen - base
-
-
 def _newlines(data: "bytes | mmap.mmap", start: int, stop: int) -> int:
-    """Newlines in ``data[start:stop]`` without copying it (the temporary view is released at
-    once, so a memory map can still be closed if an error follows)."""
-    if stop <= start:
-        return 0
+    """Newlines in ``data[start:stop]``: a short stretch copied and counted, a long one counted
+    by numpy without a copy (the temporary view is released at once, so a memory map can still
+    be closed if an error follows)."""
+    if stop - start <= SHORT:
+        return bytes(data[start:stop]).count(b"\n") if stop > start else 0
     return int(np.count_nonzero(np.frombuffer(data, np.uint8, stop - start, start) == 10))
 
 
