@@ -4,7 +4,7 @@ read the lines, strip and split each, test the first token, regex the evaluation
 measured in the same process.
 
     python bench/iscil.py [--lines 1000000] [--repeat 3] [--keep DIR] [--quoted-losses]
-    python bench/iscil.py --process [--lines 1000000] [--repeat 3]
+    python bench/iscil.py --process [--lines 1000000] [--repeat 3] [--dense]
 
 With ``--process``, whole processes instead (issue 24): ``sylla metrics --format json`` on the log
 against this file's `baseline` run as a stdlib-only script in its own interpreter, best of
@@ -32,9 +32,14 @@ SUBGOALS = ["microwave", "kettle", "bottom burner", "top burner", "light switch"
             "slide cabinet", "hinge cabinet"]
 
 
-def generate(lines: int, seed: int = 0, quoted: bool = False) -> str:
+def generate(lines: int, seed: int = 0, quoted: bool = False,
+             eval_share: float | None = None) -> str:
     """A log shaped like the trainer's: config line per phase, mostly loss lines, an evaluation
-    block (``skill_seq``, new-style and old-style lines, the stage total) every 2,000 lines."""
+    block (``skill_seq``, new-style and old-style lines, the stage total) every 2,000 lines.
+
+    With ``eval_share`` (issue 40's evaluation-dense shape: 0.1), the blocks come as often as
+    makes that share of the lines new- or old-style evaluation lines (the ones the reader
+    scores): a trainer evaluating every few dozen updates."""
     rng = random.Random(seed)
     tasks = [SUBGOALS[i:i + 2] + SUBGOALS[:1] for i in range(len(SUBGOALS) - 1)]
     out = ["Namespace(algo='iscil', env='kitchen', seed=0)"]
@@ -46,14 +51,17 @@ def generate(lines: int, seed: int = 0, quoted: bool = False) -> str:
             name = "-".join(tasks[phase % len(tasks)])
             out.append(f"{{'data_name': '{name}', 'data_paths': ['data/evolving_kitchen/"
                        f"{name.replace(' ', '_')}.pkl'], 'seed': 0, 'epoch': 5000}}")
-        for _ in range(1_980):
+        tested = phase % len(tasks) + 1
+        losses = 1_980 if eval_share is None else max(
+            round(2 * tested / eval_share) - 3 * tested - 2, 0)
+        for _ in range(losses):
             if quoted:  # the dict-shaped loss lines some trainers print
                 out.append(f"{{'epoch': {len(out)}, 'loss': {rng.random():.6f}, 'lr': 0.0001}}")
             else:
                 out.append(f"[epoch {len(out)}] loss : {rng.random():.6f}, lr : 0.0001, "
                            f"grad_norm : {rng.random() * 3:.4f}")
         out.append("")
-        for i, t in enumerate(tasks[: phase % len(tasks) + 1]):
+        for i, t in enumerate(tasks[:tested]):
             raw = rng.randint(0, 400) / 100
             listing = repr(t)
             out.append(f"[{i}] skill_seq: {listing}, avg rew: {raw:.2f}")
@@ -143,8 +151,11 @@ def processes(path: Path, repeat: int, before: str | None = None) -> None:
                 "sylla metrics": [sylla, *args]}
     if before:
         commands["before"] = [before, *args]
-    for cmd in commands.values():  # warm the page cache and the bytecode caches
-        subprocess.run(cmd, capture_output=True, check=True)
+    # warm the page cache and write the bytecode caches a user's install has (under
+    # PYTHONDONTWRITEBYTECODE every run would compile sylla's own modules again)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    for cmd in commands.values():
+        subprocess.run(cmd, capture_output=True, check=True, env=env)
     best = {name: float("inf") for name in commands}
     for _ in range(repeat):
         for name, cmd in commands.items():
@@ -168,6 +179,9 @@ def main() -> None:
     ap.add_argument("--keep", metavar="DIR", help="write the generated log here instead")
     ap.add_argument("--quoted-losses", action="store_true",
                     help="print losses as dicts ({'loss': ...}), quotes on every line")
+    ap.add_argument("--dense", action="store_true",
+                    help="the evaluation-dense shape (issue 40): 10%% of the lines are "
+                    "evaluation lines")
     ap.add_argument("--process", action="store_true",
                     help="time whole processes: sylla metrics vs the stdlib script")
     ap.add_argument("--before", metavar="SYLLA", help="with --process, also time this other "
@@ -177,7 +191,12 @@ def main() -> None:
         folder = Path(args.keep or tmp) / "exp_bench"
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / "training_log.log"
-        path.write_text(generate(args.lines, quoted=args.quoted_losses), encoding="utf-8")
+        text = generate(args.lines, quoted=args.quoted_losses,
+                        eval_share=0.1 if args.dense else None)
+        path.write_text(text, encoding="utf-8")
+        scored = len(re.findall(r"(?m)^(?:\[task \d+\] sub_goal|\[\d+\]skill is)", text))
+        print(f"{args.lines} lines, {path.stat().st_size / 1e6:.1f} MB, "
+              f"{scored / args.lines:.1%} evaluation lines")
         if args.process:
             processes(path, args.repeat, args.before)
             return

@@ -8,12 +8,12 @@ old-style ``[0]skill is  ['a', 'b'] rew : 3.67`` (out of 4.0) or new-style
 line for a task replaces an earlier one within its phase, and phases without evaluations are
 dropped.
 
-The file is memory-mapped and scanned from quote to quote (every wanted line quotes a name;
-loss lines usually don't), because a training log is mostly loss lines and a per-line Python
-loop would dominate the cost (see ``bench/iscil.py`` and `_openings`). An evaluation line whose
-sub-goal list holds no quoted name may therefore go unseen. Everything that looks like an
-evaluation but cannot be read is an error naming the file and line: a wrong number silently
-becoming 0 would change every metric.
+The file is memory-mapped and its lines are classified in bulk by one compiled pattern (see
+`PhaseScan.feed`), because a training log is mostly loss lines, and even its evaluation lines are
+too many for a Python step each with a few regular expressions (see ``bench/iscil.py``, whose
+``--dense`` log is 10 % evaluation lines). Everything that looks like an evaluation but cannot be
+read is an error naming the file and line: a wrong number silently becoming 0 would change every
+metric.
 
 Besides the strict reading, ``compat=True`` also records what the reference script makes of the
 same lines (its tokeniser, its names, its number handling); see docs/metrics.md for the list.
@@ -234,8 +234,8 @@ def decode(data: bytes, file: str) -> str:
 
 def parse_phases(data: "bytes | mmap.mmap", file: str,
                  allow_over_max: bool = False) -> list[Phase]:
-    """All phases of one log in order (including those without evaluations); see `_openings`
-    for how the lines are found without a Python step per line."""
+    """All phases of one log in order (including those without evaluations); see
+    `PhaseScan.feed` for how the lines are found without a Python step per line."""
     scan = PhaseScan(file, allow_over_max)
     scan.feed(_normalise(data, file))
     return scan.result()
@@ -248,7 +248,7 @@ class PhaseScan:
 
     Why one class for both: the result must be the batch reader's at every cut, and it is
     when both run this code. What a line means depends only on the lines before it (the last
-    phase, the task-name cache, the line count, `_openings`' switch counters), all kept here,
+    phase, the name and score caches, the line count), all kept here,
     so feeding the lines in pieces gives what feeding them at once gives. A piece must start
     at a line start and hold whole lines (the last may lack its newline only at the end of
     the file); `_normalise` is the caller's (it judges the whole file's line ends)."""
@@ -259,10 +259,9 @@ class PhaseScan:
         self.phases: list[Phase] = []
         self.names: dict[str, str] = {}
         self.line = 1  # the line number of the next piece's first line
-        # `_openings`' state: wanted and unwanted quoted lines seen, and whether the rest of
-        # the file is filtered by line starts
-        self.hits = self.misses = 0
-        self.by_line_start = False
+        # sub-goal lists (as bytes) and (raw, max) numbers already read on an earlier line
+        self.fast_names: dict[bytes, str] = {}
+        self.scores: dict[tuple[bytes, bytes | None], tuple[float, float]] = {}
 
     def result(self) -> list[Phase]:
         """The phases, or the reader's error for a log with none."""
@@ -272,125 +271,171 @@ class PhaseScan:
         return self.phases
 
     def feed(self, data: "bytes | mmap.mmap") -> None:
-        """Scan the next piece of whole lines; an error leaves the scan unusable."""
-        file, phases, names = self.file, self.phases, self.names
-        line, counted = self.line, 0
-        for m, end, known in _openings(data, self):
-            line = known if known else line + _newlines(data, counted, m.start())
-            counted = m.start()
-            try:
-                rest = bytes(data[m.end():end]).decode("utf-8").rstrip()
-            except UnicodeDecodeError:
-                raise MetricsError("binary file (not UTF-8 text), not a training log", file,
-                                   line, exit_code=EXIT_USAGE) from None
-            if m.lastgroup == "phase":
-                phases.append(Phase(len(phases) + 1, line, _train_tasks(rest, file, line)))
-                continue
-            if not phases:
-                continue  # evaluations before the first phase belong to no phase
-            if m.lastgroup == "new":
-                shape = _NEW_REST.match(rest)
-                if shape is None:
-                    raise MetricsError("evaluation line not in the form '[task N] sub_goal "
-                                       "sequence is [...] task GC : P% (RAW / MAX)'", file, line)
-                task = _task_name(shape.group(1), names, file, line)
-                raw = _number(shape.group(2), file, line)
-                top = _number(shape.group(3), file, line)
-            else:
-                shape = _OLD_REST.match(rest)
-                if shape is None:
-                    raise MetricsError("evaluation line not in the form '[N]skill is  [...] "
-                                       "rew : SCORE'", file, line)
-                task = _task_name(shape.group(1), names, file, line)
-                raw, top = _number(shape.group(2), file, line), OLD_STYLE_MAX
-            _check_score(raw, top, self.allow_over_max, file, line)
-            evals = phases[-1].evals
-            evals.pop(task, None)
-            evals[task] = Evaluation(task, raw, top, line)
+        """Scan the next piece of whole lines; an error leaves the scan unusable.
+
+        One compiled pattern finds the lines that open with a phase or evaluation token and,
+        in the same step, reads a well-formed evaluation line whole (`_LINE`), over spans of
+        the piece that hold every quoted line (`_quoted_windows`; only lines holding a quote
+        count). Python then spends a few dictionary lookups per evaluation line: names and
+        scores repeat, so each distinct sub-goal list and score is read and checked once. A
+        line the pattern does not read whole (a phase line, a malformed or non-ASCII evaluation
+        line) goes through `_one`, the line-at-a-time reading whose errors carry the line
+        number. One span's matches are held at a time."""
+        phases, names, scores = self.phases, self.fast_names, self.scores
+        line, counted = self.line, 0  # the line number at offset ``counted``
+        for start, stop in _quoted_windows(data):
+            line += _newlines(data, counted, start)
+            span = bytes(data[start:stop])  # its newlines are counted from one match to the next
+            counted = start
+            first = _FIRST_LINE.match(data, start, stop)
+            for m in ([first] if first is not None else []) + list(
+                    _LINE.finditer(data, start, stop)):
+                at = m.start()
+                line += span.count(b"\n", counted - start, at - start)
+                counted = at
+                if m.re is _LINE:
+                    line, counted = line + 1, at + 1
+                kind = m.lastgroup
+                if kind == "new":
+                    listing, raw, top = m.group(_NEW_LIST, _NEW_RAW, _NEW_MAX)
+                elif kind == "old":
+                    (listing, raw), top = m.group(_OLD_LIST, _OLD_RAW), None
+                else:
+                    listing = None
+                if listing is None:
+                    self._one(data, m, line)
+                    continue
+                if not phases or not _quoted(data, at, m.end()):
+                    continue  # evaluations before the first phase belong to no phase
+                task = names.get(listing)
+                if task is None:
+                    task = names[listing] = _task_name(listing.decode(), self.names, self.file,
+                                                       line)
+                score = scores.get((raw, top))
+                if score is None:
+                    score = scores[raw, top] = self._score(raw, top, line)
+                evals = phases[-1].evals
+                evals.pop(task, None)
+                evals[task] = Evaluation(task, score[0], score[1], line)
+            line += span.count(b"\n", counted - start)
+            counted = stop
         self.line = line + _newlines(data, counted, len(data))
 
+    def _score(self, raw: bytes, top: bytes | None, line: int) -> tuple[float, float]:
+        """(raw, max) read from an evaluation line's numbers (max None: old-style, out of 4),
+        or the error for this line."""
+        value = _number(raw.decode(), self.file, line)
+        most = OLD_STYLE_MAX if top is None else _number(top.decode(), self.file, line)
+        _check_score(value, most, self.allow_over_max, self.file, line)
+        return value, most
 
-SWITCH_AFTER = 2_000
-SWITCH_RATIO = 4
+    def _one(self, data: "bytes | mmap.mmap", found: re.Match, line: int) -> None:
+        """Read one line the bulk pattern found but did not read whole, line ``line``."""
+        file, phases = self.file, self.phases
+        start = found.start() + (found.re is _LINE)
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        m = _OPENING.match(data, start, end)
+        assert m is not None, "the bulk pattern opens with _OPENING"
+        if not _quoted(data, start, end):
+            return  # not a quoted line: see `_quoted_windows`
+        try:
+            rest = bytes(data[m.end():end]).decode("utf-8").rstrip()
+        except UnicodeDecodeError:
+            raise MetricsError("binary file (not UTF-8 text), not a training log", file,
+                               line, exit_code=EXIT_USAGE) from None
+        if m.lastgroup == "phase":
+            phases.append(Phase(len(phases) + 1, line, _train_tasks(rest, file, line)))
+            return
+        if not phases:
+            return  # evaluations before the first phase belong to no phase
+        if m.lastgroup == "new":
+            shape = _NEW_REST.match(rest)
+            if shape is None:
+                raise MetricsError("evaluation line not in the form '[task N] sub_goal "
+                                   "sequence is [...] task GC : P% (RAW / MAX)'", file, line)
+            task = _task_name(shape.group(1), self.names, file, line)
+            raw = _number(shape.group(2), file, line)
+            top = _number(shape.group(3), file, line)
+        else:
+            shape = _OLD_REST.match(rest)
+            if shape is None:
+                raise MetricsError("evaluation line not in the form '[N]skill is  [...] "
+                                   "rew : SCORE'", file, line)
+            task = _task_name(shape.group(1), self.names, file, line)
+            raw, top = _number(shape.group(2), file, line), OLD_STYLE_MAX
+        _check_score(raw, top, self.allow_over_max, file, line)
+        evals = phases[-1].evals
+        evals.pop(task, None)
+        evals[task] = Evaluation(task, raw, top, line)
 
 
-def _openings(data: "bytes | mmap.mmap",
-              scan: PhaseScan) -> Iterator[tuple[re.Match, int, int]]:
-    """Each line of ``data`` (the piece `scan` is fed, whose first line is line
-    ``scan.line``) that opens with a phase or evaluation token: (match, end of line, its line
-    number when already known, else 0).
+# The bulk pattern: `_OPENING` at a line start, then (optionally) the rest of a well-formed
+# evaluation line as `_NEW_REST` / `_OLD_REST` read it. It reads only lines of tabs and printable
+# ASCII, where its classes and the text patterns' agree byte for byte (``.`` = _PRINT, ``\S`` =
+# _SOLID, ``[^(]`` = _NO_PAREN), so the groups it finds are the ones `_one` would; its trailing
+# ``[ \t]*\r?`` stands for `_one`'s ``rstrip``. Anything else on such a line leaves the rest
+# unread and `_one` reads it (or words the error).
+_PRINT, _SOLID, _NO_PAREN = rb"[\t\x20-\x7e]", rb"[\x21-\x7e]", rb"[\t\x20-\x27\x29-\x7e]"
+_EOL = rb"[ \t]*\r?(?=\n|\Z)"
+_BODY = (
+    rb"[ \t]*(?:(?P<phase>\{'data_name':)"
+    rb"|(?P<new>\[task[ \t]+\d+\][ \t]*sub_goal sequence is(?:[ \t]*(\[" + _PRINT + rb"*\])"
+    rb"[ \t]+task GC[ \t]*:" + _NO_PAREN + rb"*\([ \t]*(" + _SOLID + rb"+?)[ \t]*/[ \t]*("
+    + _SOLID + rb"+?)[ \t]*\)" + _EOL + rb")?)"
+    rb"|(?P<old>\[\d+\]skill is(?:[ \t]+(\[" + _PRINT + rb"*\])[ \t]+rew[ \t]*:[ \t]*("
+    + _SOLID + rb"+)" + _EOL + rb")?))")
+# a leading newline lets the regex engine jump from newline to newline (a literal prefix);
+# the piece's first line has none before it
+_LINE = re.compile(rb"\n" + _BODY)
+_FIRST_LINE = re.compile(_BODY)
+_NEW_LIST, _NEW_RAW, _NEW_MAX = 3, 4, 5
+_OLD_LIST, _OLD_RAW = 7, 8
+WINDOW = 1 << 12
+SHORT = 1 << 16  # bytes up to which a copy and bytes.count beat a numpy call
 
-    Every such line carries a quote (the config dict, the sub-goal list) and loss lines usually
-    don't, so the scan jumps from quote to quote with ``find`` (memchr speed). A trainer that
-    prints quotes on every line (dict-shaped losses) would make that a per-line loop, so after
-    ``SWITCH_AFTER`` unwanted quoted lines (and ``SWITCH_RATIO`` times as many as wanted ones)
-    the rest of the file is filtered by numpy on the first bytes of each line instead (the
-    counts and the switch carry over from one piece to the next in ``scan``)."""
-    if scan.by_line_start:
-        yield from _openings_by_line_start(data, 0, scan.line)
-        return
+
+def _quoted_windows(data: "bytes | mmap.mmap") -> Iterator[tuple[int, int]]:
+    """Spans of whole lines of ``data`` that hold every line with a quote (``'`` or ``"``).
+
+    Every line the reader wants quotes a name (the config dict, the sub-goal list: a list of
+    strings cannot be written without one) and loss lines usually don't, so in a log of sparse
+    evaluations the pattern need not stop at every newline: ``find`` jumps (at memchr speed) to
+    the next quote, and the span from its line to the first line end ``WINDOW`` bytes on is
+    handed to the pattern; the evaluations of one block come together, and a log dense in
+    evaluations becomes one span after another. A line is read only if it holds a quote
+    (`_quoted`), wherever the spans fall, so a line's reading never depends on where a piece of
+    a growing log was cut."""
     size, pos = len(data), 0
+    single = double = -1  # the next quote of each kind at or after pos (size: none left)
     while pos < size:
-        quote = data.find(b"'", pos)
-        if quote < 0:
+        if single < pos:
+            single = data.find(b"'", pos)
+            single = size if single < 0 else single
+        if double < pos:
+            double = data.find(b'"', pos)
+            double = size if double < 0 else double
+        quote = min(single, double)
+        if quote >= size:
             return
         start = data.rfind(b"\n", 0, quote) + 1
-        end = data.find(b"\n", quote)
-        end = size if end < 0 else end
-        pos = end + 1
-        m = _OPENING.match(data, start, end)
-        if m is not None:
-            scan.hits += 1
-            yield m, end, 0
-            continue
-        scan.misses += 1
-        if scan.misses >= SWITCH_AFTER and scan.misses > SWITCH_RATIO * scan.hits:
-            scan.by_line_start = True
-            yield from _openings_by_line_start(data, pos, scan.line)
-            return
+        stop = data.find(b"\n", max(quote, start + WINDOW))
+        stop = size if stop < 0 else stop
+        yield start, stop
+        pos = stop + 1
 
 
-def _openings_by_line_start(data: "bytes | mmap.mmap", pos: int,
-                            base: int = 1) -> Iterator[tuple[re.Match, int, int]]:
-    """Lines from ``pos`` on whose first bytes could open a wanted line (``{'da``, ``[t``,
-    ``[`` + digit, or indentation): one pass for the newlines, then gathers on line starts
-    that shrink at each step. ``base``: the line number of ``data``'s first line."""
-    size = len(data)
-    if pos >= size:
-        return
-    tail = np.frombuffer(data, np.uint8, size - pos, pos)
-    first_line = base + _newlines(data, 0, pos)
-    everything = np.concatenate((np.zeros(1, np.int64), np.flatnonzero(tail == 10) + 1))
-    # a wanted line is longer than 4 bytes, so starts near the end need no look (nor bounds)
-    starts = everything[everything < tail.size - 4]
-
-    def having(idx: np.ndarray, k: int, byte: int) -> np.ndarray:
-        return idx[tail[idx + k] == byte]  # noqa: F821 - bound while having() runs; the `del` below frees it after the last call
-
-    first = tail[starts]
-    square = starts[first == ord("[")]
-    second = tail[square + 1]
-    keep = np.concatenate((
-        having(having(having(starts[first == ord("{")], 1, ord("'")), 2, ord("d")), 3, ord("a")),
-        square[(second == ord("t")) | ((second >= ord("0")) & (second <= ord("9")))],
-        starts[(first == ord(" ")) | (first == ord("\t"))]))
-    keep = np.unique(keep)
-    numbers = (np.searchsorted(everything, keep) + first_line).tolist()
-    candidates = (keep + pos).tolist()
-    del tail, starts, first, square, second, keep, everything  # see _newlines
-    for start, number in zip(candidates, numbers):
-        end = data.find(b"\n", start)
-        end = size if end < 0 else end
-        m = _OPENING.match(data, start, end)
-        if m is not None:
-            yield m, end, number
+def _quoted(data: "bytes | mmap.mmap", start: int, end: int) -> bool:
+    """Whether ``data[start:end]`` holds a quote (see `_quoted_windows`)."""
+    return data.find(b"'", start, end) >= 0 or data.find(b'"', start, end) >= 0
 
 
 def _newlines(data: "bytes | mmap.mmap", start: int, stop: int) -> int:
-    """Newlines in ``data[start:stop]`` without copying it (the temporary view is released at
-    once, so a memory map can still be closed if an error follows)."""
-    if stop <= start:
-        return 0
+    """Newlines in ``data[start:stop]``: a short stretch copied and counted, a long one counted
+    by numpy without a copy (the temporary view is released at once, so a memory map can still
+    be closed if an error follows)."""
+    if stop - start <= SHORT:
+        return bytes(data[start:stop]).count(b"\n") if stop > start else 0
     return int(np.count_nonzero(np.frombuffer(data, np.uint8, stop - start, start) == 10))
 
 

@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 from hypothesis import given, settings
@@ -134,6 +137,30 @@ def test_bad_input_through_the_cli(tmp_path):
     assert "Traceback" not in done.stderr
 
 
+def test_sub_goal_lists_in_double_quotes_are_read_through_the_cli(tmp_path):
+    """A trainer that prints its sub-goal lists with ``json.dumps`` (``["microwave",
+    "kettle"]``: no single quote on the line) gets the metrics of the same log printed with
+    Python's ``repr``; such lines were skipped when the reader only looked at lines holding a
+    single quote."""
+    source = ISCIL / "mixed" / "training_log.log"
+    lines = source.read_text().split("\n")
+    evaluation = re.compile(r"\s*(\[task\s+\d+\]\s*sub_goal sequence is|\[\d+\]skill is)")
+    changed = [line.replace("'", '"') if evaluation.match(line) else line for line in lines]
+    assert changed != lines
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "training_log.log").write_text("\n".join(changed))
+
+    def metrics(path: Path) -> str:
+        done = subprocess.run([sys.executable, "-m", "sylla", "metrics", "--log", str(path),
+                               "--format", "json", "--no-progress"],
+                              capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert metrics(folder) == metrics(source.parent)
+
+
 def test_compat_reader_reproduces_the_script_tokeniser(tmp_path):
     from sylla.metrics.readers.iscil import parse_compat
 
@@ -181,13 +208,14 @@ def _quoted_log(path: Path) -> None:
     path.write_text("\n".join(lines))  # no final newline
 
 
-@pytest.mark.parametrize("switch", [1, 10**9])
-def test_quote_scan_and_line_start_scan_agree(tmp_path, monkeypatch, switch):
-    """The reader switches from quote-jumping to a numpy line-start filter when most quoted
-    lines are noise; both must find the same lines with the same numbers."""
+@pytest.mark.parametrize("window", [1, 1 << 12, 10**9])
+def test_quote_windows_of_any_size_read_the_same(tmp_path, monkeypatch, window):
+    """The reader hands the pattern spans of lines from each quoted line on (`WINDOW` bytes):
+    a span of one line, of a few blocks or of the whole file finds the same lines with the
+    same numbers."""
     import sylla.metrics.readers.iscil as module
 
-    monkeypatch.setattr(module, "SWITCH_AFTER", switch)
+    monkeypatch.setattr(module, "WINDOW", window)
     log = tmp_path / "training_log.log"
     _quoted_log(log)
     phases = phases_of(log)
@@ -196,11 +224,10 @@ def test_quote_scan_and_line_start_scan_agree(tmp_path, monkeypatch, switch):
     assert scores(phases[1]) == {A: (2.0, 4.0, 3004), B: (1.0, 4.0, 6005)}
     for path in [WORKED, ISCIL / "mixed" / "training_log.log",
                  ISCIL / "mixed_crlf" / "training_log.log"]:
-        monkeypatch.setattr(module, "SWITCH_AFTER", 10**9)
-        quote = [(p.line, p.train, scores(p)) for p in phases_of(path)]
-        monkeypatch.setattr(module, "SWITCH_AFTER", 0)
-        monkeypatch.setattr(module, "SWITCH_RATIO", 0)  # switch at the first unwanted quote
-        assert [(p.line, p.train, scores(p)) for p in phases_of(path)] == quote
+        monkeypatch.setattr(module, "WINDOW", 1 << 12)
+        expected = [(p.line, p.train, scores(p)) for p in phases_of(path)]
+        monkeypatch.setattr(module, "WINDOW", window)
+        assert [(p.line, p.train, scores(p)) for p in phases_of(path)] == expected
 
 
 LINES = [
@@ -218,47 +245,99 @@ LINES = [
     "",
     "x",
 ]
+# lines the bulk pattern leaves to the line-at-a-time reading (non-ASCII, odd blanks, numbers
+# or lists it cannot read, a list without a quote) and lines it reads whole in odd spacing
+ODD_LINES = [
+    "[task 2] sub_goal sequence is ['caf\u00e9 burner'] task GC : 50% (2.00 / 4.00)",
+    "[task 0] sub_goal sequence is ['microwave', 'kettle'] task GC : 75.00% (3.00 / 4.00) \x0c",
+    "\t[task  3]sub_goal sequence is\t['microwave']\ttask GC:x(1/2) (1e0 / 2)\t ",
+    "[task 0] sub_goal sequence is ['microwave'] task GC : 1% (abc / 4.00)",
+    "[task 0] sub_goal sequence is ['microwave'] task GC : 1% (1 / 4))",
+    "[task 0] sub_goal sequence is ['a'] task GC : 1% (1 / 4)] task GC : 1% (x / 4)",
+    "[task 0] sub_goal sequence is [\"kettle\"] task GC : 25% (1.00 / 4.00)",
+    "[task 0] sub_goal sequence is ['a', 3] task GC : 25% (1.00 / 4.00)",
+    "[task 0] sub_goal sequence is [] task GC : 25% (1.00 / 4.00)",
+    "[4]skill is  ['microwave', 'kettle'] rew : 5.00",
+    "[4]skill is  ['kettle']  rew:1",
+    "[4]skill is ['kettle'] rew : nan",
+    "[5]skill is  ['\u00e9'] rew : 1.00",
+]
 
 
-@given(st.lists(st.sampled_from(LINES), min_size=1, max_size=40),
-       st.sampled_from(["\n", "\r\n"]), st.booleans())
-@settings(max_examples=150, deadline=None)
-def test_both_scans_agree_on_any_mix(lines, newline, final):
-    """Whatever the mix of lines, line ends and final newline, the quote scan and the line-start
-    filter read the same phases, lines and scores (or fail the same way)."""
+def _by_line(data: bytes):
+    """The line-at-a-time reading (`PhaseScan._one`) of every line that opens like a wanted
+    one: what the bulk pattern must agree with."""
     import sylla.metrics.readers.iscil as module
 
+    data = bytes(module._normalise(data, "f"))
+    scan, pos = module.PhaseScan("f"), 0
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        found = module._FIRST_LINE.match(data, pos, pos + len(line))
+        if found is not None:
+            scan._one(data, found, number)
+        pos += len(line) + 1
+    return scan.result()
+
+
+def _outcome(read):
+    try:
+        return [(p.line, p.train, scores(p)) for p in read()]
+    except MetricsError as exc:
+        return str(exc)
+
+
+@pytest.mark.parametrize("line", LINES + ODD_LINES)
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_each_line_reads_as_the_line_reading_reads_it(line, newline):
+    """Each line after a phase line, alone: the bulk pattern's reading (or error) is the
+    line-at-a-time reading's."""
+    data = newline.join([LINES[0], line, LINES[2], ""]).encode()
+    assert _outcome(lambda: parse_phases(data, "f")) == _outcome(lambda: _by_line(data))
+
+
+# the scan's knobs: span size, and the stretch up to which newlines are counted on a copy
+KNOBS = st.tuples(st.sampled_from([1, 64, 1 << 12]), st.sampled_from([0, 10, 1 << 16]))
+
+
+@contextmanager
+def _knobs(knobs: tuple[int, int]) -> Iterator[None]:
+    import sylla.metrics.readers.iscil as module
+
+    saved = module.WINDOW, module.SHORT
+    module.WINDOW, module.SHORT = knobs
+    try:
+        yield
+    finally:
+        module.WINDOW, module.SHORT = saved
+
+
+@given(st.lists(st.sampled_from(LINES + ODD_LINES), min_size=1, max_size=40),
+       st.sampled_from(["\n", "\r\n"]), st.booleans(), KNOBS)
+@settings(max_examples=200, deadline=None)
+def test_bulk_pattern_reads_what_the_line_reading_reads(lines, newline, final, knobs):
+    """Whatever the mix of lines, line ends, final newline and the scan's knobs, the bulk
+    pattern reads the same phases, lines and scores as the line-at-a-time reading (or fails
+    with the same error on the same line)."""
     data = (newline.join(lines) + (newline if final else "")).encode()
-    results = []
-    for after, ratio in ((10**9, 4), (0, 0)):
-        module.SWITCH_AFTER, module.SWITCH_RATIO = after, ratio
-        try:
-            try:
-                results.append([(p.line, p.train, scores(p)) for p in parse_phases(data, "f")])
-            except MetricsError as exc:
-                results.append(str(exc))
-        finally:
-            module.SWITCH_AFTER, module.SWITCH_RATIO = 2_000, 4
-    assert results[0] == results[1]
+    with _knobs(knobs):
+        bulk = _outcome(lambda: parse_phases(data, "f"))
+    assert bulk == _outcome(lambda: _by_line(data))
 
 
-@given(st.lists(st.sampled_from(LINES), min_size=1, max_size=40), st.booleans(),
-       st.lists(st.integers(min_value=0, max_value=40), max_size=6),
-       st.sampled_from([(2_000, 4), (0, 0), (3, 1)]))
+@given(st.lists(st.sampled_from(LINES + ODD_LINES), min_size=1, max_size=40), st.booleans(),
+       st.lists(st.integers(min_value=0, max_value=40), max_size=6), KNOBS)
 @settings(max_examples=150, deadline=None)
-def test_lines_fed_in_pieces_read_as_the_whole(lines, final, cuts, switch):
+def test_lines_fed_in_pieces_read_as_the_whole(lines, final, cuts, knobs):
     """`PhaseScan` fed a log in pieces of whole lines (as ``sylla watch`` feeds the lines
     appended since its last update) reads what it reads from the whole file: the same phases,
-    line numbers and scores, or the same error, under either scan and a switch between them
-    inside any piece."""
+    line numbers and scores, or the same error, whatever the scan's knobs."""
     import sylla.metrics.readers.iscil as module
 
     data = ("\n".join(lines) + ("\n" if final else "")).encode()
     starts = [0, *(len(("\n".join(lines[:c]) + "\n").encode()) for c in sorted(set(cuts))
                    if 0 < c < len(lines)), len(data)]
     results = []
-    module.SWITCH_AFTER, module.SWITCH_RATIO = switch
-    try:
+    with _knobs(knobs):
         for pieces in ([data], [data[a:b] for a, b in zip(starts, starts[1:])]):
             scan = module.PhaseScan("f")
             try:
@@ -267,8 +346,6 @@ def test_lines_fed_in_pieces_read_as_the_whole(lines, final, cuts, switch):
                 results.append([(p.line, p.train, scores(p)) for p in scan.result()])
             except MetricsError as exc:
                 results.append(str(exc))
-    finally:
-        module.SWITCH_AFTER, module.SWITCH_RATIO = 2_000, 4
     assert results[0] == results[1]
 
 
