@@ -17,7 +17,8 @@ from .errors import EXIT_USAGE, MetricsError
 from .memo import NO_MEMO, Memo, RunMemo
 from .memory import trim
 from .progress import Progress
-from .registry import Context, Metric, load_plugins, resolve_params
+from .readers import read_log, reader_for
+from .registry import Context, Metric, load_plugins, optional, resolve_params
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -185,8 +186,6 @@ def compute_metrics(
     ``memo`` (`sylla.metrics.memo.RangeMemo`): per-range values kept from the last computation
     of the same single run (``sylla watch``), kept only if the run only grew since
     (`RangeMemo.admit`); not used when the log has several runs."""
-    from .readers import read_log  # noqa: PLC0415 - lazy: start-up, the readers load pandas/pyarrow only when a log is read
-
     # the progress delay counts from the first bar (the reading), not from here: the reader's
     # own imports (pandas, pyarrow) load after this point now, and are no progress to show
     all_plugins = plugins if plugins is not None else load_plugins()
@@ -213,12 +212,14 @@ def compute_metrics(
     episode_log = log if isinstance(log, EpisodeLog) else read_log(
         log, perf, log_format, progress, allow_partial=allow_partial, duplicates=duplicates,
         options=values, stream=not agnostic)
-    if episode_log.format == "iscil":
-        from .iscil_pipeline import prepare  # noqa: PLC0415 - lazy: the continual-imitation pipeline loads only for its logs
-
-        model, all_plugins = prepare(episode_log, model, all_plugins, bool(only))
+    reader = reader_for(episode_log.format)
+    if model is not None and reader.checks_syllabus(episode_log, model):
+        model = None  # checked: alignment needs no syllabus
+    if reader.provides is not None and not only:
+        all_plugins = [p for p in all_plugins if reader.provides & set(p.inputs)]
     if agnostic:
-        episode_log.runs = None if episode_log.format == "iscil" else episode_log.runs
+        if reader.runs_from_frame:
+            episode_log.runs = None
         _strip_variants(episode_log)
     warnings: list[str]
     if episode_log.runs is not None and model is None:
@@ -231,8 +232,7 @@ def compute_metrics(
     log_perf = episode_log.perf
     del episode_log  # the aligned runs hold what the metrics need; free the per-episode table
     ste = list(ste)
-    if ste_store is not None or not all(getattr(p, "reads_columns", False)
-                                                for p in all_plugins):
+    if ste_store is not None or not all(optional(p, "reads_columns") for p in all_plugins):
         for run in runs:  # a pandas-free block table, for code that reads DataFrames
             with_frames(run)
     ste_data: dict[str, list[RunData]] = {}
@@ -258,8 +258,9 @@ def compute_metrics(
             details[run.run] = _run_plugins(run, ste_data, values, all_plugins, records,
                                             warnings, len(runs), bar, produced_by, kept)
     for plugin in all_plugins:  # plugins that aggregate across runs (e.g. a pooled row)
-        if hasattr(plugin, "finish"):
-            extra, notes = plugin.finish(runs, values, produced_by.get(plugin.name, []))
+        finish = optional(plugin, "finish")
+        if finish is not None:
+            extra, notes = finish(runs, values, produced_by.get(plugin.name, []))
             warnings.extend(notes)
             records.extend(_record(r) for r in extra or [])
     _mark_partial(records, runs)
@@ -314,7 +315,7 @@ def _run_plugins(run: RunData, ste_data: dict, values: dict, all_plugins: list, 
         for task, named in outcome.ctx.details.items():
             ctx.details.setdefault(task, {}).update(named)
         produced = outcome.produced
-        if hasattr(plugin, "finish"):
+        if optional(plugin, "finish") is not None:
             produced_by.setdefault(plugin.name, []).extend({**r, "run": run.run} for r in produced)
         records.extend(_record(r, run.run) for r in produced)
     if run.partial:
