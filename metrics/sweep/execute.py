@@ -285,13 +285,3 @@ def _dask_map(client: "Client", fn: Callable[[Any], Any], items: list[Any]) -> l
         return [isolate.result(reply) for reply in client.gather(futures)]
     finally:
         client.cancel(futures)
-
-
-def execute(todo: Todo, options: Options, cache_dir: str | None, *, jobs: int | None,
-            dask: "str | Client | None", tracker: Tracker) -> Iterator[Outcome]:
-    """Outcomes in completion order. ``dask`` is a scheduler address or a `distributed.Client`."""
-    with Executor(len(todo), jobs=jobs, dask=dask) as ex:
-        yield from ex.runs(todo, options, cache_dir, tracker)
-
-
-Callback = Callable[[Outcome], None]
