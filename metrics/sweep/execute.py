@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 from ..errors import EXIT_USAGE, MetricsError
 from . import isolate
 from .discover import RunSpec
-from .task import Options, Outcome, describe, run_task
+from .options import Options
+from .task import Outcome, describe, run_task
 
 if TYPE_CHECKING:
     from distributed import Client
