@@ -56,8 +56,6 @@ class Rule:
     fixable: ClassVar[bool] = False
     #: core diagnostic kinds this rule reports (syntax and schema rules); empty for model rules
     kinds: ClassVar[tuple[str, ...]] = ()
-    #: a rule that needs a schema-clean model (most rules); core rules run regardless
-    needs_valid_model: ClassVar[bool] = True
     #: whether the rule reads the phase and block structure; None: by family (P3xx, T4xx, H5xx)
     reads_structure: ClassVar[bool | None] = None
     #: the language of the files the rule checks: its module loads only when such a file is

@@ -18,6 +18,7 @@ from sylla.grammar.syllabus.schedule import schedule
 
 from .data import EpisodeLog, RunData, column, regime_columns, rows_view
 from .errors import MetricsError
+from .readers import read_log
 from .readers.l2logger_files import natural_order
 from .scheduled import block_kind, same_task, schedule_blocks
 
@@ -37,8 +38,6 @@ def align(log: EpisodeLog, model: "Syllabus | None" = None,
             return aligned, []
         # the log and the syllabus disagree somewhere (or the run ended early): the whole-log
         # path below finds where and words it, with the file and row, or marks blocks partial
-        from .readers import read_log  # noqa: PLC0415 - lazy: import cycle (readers -> align)
-
         path, perf = log.path, log.perf
         log.runs = None  # the streamed values are not needed any more
         log = read_log(path, perf, log.format, False, allow_partial=allow_partial)

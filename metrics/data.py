@@ -154,9 +154,6 @@ class RunData:
         """The row-level view if the log had several rows per episode, else this run."""
         return self.rows if self.rows is not None else self
 
-    def block_values(self, i: int) -> np.ndarray:
-        return self.perf[int(column(self.blocks, "start")[i]) : int(column(self.blocks, "stop")[i])]
-
     @property
     def tasks(self) -> list[str]:
         """Tasks in order of first training, then tasks that are only tested (l2metrics' order)."""
@@ -193,11 +190,6 @@ def phase_number(label: str) -> int:
     head = label.split(".", 1)[0]
     return int(head) if head.isdigit() else -1
 
-
-def empty_blocks() -> "pd.DataFrame":
-    import pandas as pd  # noqa: PLC0415 - lazy: start-up, pandas loads only when used
-
-    return pd.DataFrame({c: [] for c in BLOCK_COLUMNS})
 
 
 def rows_view(run: RunData, row_perf: np.ndarray, row_start: np.ndarray,

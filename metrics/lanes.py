@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from .cores import cores
 from .errors import MetricsError
+from .registry import optional
 
 if TYPE_CHECKING:
     from .registry import Context
@@ -63,8 +64,8 @@ def compute(plugins: list, make_ctx: Callable[[], "Context"], done: Callable[[],
             if outcome.error is not None:
                 return
 
-    side = [i for i, p in enumerate(plugins) if getattr(p, "side_by_side", False)]
-    main = [i for i, p in enumerate(plugins) if not getattr(p, "side_by_side", False)]
+    side = [i for i, p in enumerate(plugins) if optional(p, "side_by_side")]
+    main = [i for i, p in enumerate(plugins) if not optional(p, "side_by_side")]
     if two_lanes and side and main and cores() > 1:
         from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - lazy: start-up
 

@@ -106,6 +106,8 @@ class Context:
 
 @runtime_checkable
 class Metric(Protocol):
+    """What every plugin has; the members it may leave out are `Defaults`'."""
+
     name: str
     description: str
     emits: tuple[str, ...]
@@ -113,6 +115,34 @@ class Metric(Protocol):
     parameters: tuple[Parameter, ...]
 
     def compute(self, ctx: Context) -> Iterable[Row]: ...
+
+
+#: a plugin's step across the log's runs: (runs, parameter values, its rows of every run, each
+#: with ``run``) -> (more rows, each with ``run``; warnings)
+Finish = Callable[[list[Any], dict[str, Any], list[Row]], tuple[list[Row], list[str]]]
+
+
+class Defaults:
+    """The members a plugin may leave out, each with what leaving it out means. A third-party
+    plugin written before a member existed keeps working: `optional` reads the plugin's member,
+    else the default here (``needs``, the per-metric declaration the linter reads, has its
+    own reader, `sylla.metrics.needs.needs_of`)."""
+
+    #: its compute reads block tables only through `sylla.metrics.data.column`, so the
+    #: pandas-free `Columns` tables suffice (no DataFrame is built for it)
+    reads_columns: bool = False
+    #: it computes from the run, its STE runs and the parameters alone, so it may run on the
+    #: second lane (`sylla.metrics.lanes`)
+    side_by_side: bool = False
+    #: rows it computes across the log's runs once every run's are done (a pooled row)
+    finish: Finish | None = None
+    #: its own section of the text report, from the whole `MetricsResult`
+    render_text: Callable[[Any], str] | None = None
+
+
+def optional(plugin: object, member: str) -> Any:
+    """``plugin``'s ``member``, or what `Defaults` says its absence means."""
+    return getattr(plugin, member, getattr(Defaults, member))
 
 
 def row(metric: str, value: Any, task: str | None = None, block: int | None = None,

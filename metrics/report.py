@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import EXIT_USAGE, MetricsError
+from .registry import optional
 from .result import TIDY, MetricsResult
 
 if TYPE_CHECKING:
@@ -66,7 +67,8 @@ def render_text(result: MetricsResult, width: int | None = None) -> str:
             table.add_row(t, *(_fmt(v.get(m)) for m in names))
         console.print(table)
     for plugin in result.plugins:  # a plugin's own text section (e.g. per-experiment values)
-        section = plugin.render_text(result) if hasattr(plugin, "render_text") else ""
+        render = optional(plugin, "render_text")
+        section = render(result) if render is not None else ""
         if section:
             console.print(section, highlight=False, markup=False)
     for w in result.warnings:

@@ -17,7 +17,8 @@ from .errors import EXIT_USAGE, MetricsError
 from .memo import NO_MEMO, Memo, RunMemo
 from .memory import trim
 from .progress import Progress
-from .registry import Context, Metric, load_plugins, resolve_params
+from .readers import read_log, reader_for
+from .registry import Context, Metric, load_plugins, optional, resolve_params
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -185,41 +186,17 @@ def compute_metrics(
     ``memo`` (`sylla.metrics.memo.RangeMemo`): per-range values kept from the last computation
     of the same single run (``sylla watch``), kept only if the run only grew since
     (`RangeMemo.admit`); not used when the log has several runs."""
-    from .readers import read_log  # noqa: PLC0415 - lazy: start-up, the readers load pandas/pyarrow only when a log is read
-
     # the progress delay counts from the first bar (the reading), not from here: the reader's
     # own imports (pandas, pyarrow) load after this point now, and are no progress to show
-    all_plugins = plugins if plugins is not None else load_plugins()
-    if only:
-        wanted = list(only)
-        names = {p.name for p in all_plugins}
-        unknown = [n for n in wanted if n not in names]
-        if unknown:
-            raise MetricsError(f"unknown metric(s): {', '.join(unknown)} (see sylla metrics "
-                               "--list)", exit_code=EXIT_USAGE)
-        all_plugins = [p for p in all_plugins if p.name in wanted]
+    wanted = list(only) if only else []
+    all_plugins = _chosen(plugins if plugins is not None else load_plugins(), wanted)
     values = resolve_params(all_plugins, params or {})
-    model = None
-    if syllabus is not None:
-        if isinstance(syllabus, (str, Path)):
-            from .syllabus import load_syllabus  # noqa: PLC0415 - lazy: the syllabus parser loads only when a syllabus file is given
-
-            model = load_syllabus(syllabus)
-        else:
-            model = syllabus
-    if model is not None:
-        _phase_check(model, syllabus)
+    model = _model(syllabus)
     agnostic = values.get("variant_mode") == "agnostic"
     episode_log = log if isinstance(log, EpisodeLog) else read_log(
         log, perf, log_format, progress, allow_partial=allow_partial, duplicates=duplicates,
         options=values, stream=not agnostic)
-    if episode_log.format == "iscil":
-        from .iscil_pipeline import prepare  # noqa: PLC0415 - lazy: the continual-imitation pipeline loads only for its logs
-
-        model, all_plugins = prepare(episode_log, model, all_plugins, bool(only))
-    if agnostic:
-        episode_log.runs = None if episode_log.format == "iscil" else episode_log.runs
-        _strip_variants(episode_log)
+    model, all_plugins = _joined(episode_log, model, all_plugins, bool(wanted), agnostic)
     warnings: list[str]
     if episode_log.runs is not None and model is None:
         runs, warnings = episode_log.runs, []  # what `align` returns for them
@@ -230,41 +207,105 @@ def compute_metrics(
     warnings[:0] = episode_log.warnings
     log_perf = episode_log.perf
     del episode_log  # the aligned runs hold what the metrics need; free the per-episode table
-    ste = list(ste)
-    if ste_store is not None or not all(getattr(p, "reads_columns", False)
-                                                for p in all_plugins):
+    if ste_store is not None or not all(optional(p, "reads_columns") for p in all_plugins):
         for run in runs:  # a pandas-free block table, for code that reads DataFrames
             with_frames(run)
-    ste_data: dict[str, list[RunData]] = {}
-    if ste or ste_store is not None:
-        from .ste import load_ste, match_ste, store_ste  # noqa: PLC0415 - lazy: the single-task-expert store loads only when STE data is used
+    ste_data = _expert_runs(list(ste), runs, perf, values, agnostic, ste_store, ste_store_format,
+                            log_perf)
+    records, details = _computed(runs, ste_data, values, all_plugins, warnings, progress, memo)
+    return MetricsResult(records=records, warnings=warnings, runs=runs, ste=ste_data,
+                         params=values, plugins=all_plugins, details=details, perf=log_perf)
 
-        loaded = load_ste(ste, perf) if ste else {}
-        tasks = list(dict.fromkeys(t for run in runs for t in run.tasks))
-        ste_data = match_ste(loaded, tasks, agnostic=agnostic,
-                             compat=bool(values.get("l2metrics_compat")))
-        if ste_store is not None:
-            if not loaded:
-                raise MetricsError("--ste-store needs STE data from --ste", exit_code=EXIT_USAGE)
-            store_ste(loaded, ste_store, ste_store_format, perf or log_perf)
+
+def _chosen(plugins: list[Metric], wanted: list[str]) -> list[Metric]:
+    """The plugins ``--metric`` names (all when it names none); an unknown name is an error."""
+    if not wanted:
+        return plugins
+    names = {p.name for p in plugins}
+    unknown = [n for n in wanted if n not in names]
+    if unknown:
+        raise MetricsError(f"unknown metric(s): {', '.join(unknown)} (see sylla metrics "
+                           "--list)", exit_code=EXIT_USAGE)
+    return [p for p in plugins if p.name in wanted]
+
+
+def _model(syllabus: "str | Path | Syllabus | None") -> "Syllabus | None":
+    """The syllabus model (read from its file when given one), refused without phases."""
+    if syllabus is None:
+        return None
+    if isinstance(syllabus, (str, Path)):
+        from .syllabus import load_syllabus  # noqa: PLC0415 - lazy: the syllabus parser loads only when a syllabus file is given
+
+        model = load_syllabus(syllabus)
+    else:
+        model = syllabus
+    _phase_check(model, syllabus)
+    return model
+
+
+def _joined(log: EpisodeLog, model: "Syllabus | None", plugins: list[Metric], only_given: bool,
+            agnostic: bool) -> tuple["Syllabus | None", list[Metric]]:
+    """The log joins the pipeline as its reader declares (`sylla.metrics.readers.Reader`): a
+    reader that checks the syllabus itself leaves none to align with, a log that carries only
+    some plugin inputs runs only the plugins that read them (unless ``--metric`` names others),
+    and in variant-agnostic mode runs built from the table are dropped before its tasks are
+    renamed. Returns the model to align with and the plugins to run."""
+    reader = reader_for(log.format)
+    if model is not None and reader.checks_syllabus(log, model):
+        model = None  # checked: alignment needs no syllabus
+    if reader.provides is not None and not only_given:
+        plugins = [p for p in plugins if reader.provides & set(p.inputs)]
+    if agnostic:
+        if reader.runs_from_frame:
+            log.runs = None
+        _strip_variants(log)
+    return model, plugins
+
+
+def _expert_runs(ste: list[str | Path], runs: list[RunData], perf: str | None,
+                 values: dict[str, Any], agnostic: bool, ste_store: str | Path | None,
+                 ste_store_format: str, log_perf: str) -> dict[str, list[RunData]]:
+    """The single-task-expert runs of the log's tasks (``--ste``), stored when ``--ste-store``
+    says so."""
+    if not ste and ste_store is None:
+        return {}
+    from .ste import load_ste, match_ste, store_ste  # noqa: PLC0415 - lazy: the single-task-expert store loads only when STE data is used
+
+    loaded = load_ste(ste, perf) if ste else {}
+    tasks = list(dict.fromkeys(t for run in runs for t in run.tasks))
+    ste_data = match_ste(loaded, tasks, agnostic=agnostic,
+                         compat=bool(values.get("l2metrics_compat")))
+    if ste_store is not None:
+        if not loaded:
+            raise MetricsError("--ste-store needs STE data from --ste", exit_code=EXIT_USAGE)
+        store_ste(loaded, ste_store, ste_store_format, perf or log_perf)
+    return ste_data
+
+
+def _computed(runs: list[RunData], ste_data: dict[str, list[RunData]], values: dict[str, Any],
+              plugins: list[Metric], warnings: list[str], progress: bool | None,
+              memo: "Memo | None") -> tuple[list[dict[str, Any]], dict[str, dict[str, dict[str, Any]]]]:
+    """Every plugin on every run, then the steps across runs (`Defaults.finish`): the tidy
+    records, partial flags set, and each run's details; the plugins' warnings go into
+    ``warnings``."""
     records: list[dict[str, Any]] = []
     produced_by: dict[str, list[dict[str, Any]]] = {}
-    bar = Progress(len(runs) * len(all_plugins), "computing metrics", progress)
+    bar = Progress(len(runs) * len(plugins), "computing metrics", progress)
     details: dict[str, dict[str, dict[str, Any]]] = {}
     with bar:
         for run in runs:
             kept = (memo if memo is not None and len(runs) == 1 and memo.admit(run)
                     else RunMemo())
-            details[run.run] = _run_plugins(run, ste_data, values, all_plugins, records,
+            details[run.run] = _run_plugins(run, ste_data, values, plugins, records,
                                             warnings, len(runs), bar, produced_by, kept)
-    for plugin in all_plugins:  # plugins that aggregate across runs (e.g. a pooled row)
-        if hasattr(plugin, "finish"):
-            extra, notes = plugin.finish(runs, values, produced_by.get(plugin.name, []))
+    for plugin in plugins:  # plugins that aggregate across runs (e.g. a pooled row)
+        finish = optional(plugin, "finish")
+        if finish is not None:
+            extra, notes = finish(runs, values, produced_by.get(plugin.name, []))
             warnings.extend(notes)
             records.extend(_record(r) for r in extra or [])
     _mark_partial(records, runs)
-    return MetricsResult(records=records, warnings=warnings, runs=runs, ste=ste_data,
-                         params=values, plugins=all_plugins, details=details, perf=log_perf)
+    return records, details
 
 
 def _record(produced: dict[str, Any], run: str | None = None) -> dict[str, Any]:
@@ -314,7 +355,7 @@ def _run_plugins(run: RunData, ste_data: dict, values: dict, all_plugins: list, 
         for task, named in outcome.ctx.details.items():
             ctx.details.setdefault(task, {}).update(named)
         produced = outcome.produced
-        if hasattr(plugin, "finish"):
+        if optional(plugin, "finish") is not None:
             produced_by.setdefault(plugin.name, []).extend({**r, "run": run.run} for r in produced)
         records.extend(_record(r, run.run) for r in produced)
     if run.partial:

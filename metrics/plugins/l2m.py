@@ -763,5 +763,5 @@ def _slope_consuming(x: np.ndarray, y: np.ndarray) -> float:
     return float(np.dot(x, y) / denom)
 
 
-__all__: list[Any] = [BlockPerf, PerfRecovery, AvgPerf, PerfMaintenance, Transfer, SteRelPerf,
-                      SampleEfficiency]
+__all__ = ["BlockPerf", "PerfRecovery", "AvgPerf", "PerfMaintenance", "Transfer", "SteRelPerf",
+           "SampleEfficiency"]

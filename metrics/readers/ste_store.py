@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..data import RunData
+from ..data import RunData, regime_columns
 from ..errors import MetricsError
 from .common import perf_values, read_failure
 
@@ -53,7 +53,6 @@ def read_ste_store(path: Path) -> RunData:
     means of their rows)."""
     import pandas as pd  # noqa: PLC0415 - lazy: start-up (issue 24): telling a store from a log needs none
 
-    from ..align import regime_blocks  # noqa: PLC0415 - lazy: start-up (issue 24): align loads pandas
     try:
         frame = (pd.read_parquet(path) if path.suffix == ".parquet"
                  else pd.read_csv(path, dtype={c: str for c in ("task", "block_type",
@@ -81,9 +80,9 @@ def read_ste_store(path: Path) -> RunData:
         return frame[column].astype(str).to_numpy(dtype=object)[block_rows]
 
     kind, task, sub, params = at("block_type"), at("task"), at("block_subtype"), at("params")
-    blocks = regime_blocks(episode_edges[:-1], episode_edges[1:], kind, task, sub, params)
+    blocks = regime_columns(episode_edges[:-1], episode_edges[1:], kind, task, sub, params).to_frame()
     run = RunData(run=path.stem, perf=means, exp=exp[starts], blocks=blocks)
     if (counts > 1).any():
-        rows = regime_blocks(row_edges[:-1], row_edges[1:], kind, task, sub, params)
+        rows = regime_columns(row_edges[:-1], row_edges[1:], kind, task, sub, params).to_frame()
         run.rows = RunData(run=path.stem, perf=values, exp=exp, blocks=rows)
     return run

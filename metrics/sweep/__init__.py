@@ -36,12 +36,13 @@ from .cache import (
     write_summary,
 )
 from .discover import Discovery, RunSpec, discover
-from .task import Options, Outcome
+from .options import Options
+from .task import Outcome
 
 if TYPE_CHECKING:
     from distributed import Client
 
-    from .execute import Tracker
+    from .execute import Executor, Tracker
 
 __all__ = ["SweepResult", "sweep", "Options", "RunSpec", "discover"]
 
@@ -92,6 +93,19 @@ def _ste_digest(paths: Iterable[str]) -> str:
     return h.hexdigest()
 
 
+@dataclass
+class Tally:
+    """What a sweep has so far: each run's rows and warnings (computed or cached), each failed
+    run's error by path, each computed run's seconds, the counts the summary line prints, and
+    the cache key of each run whose files are known."""
+
+    results: dict[str, tuple[pd.DataFrame, list[str]]] = field(default_factory=dict)
+    failures: dict[str, str] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+    run_keys: dict[str, str] = field(default_factory=dict)
+
+
 def sweep(
     root: str | Path,
     *,
@@ -116,13 +130,52 @@ def sweep(
     ``jobs`` local processes (default: the cores). ``out=None`` keeps nothing on disk (no
     cache). Bad input of one run is a failure of that run; bad options raise `MetricsError`.
     """
-    from .execute import Executor, Tracker, start_workers  # noqa: PLC0415 - lazy: the executor (multiprocessing, dask) loads only when runs are computed
+    from .execute import Executor, start_workers  # noqa: PLC0415 - lazy: the executor (multiprocessing, dask) loads only when runs are computed
 
     ste_paths = tuple(str(Path(s).resolve()) for s in ste)
     out_dir = Path(out).resolve() if out is not None else None
     if dask is None and likely_to_compute(out_dir, jobs):
         start_workers()  # they get ready while the runs are found and looked up
     found: Discovery = discover(root, group_by, exclude=[*ste_paths, *( [out_dir] if out_dir else [])])
+    _check_compare(compare, found)
+    _check_options(perf, params or {}, list(metrics))
+    options = Options(perf=perf, params=tuple(sorted((params or {}).items())),
+                      metrics=tuple(metrics), allow_partial=allow_partial, ste=ste_paths,
+                      ste_digest=_ste_digest(ste_paths) if ste_paths else "")
+    cache_dir = str(out_dir / "cache") if out_dir is not None else None
+    index = StatIndex(cache_dir) if cache_dir is not None else None
+    tally = Tally(failures={path: msg for path, msg in found.problems},
+                  counts={"runs": len(found.runs), "cached": 0, "computed": 0, "failed": 0},
+                  run_keys=_known_keys(found, index, options))
+    summary_keys = [k for k in found.keys if k != replicate]
+    if out_dir is not None and cache_dir is not None:
+        whole = _whole_from_cache(found, tally, out_dir, cache_dir, summary_keys, compare,
+                                  replicate)
+        if whole is not None:
+            return whole
+    todo = _todo(found, tally, cache_dir)
+    with Executor(len(todo), jobs=jobs, dask=dask) as workers:
+        _compute(workers, todo, found, tally, options, cache_dir, index, progress, on_outcome,
+                 fail_fast)
+        rows = _assemble(found, tally.results)
+        t_summary = time.perf_counter()
+        summary, compared, notes, skey = _summaries(rows, found, tally, cache_dir, summary_keys,
+                                                    compare, replicate, workers.map)
+    warnings = {k: v[1] for k, v in sorted(tally.results.items()) if v[1]}
+    summary_seconds = time.perf_counter() - t_summary
+    fail_frame = pd.DataFrame(sorted(tally.failures.items()), columns=["path", "error"])
+    summary, compared = _text_columns(summary), _text_columns(compared)
+    result = SweepResult(rows=rows, summary=summary, compare=compared, failures=fail_frame,
+                         groups=summary_keys, compare_key=compare,
+                         warnings=warnings, notes=notes, counts=tally.counts,
+                         seconds=tally.seconds, summary_seconds=summary_seconds)
+    if out_dir is not None:
+        write_dataset(rows, out_dir / ROWS_DIR, skey if not tally.failures else None, warnings)
+    return result
+
+
+def _check_compare(compare: str | None, found: Discovery) -> None:
+    """``--compare`` must name a group key whose value differs between runs."""
     if compare is not None and compare in found.constant:
         raise MetricsError(f"--compare {compare}: every run has {compare} = "
                            f"{found.constant[compare]!r}, so it is no group key (keys: "
@@ -132,21 +185,11 @@ def sweep(
         raise MetricsError(f"--compare {compare}: not a group key (keys: "
                            f"{', '.join(found.keys) or 'none; use --group-by'})",
                            exit_code=EXIT_USAGE)
-    _check_options(perf, params or {}, list(metrics))
-    options = Options(perf=perf, params=tuple(sorted((params or {}).items())),
-                      metrics=tuple(metrics), allow_partial=allow_partial, ste=ste_paths,
-                      ste_digest=_ste_digest(ste_paths) if ste_paths else "")
-    cache_dir = str(out_dir / "cache") if out_dir is not None else None
-    index = StatIndex(cache_dir) if cache_dir is not None else None
 
-    results: dict[str, tuple[pd.DataFrame, list[str]]] = {}
-    failures: dict[str, str] = {path: msg for path, msg in found.problems}
-    seconds: dict[str, float] = {}
-    counts = {"runs": len(found.runs), "cached": 0, "computed": 0, "failed": 0}
-    by_id = {r.id: r for r in found.runs}
-    summary_keys = [k for k in found.keys if k != replicate]
+
+def _known_keys(found: Discovery, index: StatIndex | None, options: Options) -> dict[str, str]:
+    """The cache key of every run whose files the stat index knows unchanged (no hashing)."""
     run_keys: dict[str, str] = {}
-    skey: str | None = None
     for spec in found.runs:
         if index is None or not index.entries:
             break  # nothing hashed before (a new --out): every run goes to a worker, unlisted
@@ -157,109 +200,127 @@ def sweep(
         known = index.known(files)
         if known is not None:
             run_keys[spec.id] = run_key(spec, options, known, files)
-    if out_dir is not None and cache_dir is not None and len(run_keys) == len(found.runs) and found.runs and all(
-            entry_path(cache_dir, k).is_file() for k in run_keys.values()):
-        skey = summary_key([(s.id, run_keys[s.id], s.groups) for s in found.runs],
-                           summary_keys, compare, replicate)
-        quick = _from_bundle(out_dir, cache_dir, skey, found)
-        if quick is not None:
-            rows, summary, compared, notes, warnings = quick
-            summary, compared = _text_columns(summary), _text_columns(compared)
-            counts["cached"] = len(found.runs)
-            counts["failed"] = len(failures)
-            return SweepResult(
-                rows=rows, summary=summary, compare=compared,
-                failures=pd.DataFrame(sorted(failures.items()), columns=["path", "error"]),
-                groups=summary_keys, compare_key=compare, warnings=warnings, notes=notes,
-                counts=counts, seconds=seconds)
+    return run_keys
+
+
+def _whole_from_cache(found: Discovery, tally: Tally, out_dir: Path, cache_dir: str,
+                      summary_keys: list[str], compare: str | None,
+                      replicate: str) -> SweepResult | None:
+    """The whole sweep read back when every run is cached and the dataset and summaries were
+    written for this very set of runs and settings; None when anything must be computed."""
+    if not (len(tally.run_keys) == len(found.runs) and found.runs and all(
+            entry_path(cache_dir, k).is_file() for k in tally.run_keys.values())):
+        return None
+    skey = summary_key([(s.id, tally.run_keys[s.id], s.groups) for s in found.runs],
+                       summary_keys, compare, replicate)
+    quick = _from_bundle(out_dir, cache_dir, skey, found)
+    if quick is None:
+        return None
+    rows, summary, compared, notes, warnings = quick
+    summary, compared = _text_columns(summary), _text_columns(compared)
+    tally.counts["cached"] = len(found.runs)
+    tally.counts["failed"] = len(tally.failures)
+    return SweepResult(
+        rows=rows, summary=summary, compare=compared,
+        failures=pd.DataFrame(sorted(tally.failures.items()), columns=["path", "error"]),
+        groups=summary_keys, compare_key=compare, warnings=warnings, notes=notes,
+        counts=tally.counts, seconds=tally.seconds)
+
+
+def _todo(found: Discovery, tally: Tally, cache_dir: str | None) -> list[tuple[RunSpec, str | None]]:
+    """The runs to compute (with their key, when known); cached runs go into the tally."""
     todo: list[tuple[RunSpec, str | None]] = []
     for spec in found.runs:
-        key = run_keys.get(spec.id)
+        key = tally.run_keys.get(spec.id)
         if key is not None:
             entry = read_entry(cache_dir, key) if cache_dir else None
             if entry is not None:
-                results[spec.id] = entry
-                counts["cached"] += 1
+                tally.results[spec.id] = entry
+                tally.counts["cached"] += 1
                 continue
             # missing, or damaged: a damaged entry is removed so the worker computes it again
             entry_path(cache_dir or "", key).unlink(missing_ok=True)
-            del run_keys[spec.id]
+            del tally.run_keys[spec.id]
             todo.append((spec, key))
         else:
             todo.append((spec, None))
+    return todo
 
+
+def _compute(workers: Executor, todo: list[tuple[RunSpec, str | None]], found: Discovery,
+             tally: Tally, options: Options, cache_dir: str | None, index: StatIndex | None,
+             progress: bool | None, on_outcome: Callable[[Outcome], None] | None,
+             fail_fast: bool) -> None:
+    """Send the runs to the workers and take in each outcome as it comes (its rows, its error,
+    its cache entry), with the progress bar."""
+    from .execute import Tracker  # noqa: PLC0415 - lazy: the executor (multiprocessing, dask) loads only when runs are computed
+
+    by_id = {r.id: r for r in found.runs}
     tracker = Tracker()
-    with Executor(len(todo), jobs=jobs, dask=dask) as workers:
-        bar = Progress(len(found.runs), "runs", progress, count=True, delay=0,
-                       note=lambda: _slow_note(tracker))
-        bar.step(len(results))
-        try:
-            for outcome in workers.runs(todo, options, cache_dir, tracker):
-                spec = by_id[outcome.run_id]
-                if index is not None and outcome.digests:
-                    index.update(outcome.digests)
-                if outcome.key is not None:
-                    run_keys[spec.id] = outcome.key
-                if outcome.error is not None:
-                    failures[spec.path] = outcome.error
+    bar = Progress(len(found.runs), "runs", progress, count=True, delay=0,
+                   note=lambda: _slow_note(tracker))
+    bar.step(len(tally.results))
+    counts, failures = tally.counts, tally.failures
+    try:
+        for outcome in workers.runs(todo, options, cache_dir, tracker):
+            spec = by_id[outcome.run_id]
+            if index is not None and outcome.digests:
+                index.update(outcome.digests)
+            if outcome.key is not None:
+                tally.run_keys[spec.id] = outcome.key
+            if outcome.error is not None:
+                failures[spec.path] = outcome.error
+                counts["failed"] += 1
+            elif outcome.cached:
+                entry = read_entry(cache_dir, outcome.key) if cache_dir and outcome.key else None
+                if entry is None:
+                    failures[spec.path] = (f"cache entry {entry_path(cache_dir or '', outcome.key or '')} "
+                                           "vanished while the sweep ran")
                     counts["failed"] += 1
-                elif outcome.cached:
-                    entry = read_entry(cache_dir, outcome.key) if cache_dir and outcome.key else None
-                    if entry is None:
-                        failures[spec.path] = (f"cache entry {entry_path(cache_dir or '', outcome.key or '')} "
-                                               "vanished while the sweep ran")
-                        counts["failed"] += 1
-                    else:
-                        results[spec.id] = entry
-                        counts["cached"] += 1
                 else:
-                    if cache_dir is not None and outcome.key is not None and not outcome.written:
-                        write_entry(cache_dir, outcome.key, outcome.rows, outcome.warnings)
-                    results[spec.id] = (outcome.rows, outcome.warnings)
-                    seconds[spec.id] = outcome.seconds
-                    counts["computed"] += 1
-                if on_outcome is not None:
-                    on_outcome(outcome)
-                bar.step()
-                if fail_fast and outcome.error is not None:
-                    break
-        finally:
-            bar.close()
-            if index is not None:
-                index.save()
-        counts["failed"] = len(failures)
+                    tally.results[spec.id] = entry
+                    counts["cached"] += 1
+            else:
+                if cache_dir is not None and outcome.key is not None and not outcome.written:
+                    write_entry(cache_dir, outcome.key, outcome.rows, outcome.warnings)
+                tally.results[spec.id] = (outcome.rows, outcome.warnings)
+                tally.seconds[spec.id] = outcome.seconds
+                counts["computed"] += 1
+            if on_outcome is not None:
+                on_outcome(outcome)
+            bar.step()
+            if fail_fast and outcome.error is not None:
+                break
+    finally:
+        bar.close()
+        if index is not None:
+            index.save()
+    counts["failed"] = len(failures)
 
-        rows = _assemble(found, results)
-        from .aggregate import summaries  # noqa: PLC0415 - lazy: start-up, numpy, pandas loads only when used
 
-        # the summaries depend on nothing but the runs' keys, groups and these settings: a
-        # sweep whose runs all come from the cache reuses them (and never loads SciPy)
-        skey = None
-        if cache_dir is not None and set(run_keys) >= set(results):
-            skey = summary_key([(s.id, run_keys[s.id], s.groups) for s in found.runs
-                                if s.id in results], summary_keys, compare, replicate)
-        t_summary = time.perf_counter()
-        stored = read_summary(cache_dir, skey) if skey else None
-        if stored is not None:
-            summary, compared, notes = stored
-        else:
-            # the bootstrap chunks go to the workers that computed the runs
-            summary, compared, notes = summaries(
-                rows, summary_keys, found.keys, compare,
-                replicate if replicate in found.keys else None, mapper=workers.map)
-            if skey is not None and cache_dir is not None:
-                write_summary(cache_dir, skey, summary, compared, notes)
-    warnings = {k: v[1] for k, v in sorted(results.items()) if v[1]}
-    summary_seconds = time.perf_counter() - t_summary
-    fail_frame = pd.DataFrame(sorted(failures.items()), columns=["path", "error"])
-    summary, compared = _text_columns(summary), _text_columns(compared)
-    result = SweepResult(rows=rows, summary=summary, compare=compared, failures=fail_frame,
-                         groups=summary_keys, compare_key=compare,
-                         warnings=warnings, notes=notes, counts=counts, seconds=seconds,
-                         summary_seconds=summary_seconds)
-    if out_dir is not None:
-        write_dataset(rows, out_dir / ROWS_DIR, skey if not failures else None, warnings)
-    return result
+def _summaries(rows: pd.DataFrame, found: Discovery, tally: Tally, cache_dir: str | None,
+               summary_keys: list[str], compare: str | None, replicate: str,
+               mapper: Callable) -> tuple[pd.DataFrame, pd.DataFrame, list[str], str | None]:
+    """The summaries and paired comparisons (and the summary key, when every computed run has
+    a key): they depend on nothing but the runs' keys, groups and these settings, so a sweep
+    whose runs all come from the cache reuses them (and never loads SciPy)."""
+    from .aggregate import summaries  # noqa: PLC0415 - lazy: start-up, numpy, pandas loads only when used
+
+    skey = None
+    if cache_dir is not None and set(tally.run_keys) >= set(tally.results):
+        skey = summary_key([(s.id, tally.run_keys[s.id], s.groups) for s in found.runs
+                            if s.id in tally.results], summary_keys, compare, replicate)
+    stored = read_summary(cache_dir, skey) if skey else None
+    if stored is not None:
+        summary, compared, notes = stored
+    else:
+        # the bootstrap chunks go to the workers that computed the runs
+        summary, compared, notes = summaries(
+            rows, summary_keys, found.keys, compare,
+            replicate if replicate in found.keys else None, mapper=mapper)
+        if skey is not None and cache_dir is not None:
+            write_summary(cache_dir, skey, summary, compared, notes)
+    return summary, compared, notes, skey
 
 
 def _text_columns(frame: pd.DataFrame) -> pd.DataFrame:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from .discover import RunSpec
-    from .task import Options
+    from .options import Options
 
 INDEX = "stat-index.json"
 

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 from ..errors import EXIT_USAGE, MetricsError
 from . import isolate
 from .discover import RunSpec
-from .task import Options, Outcome, describe, run_task
+from .options import Options
+from .task import Outcome, describe, run_task
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -285,13 +286,3 @@ def _dask_map(client: "Client", fn: Callable[[Any], Any], items: list[Any]) -> l
         return [isolate.result(reply) for reply in client.gather(futures)]
     finally:
         client.cancel(futures)
-
-
-def execute(todo: Todo, options: Options, cache_dir: str | None, *, jobs: int | None,
-            dask: "str | Client | None", tracker: Tracker) -> Iterator[Outcome]:
-    """Outcomes in completion order. ``dask`` is a scheduler address or a `distributed.Client`."""
-    with Executor(len(todo), jobs=jobs, dask=dask) as ex:
-        yield from ex.runs(todo, options, cache_dir, tracker)
-
-
-Callback = Callable[[Outcome], None]

@@ -12,57 +12,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from sylla.kit.version import __version__
-
 from ..errors import MetricsError
 from ..memory import one_run_at_a_time
-from ..registry import GROUP
 from ..result import TIDY, compute_metrics
 from . import cache as cache_mod
 from .discover import RunSpec
-
-#: bumped when what `compute_run` keeps of a run changes within one sylla version (2: rows a
-#: plugin adds across a log's runs, such as the pooled row, are left out), so no cache entry
-#: written by the older code is read back
-ROWS_VERSION = 2
-
-
-@dataclass(frozen=True)
-class Options:
-    """Everything that changes a run's numbers. Its `key_dict` is part of every cache key, so
-    a changed option recomputes exactly the runs it affects (all of them)."""
-
-    perf: str = "reward"
-    params: tuple[tuple[str, str], ...] = ()
-    metrics: tuple[str, ...] = ()
-    allow_partial: bool = False
-    ste: tuple[str, ...] = ()
-    #: content digest of every STE file (computed once by the driver)
-    ste_digest: str = ""
-
-    def key_dict(self) -> dict[str, Any]:
-        return {"sylla": __version__, "rows": ROWS_VERSION, "perf": self.perf,
-                "params": sorted(self.params),
-                "metrics": sorted(self.metrics), "allow_partial": self.allow_partial,
-                "ste": self.ste_digest, "plugins": _plugin_names()}
-
-
-_PLUGINS: list[str] | None = None
-
-
-def _plugin_names() -> list[str]:
-    """Installed metric plugins with their distribution's version: installing or upgrading a
-    plugin changes the rows, so it changes the key."""
-    global _PLUGINS
-    if _PLUGINS is None:
-        from importlib.metadata import entry_points  # noqa: PLC0415 - lazy: start-up, importlib loads only when used
-
-        names = []
-        for ep in entry_points(group=GROUP):
-            dist = getattr(ep, "dist", None)
-            names.append(f"{ep.name}={ep.value}@{getattr(dist, 'version', '')}")
-        _PLUGINS = sorted(names)
-    return _PLUGINS
+from .options import Options
 
 
 @dataclass

@@ -10,6 +10,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from sylla.metrics.readers import FORMATS  # the readers' registry: it imports only the standard library
+
 EXIT_CODES = (
     (0, "metrics computed (warnings, if any, are printed on stderr)"),
     (1, "the data cannot be turned into metrics: a bad or unreadable row, NaN/inf/text "
@@ -35,10 +37,8 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
                    "training_log.log files (a file, an experiment folder or a root; "
                    "-P iscil_filter=SUBSTR) (required unless --list)")
     p.add_argument("--log-format", default="auto", metavar="FMT",
-                   choices=("auto", "csv", "tsv", "jsonl", "parquet", "l2logger", "learnkit",
-                            "iscil"),
-                   help="override format detection: auto, csv, tsv, jsonl, parquet, l2logger, "
-                        "learnkit, iscil (default: auto)")
+                   choices=FORMATS,
+                   help=f"override format detection: {', '.join(FORMATS)} (default: auto)")
     p.add_argument("--ste", action="append", default=[], metavar="PATH",
                    help="single-task-expert run, or a directory of runs such as l2logger "
                         "STE runs side by side (repeatable; default: none)")

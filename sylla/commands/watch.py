@@ -12,6 +12,8 @@ import sys
 import threading
 from typing import TYPE_CHECKING
 
+from sylla.metrics.readers import FOLLOWED  # the readers' registry: it imports only the standard library
+
 from .bounds import PORT_MAX, integer
 
 if TYPE_CHECKING:
@@ -42,9 +44,8 @@ def add_metric_options(p: argparse.ArgumentParser) -> None:
                    "enables conformance checks and progress against the schedule "
                    "(default: none)")
     p.add_argument("--log-format", default="auto", metavar="FMT",
-                   choices=("auto", "csv", "tsv", "jsonl", "l2logger", "learnkit", "iscil"),
-                   help="override format detection: auto, csv, tsv, jsonl, l2logger, learnkit, "
-                        "iscil (default: auto)")
+                   choices=FOLLOWED,
+                   help=f"override format detection: {', '.join(FOLLOWED)} (default: auto)")
     p.add_argument("--ste", action="append", default=[], metavar="PATH",
                    help="single-task-expert run, as sylla metrics takes it (repeatable)")
     p.add_argument("--perf", default=None, metavar="COLUMN", help="performance column "

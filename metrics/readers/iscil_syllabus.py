@@ -1,39 +1,30 @@
-"""How a continual-imitation log joins the pipeline: its check against a syllabus, and which
-plugins apply.
+"""A continual-imitation log against its syllabus: phase by phase, not episode by episode.
 
 Its runs have no per-episode training data, only one score per (phase, task) evaluation, so the
-syllabus is compared phase by phase (train tasks), not episode by episode, and only plugins that
-read test scores (``tests``/``scores`` inputs: GEM and iscil) run unless ``--metric`` names others.
+syllabus is compared with the log's phase lines (their train tasks), and alignment then needs no
+syllabus (`sylla.metrics.readers.Iscil.checks_syllabus`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .data import EpisodeLog
-from .errors import MetricsError
-from .readers.iscil import IscilLog
+from sylla.grammar.syllabus.schedule import schedule
+
+from ..data import EpisodeLog
+from ..errors import MetricsError
+from .iscil import IscilLog
 
 if TYPE_CHECKING:
     from sylla.grammar.syllabus.model import Syllabus
 
-    from .registry import Metric
 
-SCORE_INPUTS = {"tests", "scores"}
-
-
-def prepare(log: EpisodeLog, model: "Syllabus | None", plugins: list["Metric"],
-            only_given: bool) -> tuple[None, list["Metric"]]:
-    """Check the log against ``model`` (raises at the first divergence) and return no model for
-    alignment (the check is done) and the plugins to run."""
-    if model is not None:
-        if not isinstance(log, IscilLog):  # an `EpisodeLog` built by hand with format "iscil"
-            raise MetricsError(f"{log.path}: the continual-imitation log has no experiments to "
-                               "check against the syllabus; pass the log's path instead")
-        check_syllabus(log, model)
-    if not only_given:
-        plugins = [p for p in plugins if SCORE_INPUTS & set(p.inputs)]
-    return None, plugins
+def check(log: EpisodeLog, model: "Syllabus") -> None:
+    """Check the log against ``model``; raises at the first divergence."""
+    if not isinstance(log, IscilLog):  # an `EpisodeLog` built by hand with format "iscil"
+        raise MetricsError(f"{log.path}: the continual-imitation log has no experiments to "
+                           "check against the syllabus; pass the log's path instead")
+    check_syllabus(log, model)
 
 
 def _norm(task: str) -> str:
@@ -42,8 +33,6 @@ def _norm(task: str) -> str:
 
 def train_phases(model: "Syllabus") -> list[tuple[str, list[str]]]:
     """(label, train tasks in order) for each train phase of the syllabus."""
-    from sylla.grammar.syllabus.schedule import schedule  # noqa: PLC0415 - lazy: the syllabus model loads only when a syllabus is given (a log alone is most runs)
-
     out = []
     for run in schedule(model).phases:
         if run.phase.kind != "train":
