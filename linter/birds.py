@@ -78,7 +78,6 @@ class BirdsSpec(LanguageSpec[BirdsParse, BirdsContext]):
     def encode(self, original: bytes, text: str) -> bytes:
         """In the encoding the file was read in (the game writes UTF-16 declarations on ASCII
         files; a fix must leave the bytes in the shape it wrote them)."""
-        from sylla.grammar.birds.decode import decode, encode_like  # noqa: PLC0415 - lazy: start-up, the decoder loads only when a config is written back
 
         return encode_like(decode(original), text)
 

@@ -296,7 +296,7 @@ def owner_key(text: str, open_at: int) -> str | None:
 def _directive_keys(
     ctx: Context, start: int, end: int, only: Sequence[str] | None = None
 ) -> list[types.CompletionItem]:
-    from .hover import directive_docs  # noqa: PLC0415 - lazy: start-up, lsprotocol loads only when used
+    from .hover import directive_docs  # noqa: PLC0415 - lazy: start-up, sylla.lsp.hover loads only when used
 
     docs = directive_docs()
     label = next_phase_label(ctx.text, start)
@@ -318,7 +318,7 @@ def _indent_of_line(text: str, offset: int) -> str:
 
 
 def _instructions(ctx: Context, start: int, end: int) -> list[types.CompletionItem]:
-    from .hover import directive_docs  # noqa: PLC0415 - lazy: start-up, lsprotocol loads only when used
+    from .hover import directive_docs  # noqa: PLC0415 - lazy: start-up, sylla.lsp.hover loads only when used
 
     docs = directive_docs()
     n = next_phase_number(ctx.text, start)

@@ -218,7 +218,7 @@ def stale_hover(stale: "Stale", offset: int) -> "types.Hover | None | object":
         name, span = found
         return answer(f"**`{name}`**\n\n{docs.get(name, '')}".rstrip(), span)
     if isinstance(instruction, PhaseMark):
-        from .outline import phase_extent  # noqa: PLC0415 - lazy: start-up, lsprotocol loads only when used
+        from .outline import phase_extent  # noqa: PLC0415 - lazy: start-up, sylla.lsp.outline loads only when used
 
         if shift.start <= phase_extent(analysis, instruction).end:
             return WAIT

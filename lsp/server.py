@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from typing import Any, BinaryIO, Callable, Iterator, Mapping, Sequence, TypeVar
 
 from lsprotocol import types
+from pygls.io_ import StdinAsyncReader, StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
@@ -81,7 +82,6 @@ class SyllaServer(LanguageServer):
     # -- transport ---------------------------------------------------------------------------
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         """Serve over stdio like pygls, but with a reader that survives a malformed header."""
-        from pygls.io_ import StdinAsyncReader, StdoutWriter  # noqa: PLC0415 - lazy: start-up, pygls loads only when used
 
         self._stop_event = stop = threading.Event()
         self.collector.start()

@@ -94,7 +94,7 @@ def folding_ranges(stale: Stale) -> list[dict[str, Any]]:
     """The previous version's folds in the current text: folds above the edit as they were,
     folds below it moved by the lines it added or removed, folds around it stretched; a fold
     that starts or ends on an edited line is left out until the refresh."""
-    from .outline import folding_ranges as build  # noqa: PLC0415 - lazy: start-up, lsprotocol loads only when used
+    from .outline import folding_ranges as build  # noqa: PLC0415 - lazy: start-up, sylla.lsp.outline loads only when used
 
     folds = stale.analysis.view("folding", build)
     first, last, new_last = stale.lines()
@@ -114,7 +114,7 @@ def folding_ranges(stale: Stale) -> list[dict[str, Any]]:
 def inlay_hints(stale: Stale, range_: Range) -> list[InlayHint]:
     """The previous version's hints at their phase marks in the current text (``range_`` is
     in it); a mark the edit touches gets no hint until the refresh."""
-    from .outline import inlay_hints as build  # noqa: PLC0415 - lazy: start-up, lsprotocol loads only when used
+    from .outline import inlay_hints as build  # noqa: PLC0415 - lazy: start-up, sylla.lsp.outline loads only when used
 
     positions = stale.positions
     return build(stale.analysis, positions.span(range_), (stale.shift.span, positions))

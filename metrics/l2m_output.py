@@ -29,6 +29,8 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from .data import with_frames
 from .errors import EXIT_USAGE, MetricsError
@@ -245,9 +247,7 @@ def _runtime(log: Path) -> float | None:
     (``exp_status`` complete), over every worker's block files, as l2metrics reports
     ``runtime``; ``%Y%m%dT%H%M%S.%f`` is fixed-width, so text order is time order. One column
     pair of one file at a time, reduced by pyarrow: a 10M-row log is never held."""
-    import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
-    import pyarrow.compute as pc  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
-    import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
+    import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow.csv loads only when used
 
     first: str | None = None
     last: str | None = None

@@ -9,6 +9,7 @@ packages, so nothing distinguishes them.
 
 from __future__ import annotations
 
+import importlib
 import math
 import os
 import re
@@ -163,7 +164,7 @@ def entry_points_of(group: str) -> list:
     ``sylla metrics`` on a small log in a full environment (issue 24). A ``sys.path`` entry
     that is a file (a zip) is left to importlib.metadata."""
     if any(os.path.isfile(p) for p in sys.path if p):
-        from importlib.metadata import entry_points  # noqa: PLC0415 - lazy: start-up, importlib loads only when used
+        from importlib.metadata import entry_points  # noqa: PLC0415 - lazy: start-up, importlib.metadata loads only when used
 
         return list(entry_points(group=group))
     found: list = []
@@ -220,7 +221,6 @@ class _EntryPoint:
     value: str
 
     def load(self) -> Any:
-        import importlib  # noqa: PLC0415 - lazy: start-up, importlib loads only when used
 
         module, _, attrs = self.value.split("[", 1)[0].strip().partition(":")
         obj = importlib.import_module(module.strip())

@@ -21,6 +21,7 @@ from typing import Iterable, Iterator
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from sylla.grammar.syllabus.model import Syllabus
 from sylla.grammar.syllabus.schedule import schedule
@@ -97,8 +98,7 @@ def write_csv(frames: pd.DataFrame | Iterable[pd.DataFrame], path: str | Path) -
 def write_l2logger(frames: pd.DataFrame | Iterable[pd.DataFrame], directory: str | Path,
                    worker: str = "worker-default") -> Path:
     """An l2logger 1.1 run directory holding the simulated episodes, written chunk by chunk."""
-    import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
-    import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
+    import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow.csv loads only when used
 
     root = Path(directory)
     root.mkdir(parents=True, exist_ok=True)

@@ -13,6 +13,7 @@ from typing import Sequence
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 STANDARD_11 = ["block_num", "exp_num", "worker_id", "block_type", "block_subtype", "task_name",
                "task_params", "exp_status", "timestamp"]
@@ -96,8 +97,7 @@ def write_l2logger(directory: str | Path, plan: Plan, seed: int = 0, version: st
 
 
 def write_tsv(frame: pd.DataFrame, path: Path) -> None:
-    import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
-    import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
+    import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow.csv loads only when used
 
     table = pa.Table.from_pandas(frame, preserve_index=False)
     with open(path, "wb") as handle:

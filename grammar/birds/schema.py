@@ -48,7 +48,7 @@ def compiled_schema(kind: Kind) -> Any:
 
 def validate(root: XmlElement, kind: Kind) -> list[Diagnostic]:
     """Schema problems of the document, each on the span of the node it is about."""
-    from xml.etree.ElementTree import Element  # noqa: PLC0415 - lazy: start-up, xml loads only when used
+    from xml.etree.ElementTree import Element  # noqa: PLC0415 - lazy: start-up, xml.etree.ElementTree loads only when used
 
     nodes: dict[int, XmlElement] = {}
     keep: list[Element] = []  # keeps ids valid while validating

@@ -223,7 +223,7 @@ def _attrs(text: str, start: int, end: int, parsed: dict) -> Iterator[XmlAttr]:
 def _unescape(value: str) -> str:
     if "&" not in value:
         return value
-    from xml.sax.saxutils import unescape  # noqa: PLC0415 - lazy: start-up, xml loads only when used
+    from xml.sax.saxutils import unescape  # noqa: PLC0415 - lazy: start-up, xml.sax.saxutils loads only when used
 
     return unescape(value, {"&quot;": '"', "&apos;": "'"})
 

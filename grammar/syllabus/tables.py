@@ -11,6 +11,7 @@ as Python stores bytecode, since reading it as JSON cost four times as much (iss
 from __future__ import annotations
 
 import functools
+import importlib.util
 import re
 from pathlib import Path
 
@@ -123,7 +124,6 @@ def _build() -> dict:
 def _lark_fingerprint() -> bytes:
     """Lark's ``__init__.py`` (it holds the version) without importing Lark, which costs
     more start-up time than everything else a cached parse needs."""
-    import importlib.util  # noqa: PLC0415 - lazy: start-up, importlib loads only when used
 
     spec = importlib.util.find_spec("lark")
     try:

@@ -37,6 +37,7 @@ from ..errors import MetricsError
 from ..memory import for_log_of, reading
 from ..progress import Progress
 from ..spill import SpillArray
+from . import l2logger_small as small
 from .codes import Codes
 from .common import in_range
 from .l2logger_files import FOLDER, STARTS_AT_ONE, check_header, csv_options, group_means, header, release_parse_memory
@@ -199,7 +200,6 @@ def _read_small(file: Path, perf: str, subtype: bool, tasks: Codes,
                 params: Codes) -> tuple:
     """`_read_block` for a file of a small log, parsed without pyarrow (`l2logger_small`);
     `Unusual` when pyarrow must parse it."""
-    from . import l2logger_small as small  # noqa: PLC0415 - lazy: only small logs take the standard-library parser
 
     number, kind = _folder(file)
     columns = small.read_columns(file, check_header(file, perf, subtype))

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from ..data import EpisodeLog
 from ..errors import MetricsError
@@ -60,8 +61,7 @@ BLOCK = 1 << 20  # bytes of input per parsed batch
 def _read_delimited(path: Path, sep: str, bar: Progress) -> pd.DataFrame:
     """CSV/TSV through pyarrow's streaming reader, advancing the progress bar by the bytes
     consumed after each batch (a one-call read could show no progress at all)."""
-    import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
-    import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
+    import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow.csv loads only when used
 
     batches = []
     with open(path, "rb") as handle:

@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
+import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from ..errors import EXIT_USAGE, MetricsError
 from ..progress import Progress
@@ -304,7 +306,7 @@ def _summaries(rows: pd.DataFrame, found: Discovery, tally: Tally, cache_dir: st
     """The summaries and paired comparisons (and the summary key, when every computed run has
     a key): they depend on nothing but the runs' keys, groups and these settings, so a sweep
     whose runs all come from the cache reuses them (and never loads SciPy)."""
-    from .aggregate import summaries  # noqa: PLC0415 - lazy: start-up, numpy, pandas loads only when used
+    from .aggregate import summaries  # noqa: PLC0415 - lazy: start-up, sylla.metrics.sweep.aggregate loads only when used
 
     skey = None
     if cache_dir is not None and set(tally.run_keys) >= set(tally.results):
@@ -324,7 +326,7 @@ def _summaries(rows: pd.DataFrame, found: Discovery, tally: Tally, cache_dir: st
 
 
 def _text_columns(frame: pd.DataFrame) -> pd.DataFrame:
-    from .aggregate import STATS  # noqa: PLC0415 - lazy: start-up, numpy, pandas loads only when used
+    from .aggregate import STATS  # noqa: PLC0415 - lazy: start-up, sylla.metrics.sweep.aggregate loads only when used
 
     return strings(frame, [c for c in frame.columns if c not in STATS])
 
@@ -354,7 +356,6 @@ def likely_to_compute(out_dir: Path | None, jobs: int | None) -> bool:
 
 def _assemble(found: Discovery, results: dict[str, tuple[pd.DataFrame, list[str]]]) -> pd.DataFrame:
     """All runs' rows in run order, with ``run`` and the group keys in front."""
-    import numpy as np  # noqa: PLC0415 - lazy: start-up, numpy loads only when used
 
     columns = ["run", *found.keys, *TIDY[1:], "partial"]
     specs = [spec for spec in found.runs if spec.id in results]
@@ -428,8 +429,7 @@ def write_dataset(rows: pd.DataFrame, directory: Path, key: str | None = None,
     the summary key the parts belong to (and the runs' warnings), so that the next sweep with
     every run cached can reuse them as they are; it is removed first and written last, so a
     half-written dataset is never taken for a whole one."""
-    import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
-    import pyarrow.parquet as pq  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
+    import pyarrow.parquet as pq  # noqa: PLC0415 - lazy: start-up, pyarrow.parquet loads only when used
 
     directory.mkdir(parents=True, exist_ok=True)
     (directory / MARK).unlink(missing_ok=True)

@@ -20,6 +20,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import pyarrow as pa
+
 from sylla.kit.atomic import default_mode, replace_file
 from sylla.kit.version import __version__
 
@@ -68,8 +70,7 @@ def atomic_write(target: Path, write: Any) -> None:
 
 
 def write_entry(cache_dir: str | Path, key: str, rows: "pd.DataFrame", warnings: list[str]) -> None:
-    import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
-    import pyarrow.parquet as pq  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
+    import pyarrow.parquet as pq  # noqa: PLC0415 - lazy: start-up, pyarrow.parquet loads only when used
 
     table = pa.Table.from_pandas(rows, preserve_index=False)
     meta = dict(table.schema.metadata or {})
@@ -81,7 +82,7 @@ def write_entry(cache_dir: str | Path, key: str, rows: "pd.DataFrame", warnings:
 def read_entry(cache_dir: str | Path, key: str) -> tuple["pd.DataFrame", list[str]] | None:
     """The rows and warnings of an entry, or None if it is missing or unreadable (a damaged
     entry is recomputed, never trusted)."""
-    import pyarrow.parquet as pq  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
+    import pyarrow.parquet as pq  # noqa: PLC0415 - lazy: start-up, pyarrow.parquet loads only when used
 
     path = entry_path(cache_dir, key)
     try:
@@ -149,7 +150,7 @@ def summary_key(runs: list[tuple[str, str, Any]], groups: list[str], compare: st
                 replicate: str) -> str:
     """The key of a sweep's summaries: every run's id, cache key and group values, and the
     settings of the aggregation."""
-    from .aggregate import CONFIDENCE, RESAMPLES, SEED  # noqa: PLC0415 - lazy: start-up, numpy, pandas loads only when used
+    from .aggregate import CONFIDENCE, RESAMPLES, SEED  # noqa: PLC0415 - lazy: start-up, sylla.metrics.sweep.aggregate loads only when used
 
     payload = {"v": 1, "sylla": __version__, "runs": [[i, k, list(map(list, g))] for i, k, g in runs],
                "groups": groups, "compare": compare, "replicate": replicate,
@@ -159,8 +160,7 @@ def summary_key(runs: list[tuple[str, str, Any]], groups: list[str], compare: st
 
 def write_summary(cache_dir: str | Path, key: str, summary: "pd.DataFrame",
                   compared: "pd.DataFrame", notes: list[str]) -> None:
-    import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
-    import pyarrow.parquet as pq  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
+    import pyarrow.parquet as pq  # noqa: PLC0415 - lazy: start-up, pyarrow.parquet loads only when used
 
     for name, frame in (("summary", summary), ("compare", compared)):
         table = pa.Table.from_pandas(frame, preserve_index=False)
@@ -173,7 +173,7 @@ def write_summary(cache_dir: str | Path, key: str, summary: "pd.DataFrame",
 
 def read_summary(cache_dir: str | Path | None, key: str
                  ) -> tuple["pd.DataFrame", "pd.DataFrame", list[str]] | None:
-    import pyarrow.parquet as pq  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
+    import pyarrow.parquet as pq  # noqa: PLC0415 - lazy: start-up, pyarrow.parquet loads only when used
 
     if cache_dir is None:
         return None

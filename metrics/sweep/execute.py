@@ -11,9 +11,12 @@ After the runs, the same workers compute the bootstrap chunks of the summaries (
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import pickle
 import time
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ..errors import EXIT_USAGE, MetricsError
@@ -72,7 +75,6 @@ PRELOAD = isolate.PRELOAD
 
 
 def _context() -> Any:
-    import multiprocessing  # noqa: PLC0415 - lazy: start-up, multiprocessing loads only when used
 
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
@@ -86,7 +88,7 @@ def start_workers() -> None:
     discovers the runs; the pool's workers are then forked from it ready to work."""
     ctx = _context()
     if ctx.get_start_method() == "forkserver":
-        from multiprocessing import forkserver  # noqa: PLC0415 - lazy: start-up, multiprocessing loads only when used
+        from multiprocessing import forkserver  # noqa: PLC0415 - lazy: start-up, multiprocessing.forkserver loads only when used
 
         forkserver.ensure_running()
 
@@ -109,7 +111,6 @@ class Executor:
             return
         n = jobs or default_jobs()
         if n > 1 and todo > 1:
-            from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415 - lazy: start-up, concurrent loads only when used
 
             self.jobs = min(n, todo)
             self._ctx = _context()
@@ -159,8 +160,6 @@ class Executor:
 
     def _run_processes(self, todo: Todo, options: Options, cache_dir: str | None,
                        tracker: Tracker) -> Iterator[Outcome]:
-        from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait  # noqa: PLC0415 - lazy: start-up, concurrent loads only when used
-        from concurrent.futures.process import BrokenProcessPool  # noqa: PLC0415 - lazy: start-up, concurrent loads only when used
 
         jobs = self.jobs
         pending = list(reversed(todo))

@@ -25,6 +25,7 @@ memory limit; the operating system's limits still apply to it.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import pickle
@@ -231,7 +232,6 @@ def _die_with(parent: int) -> None:
     its child is idle only costs a new child on the next call (`run_pickled` skips dead ones)."""
     if sys.platform.startswith("linux"):
         try:
-            import ctypes  # noqa: PLC0415 - lazy: start-up, ctypes loads only when used
 
             PR_SET_PDEATHSIG = 1
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)

@@ -48,7 +48,7 @@ def _plugin_names() -> list[str]:
     plugin changes the rows, so it changes the key."""
     global _PLUGINS
     if _PLUGINS is None:
-        from importlib.metadata import entry_points  # noqa: PLC0415 - lazy: start-up, importlib loads only when used
+        from importlib.metadata import entry_points  # noqa: PLC0415 - lazy: start-up, importlib.metadata loads only when used
 
         names = []
         for ep in entry_points(group=GROUP):

@@ -80,7 +80,7 @@ def _forest(frame: pd.DataFrame, keys: list[str], title: str, target: Path,
 
 def forest_plots(result: Any, out: Path) -> list[Path]:
     """``<metric>.png`` for the summary and ``compare_<metric>.png`` for paired differences."""
-    from .report import sorted_frame  # noqa: PLC0415 - lazy: start-up, pandas loads only when used
+    from .report import sorted_frame  # noqa: PLC0415 - lazy: start-up, sylla.metrics.sweep.report loads only when used
 
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []

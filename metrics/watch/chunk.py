@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
 
 from .labels import from_arrow
 
@@ -28,7 +29,6 @@ def parse_rows(data: bytes, header: bytes, sep: str, perf: str) -> dict[str, Any
     """``header + data`` (whole lines) as columns: ``perf`` (float64), ``episode`` (int64) and
     the label columns present (`labels.Labels`; ``block_type`` named
     ``kind`` as the reader names it); None when the rows need the batch reader."""
-    import pyarrow as pa  # noqa: PLC0415 - lazy: loads with the readers, only when a log is followed
     import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: as above
 
     if not data.endswith(b"\n"):

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from .labels import Labels
 
@@ -66,7 +67,6 @@ def _new_keys(columns: dict[str, Any], n: int) -> tuple[np.ndarray, list[tuple]]
     """One integer code per new row for its labels, and the label tuple of each code: pandas'
     factorize per column (fast on the reader's categorical and Arrow columns), then over the
     combined codes; a Python tuple per row would cost seconds on a million rows."""
-    import pandas as pd  # noqa: PLC0415 - lazy: the curve module is imported by the server before any log is read
 
     combined = np.zeros(n, dtype=np.int64)
     present = []

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from sylla.metrics.readers.l2logger_files import FOLDER, csv_options, natural_order
 
@@ -168,7 +169,6 @@ class L2loggerTail:
                after: int) -> dict[str, Any] | None:
         """The rows ``data`` of one of ``worker``'s data files (whose header is ``head``), its
         experiences numbered after ``after`` and rising; None if any is not in the shape."""
-        import pyarrow as pa  # noqa: PLC0415 - lazy: loads with the readers, only when a log is followed
         import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: as above
 
         if not head.endswith(b"\n"):

@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 if TYPE_CHECKING:
-    import pyarrow as pa
+    pass
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,6 @@ def constant(value: str, n: int) -> Labels:
 
 def from_arrow(column: "pa.ChunkedArray") -> Labels:
     """A pyarrow text column (plain or dictionary-encoded, any number of chunks)."""
-    import pyarrow as pa  # noqa: PLC0415 - lazy: loads with the readers, only when a log is followed
 
     if not pa.types.is_dictionary(column.type):
         column = column.dictionary_encode()

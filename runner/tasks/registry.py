@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import functools
 import importlib
+import importlib.util
+import json
+from pathlib import Path
 
 from sylla.kit.no_typing import TYPE_CHECKING
 from sylla.kit.suggest import closest
@@ -27,7 +30,6 @@ from .signature import constructor_args
 from .spec import Accepted, Param, TaskSpec
 
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import Any, Callable, Iterator, Mapping, Sequence
 
 #: the config's ``registry`` value (and ``--registry``'s) that names this registry
@@ -176,7 +178,6 @@ class Registry:
 
 
 def Path_(value: "str | Path") -> "Path":
-    from pathlib import Path  # noqa: PLC0415 - lazy: start-up (the lint path without a registry loads no pathlib of its own)
 
     return Path(value)
 
@@ -202,7 +203,6 @@ def gym_spec(env_id: str) -> TaskSpec:
 
 def gymnasium_available() -> bool:
     """Whether gymnasium is installed (asked without importing it)."""
-    import importlib.util  # noqa: PLC0415 - lazy: only when --registry gymnasium is asked for
 
     return importlib.util.find_spec("gymnasium") is not None
 
@@ -222,7 +222,6 @@ def as_tuple(value: Any) -> Any:
 
 
 def _json(value: Any) -> str:
-    import json  # noqa: PLC0415 - lazy: only for the message of a refused value
 
     return json.dumps(value)
 

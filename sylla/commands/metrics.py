@@ -10,6 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from sylla.metrics.errors import EXIT_USAGE, MetricsError
 from sylla.metrics.readers import FORMATS  # the readers' registry: it imports only the standard library
 
 EXIT_CODES = (
@@ -111,7 +112,6 @@ def _log_hint(args: argparse.Namespace) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sylla.metrics.errors import EXIT_USAGE, MetricsError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     hint = _log_hint(args)
     if hint:
@@ -132,7 +132,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from sylla.metrics.errors import EXIT_USAGE, MetricsError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
     from sylla.metrics.registry import load_plugins  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     if getattr(args, "trials", None):

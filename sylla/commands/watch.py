@@ -8,10 +8,13 @@ inside `run` (``pip install 'sylla[watch]'``).
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import threading
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sylla.metrics.errors import EXIT_USAGE, MetricsError
 from sylla.metrics.readers import FOLLOWED  # the readers' registry: it imports only the standard library
 
 from .bounds import PORT_MAX, integer
@@ -100,7 +103,6 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 def _seconds(text: str) -> float:
     """A finite, non-negative number of seconds (argparse's type for --idle-timeout)."""
-    import math  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     try:
         value = float(text)
@@ -113,14 +115,12 @@ def _seconds(text: str) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     try:
         import watchfiles  # noqa: F401, PLC0415 - only asks whether the watch extra is installed
     except ImportError:
         print("sylla: sylla watch needs its extra: pip install 'sylla[watch]'", file=sys.stderr)
         return 2
-    from sylla.metrics.errors import EXIT_USAGE, MetricsError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
 
     if not Path(args.path).exists():
         print(f"sylla: {args.path}: no such file or directory", file=sys.stderr)

@@ -15,8 +15,6 @@ from lsprotocol import types
 from sylla.lsp.debounce import LintScheduler, Snapshot
 from sylla.lsp.diagnostics import LintOutcome, failed_outcome
 
-pytestmark = pytest.mark.asyncio
-
 URI = "file:///tmp/broken.json"
 TEXT = '{"instructions": [{"$phase": "1.train"}]}'
 
@@ -45,6 +43,7 @@ async def _published(failed: bool) -> list[LintOutcome]:
     return published
 
 
+@pytest.mark.asyncio
 async def test_a_lint_that_raises_is_published_as_an_error_on_the_first_line() -> None:
     published = await _published(failed=True)
     assert len(published) == 1
@@ -56,6 +55,7 @@ async def test_a_lint_that_raises_is_published_as_an_error_on_the_first_line() -
     assert "RecursionError" in diagnostic.message and "findings are unknown" in diagnostic.message
 
 
+@pytest.mark.asyncio
 async def test_without_a_failure_outcome_the_scheduler_publishes_nothing() -> None:
     # the behaviour the server had before: the reason it now always passes ``failed``
     assert await _published(failed=False) == []
