@@ -4,6 +4,7 @@ its licence as SPDX, and a user's mypy sees the types of the public API."""
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
@@ -18,6 +19,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 MYPY = Path(sys.executable).with_name("mypy")
+#: what only the tests use (the test extra): a module that imports one is test code
+TEST_ONLY = {"hypothesis", "pytest", "pytest_lsp", "playwright", "fuzzing"}
 
 pytestmark = pytest.mark.packaging
 
@@ -85,6 +88,23 @@ def test_wheel_ships_typing_marker_docs_and_spdx_licence(installed) -> None:
     assert "License-Expression: MIT" in metadata.splitlines()
     assert "License :: " not in metadata
     assert "SetuptoolsDeprecationWarning" not in log and "license" not in log.lower()
+
+
+def test_wheel_ships_no_test_harness(installed) -> None:
+    """The fuzz harnesses are test code (tests/fuzzing/): no module of the wheel is one, by its
+    name or by what it imports."""
+    wheel, _, _ = installed
+    harnesses = []
+    with zipfile.ZipFile(wheel) as z:
+        for name in z.namelist():
+            if not name.endswith(".py"):
+                continue
+            tree = ast.parse(z.read(name), name)
+            imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+            imported |= {(node.module or "").split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and not node.level}
+            if "fuzz" in name.lower() or imported & TEST_ONLY:
+                harnesses.append(f"{name}: imports {sorted(imported & TEST_ONLY)}")
+    assert not harnesses, "test code in the wheel:\n" + "\n".join(harnesses)
 
 
 def test_rule_links_work_from_a_non_editable_install(installed, tmp_path: Path) -> None:
