@@ -1,6 +1,6 @@
 """The long fuzz campaign: N structure-aware mutants of the fixtures through parse, lint,
 ``--fix``, ``fmt``, ``explain`` and the reporters (the properties of
-``sylla.linter.fuzz.check``), and a sample of them through the real ``sylla`` process, outside CI.
+``fuzzing.syllabus.check`` in ``tests/fuzzing/``), and a sample of them through the real ``sylla`` process, outside CI.
 
     python bench/fuzz.py 1000000 [--seed S] [--jobs J] [--minutes M] [--cli EVERY] [--out failures.jsonl]
 
@@ -37,7 +37,11 @@ from pathlib import Path
 # of a million distinct mutants would rewrite it for every new instruction, from two jobs.
 os.environ.setdefault("SYLLA_NO_CACHE", "1")
 
-from sylla.linter.fuzz import check, configs, mutate, neutral, strict_json
+# the harness is test code (tests/fuzzing/), not part of the package
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from fuzzing.syllabus import check, configs, mutate, neutral, strict_json
+
 from sylla.linter.languages import content_language, language_of
 
 REPO = Path(__file__).resolve().parent.parent

@@ -1,5 +1,5 @@
 """The log readers' long fuzz campaign: N structure-aware mutants of real logs through
-``compute_metrics`` (the property of ``sylla.metrics.readers.fuzz.check``: refused with a
+``compute_metrics`` (the property of ``fuzzing.readers.check`` in ``tests/fuzzing/``: refused with a
 located error, or computed with a new warning, or computed to the original's numbers; never a
 traceback), outside CI.
 
@@ -35,7 +35,12 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
-from sylla.metrics.readers import fuzz, l2logger_stream
+# the harness is test code (tests/fuzzing/), not part of the package
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from fuzzing import readers as fuzz
+
+from sylla.metrics.readers import l2logger_stream
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures" / "metrics"

@@ -10,6 +10,13 @@ cd "$(dirname "$0")/.."
 . scripts/lib.sh
 PY=${PYTHON:-python3}
 logs=out/setup
+# what .venv's install depends on: pip runs again only when one of these changed since it last
+# succeeded (re-resolving .[test] takes 10-40 s even when nothing changed), as demo.sh's stamp does
+stamp=.venv/.sylla-test.sha256
+installed() {
+  sha256sum -c --status "$stamp" 2>/dev/null && .venv/bin/python -c \
+    "import sys, sylla, pytest, xdist; sys.exit(not sylla.__file__.startswith(sys.argv[1]))" "$PWD/" 2>/dev/null
+}
 venv() {
   if [ ! -x .venv/bin/python ]; then
     "$PY" -m venv .venv
@@ -19,8 +26,13 @@ venv() {
   .venv/bin/python -m pip --version >/dev/null 2>&1 || .venv/bin/python -m ensurepip
   .venv/bin/python -m pip install -q -e ".[test]"
   sha256sum pyproject.toml >.venv/.sylla-demo.sha256  # [test] holds [metrics]: demo.sh skips pip
+  sha256sum pyproject.toml scripts/setup.sh scripts/lib.sh >"$stamp"
 }
-quiet_step ".venv with sylla[test]" "$logs/venv.log" venv
+if installed; then
+  echo "setup: .venv with sylla[test] ... as installed (pyproject.toml and set-up unchanged)"
+else
+  quiet_step ".venv with sylla[test]" "$logs/venv.log" venv
+fi
 [ "${1:-}" = "--venv-only" ] && exit 0
 for step in scripts/setup.d/*.sh; do
   [ -e "$step" ] || continue

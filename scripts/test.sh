@@ -5,8 +5,10 @@
 #
 # `--fast` sets up only .venv and runs the fast tier: every test without a tier marker
 # (editor, parity, dask, packaging, precommit, slow; see CONTRIBUTING.md), on two pytest-xdist
-# workers. The full run stays serial: the editor tests share one npm build and one .vsix.
-# Further arguments go to pytest.
+# workers. The full run uses every core: one pytest-xdist worker each, a test module's tests on
+# one worker (modules share a server, a built wheel or a cluster among their tests); the npm
+# build and the .vsix that the editor tests share are made once per run, under a lock
+# (tests/vscode/vscode_support.py). Further arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--fast" ]; then
@@ -16,4 +18,4 @@ if [ "${1:-}" = "--fast" ]; then
     -m "not (editor or parity or dask or packaging or precommit or slow)" "$@"
 fi
 bash scripts/setup.sh
-exec .venv/bin/python -m pytest -q "$@"
+exec .venv/bin/python -m pytest -q -n auto --dist loadfile "$@"

@@ -24,7 +24,7 @@ SIGNS: dict[str, tuple[str, ...]] = {
     "editor": (r"^from lsp_support import", r"\bnvim\b", r"^from vscode_support import", r"\bcode_server\b"),
     "parity": (r"\bl2m_driver\b", r"\.venv-l2m", r"\.venv-rliable", r"from \.differential", r"^from differential"),
     "dask": (r"^from distributed import", r"^import distributed", r"\bLocalCluster\b", r'"dask", "worker"|dask\W+worker'),
-    "packaging": (r'"pip", "wheel"', r"\bvsce\b"),
+    "packaging": (r'"pip", "wheel"', r'"-m", "build"', r"\bvsce\b"),
     "precommit": (r"\b_pre_commit\(\)|\"pre-commit\"\]|pre_commit\b",),
     "slow": (r"\bsync_playwright\b",),  # a real browser: seconds to start, seconds per page
     "sb3": (r"\bstable_baselines3\b", r'"sb3-(ppo|dqn)"'),  # torch's start-up and training
@@ -53,6 +53,7 @@ def test_the_signs_recognise_what_they_stand_for() -> None:
     assert needed('cmd = [str(L2M_PY), str(DRIVER)]\nDRIVER = ROOT / "tests/metrics/l2m_driver.py"\n') == {"parity"}
     assert needed("from distributed import Client\n") == {"dask"}
     assert needed('run([sys.executable, "-m", "pip", "wheel", src])\n') == {"packaging"}
+    assert needed('run([sys.executable, "-m", "build", "--outdir", dist, src])\n') == {"packaging"}
     assert needed("subprocess.run([_pre_commit(), 'install'])\n") == {"precommit"}
     assert needed("from playwright.sync_api import sync_playwright\n") == {"slow"}
     assert needed('sylla("run", path, "--agent", "sb3-ppo")\n') == {"sb3"}

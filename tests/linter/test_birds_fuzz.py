@@ -1,6 +1,6 @@
 """The reliability target for Science Birds configs (issue 38), bounded for the suite: mutants of
 every real config fixture (tests/fixtures/birds) go through lint, explain, hover text and the
-fix loop, and every property of ``sylla.linter.birds_fuzz.check`` holds: no exception; memory
+fix loop, and every property of ``fuzzing.birds.check`` holds: no exception; memory
 bounded in the file's size; a file broken for certain, or refused by the standard library's
 XML parser, is never skipped and never passes; every total is the sum of its items and every
 n_testsets the reference formula; --fix exits as a fresh lint of what it wrote. A sample of the
@@ -18,10 +18,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from fuzzing.birds import check, has_root, mutate, plain_parse_refuses
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sylla.linter.birds_fuzz import check, has_root, mutate, plain_parse_refuses
 from sylla.linter.languages import lint_text
 
 pytestmark = pytest.mark.slow

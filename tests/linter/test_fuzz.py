@@ -1,6 +1,6 @@
 """The reliability target, bounded for the suite: structure-aware mutants of every fixture
 and example go through parse, lint (every profile and type), --fix and fmt, and every
-property of ``sylla.linter.fuzz.check`` holds (no exception; fix and fmt idempotent; fmt keeps
+property of ``fuzzing.syllabus.check`` holds (no exception; fix and fmt idempotent; fmt keeps
 the JSON value, comments, notes and the line each directive names; re-linting after --fix
 does not report the fixed findings). ``bench/fuzz.py`` runs the long campaign."""
 
@@ -10,10 +10,9 @@ import random
 from pathlib import Path
 
 import pytest
+from fuzzing.syllabus import check, configs, hostile_mutation, mutate
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from sylla.linter.fuzz import check, configs, hostile_mutation, mutate
 
 pytestmark = pytest.mark.slow
 
@@ -62,7 +61,7 @@ def test_the_mutations_reach_what_they_are_for() -> None:
 @given(st.sampled_from(sorted(TEXTS)), st.integers(0, 2**32 - 1), st.sampled_from(CONFIGS), st.sampled_from(["s.json", "s.jsonc"]))
 def test_hostile_mutants_hold_the_properties(name: str, seed: int, config, path: str) -> None:
     """Issue 38's classes as properties: no exception, no file with an error that passes,
-    memory and reports bounded (``sylla.linter.fuzz``'s module docstring)."""
+    memory and reports bounded (``fuzzing.syllabus``'s module docstring)."""
     mutant = hostile_mutation(TEXTS[name], random.Random(seed))
     violations = check(mutant, config, path)
     assert violations == [], f"{name} seed={seed} {config.profile}/{config.type}:\n{mutant[:3000]!r}"

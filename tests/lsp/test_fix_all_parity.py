@@ -1,7 +1,7 @@
 """The editor's Fix All and ``sylla lint --fix`` give the same bytes (issue 28, item 2).
 
 The same texts (every syllabus and Science Birds fixture under tests/fixtures and examples/,
-plus structure-aware mutants of them from ``sylla.linter.fuzz.mutate``) go through both paths:
+plus structure-aware mutants of them from ``fuzzing.syllabus.mutate``) go through both paths:
 the CLI, in process, on a file in a temporary folder (``sylla lint --fix FILE``: the real
 read, fix loop and atomic write), and a real ``sylla lsp`` subprocess asked for the
 ``source.fixAll`` code action on the same file opened as an editor opens it (the text without
@@ -24,11 +24,11 @@ import re
 from pathlib import Path
 
 import pytest
+from fuzzing.syllabus import mutate
 from lsp_support import RecordingClient
 from lsprotocol import types
 
 from sylla.cli import main as sylla_main
-from sylla.linter.fuzz import mutate
 from sylla.linter.languages import language_of
 
 pytestmark = [pytest.mark.editor, pytest.mark.parity, pytest.mark.slow, pytest.mark.asyncio]

@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
+from fuzzing.readers import PLAIN, Table, read_table, write_table
 
 from sylla.cli import main
 from sylla.metrics import MetricsError, compute_metrics
 from sylla.metrics.readers import read_log
-from sylla.metrics.readers.fuzz import PLAIN, Table, read_table, write_table
 
 from .conftest import FIXTURES, SYLLABUS
 

@@ -1,6 +1,6 @@
 """The readers' property on fuzzed logs (issue 38): never a traceback, never a silent number.
 
-Mutants of real logs (`sylla.metrics.readers.fuzz`: rows deleted, repeated, swapped, moved or
+Mutants of real logs (`tests/fuzzing/readers.py`: rows deleted, repeated, swapped, moved or
 renumbered; block types, subtypes, statuses, task and worker names spoilt; performance values
 that are not numbers; files cut inside their last line) in every plain format and in l2logger
 logs of one and of several workers, read by each of the l2logger reader's paths, with and
@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fuzzing import readers as fuzz
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sylla.metrics.readers import fuzz, l2logger_stream
+from sylla.metrics.readers import l2logger_stream
 
 from .conftest import FIXTURES, SYLLABUS
 

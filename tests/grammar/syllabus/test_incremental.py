@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fuzzing.syllabus import mutate
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,7 +26,6 @@ from sylla.grammar.syllabus.lalr import Node, Tok
 from sylla.grammar.syllabus.model import Block, PhaseMark
 from sylla.grammar.syllabus.parse import ParseResult, parse
 from sylla.grammar.syllabus.synth import phase_pairs
-from sylla.linter.fuzz import mutate
 
 pytestmark = pytest.mark.slow
 

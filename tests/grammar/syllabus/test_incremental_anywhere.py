@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from fuzzing.syllabus import mutate
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,7 +22,6 @@ from sylla.grammar.syllabus.incremental import reparse
 from sylla.grammar.syllabus.parse import parse
 from sylla.grammar.syllabus.synth import phase_pairs
 from sylla.linter import Config, lint
-from sylla.linter.fuzz import mutate
 
 from .test_incremental import TEXTS, assert_same
 

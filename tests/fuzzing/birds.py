@@ -1,6 +1,6 @@
 """Mutations of real Science Birds configs, and the properties lint, explain and fix keep on them.
 
-The counterpart of ``fuzz`` (syllabi) for configMeta.xml and config.xml, shared by the property
+The counterpart of ``fuzzing.syllabus`` for configMeta.xml and config.xml, shared by the property
 test (``tests/linter/test_birds_fuzz.py``, hypothesis) and any longer campaign. Mutations are
 what hands, tools and disks do to a config: a value retyped as a word, a number of thousands of
 digits or past int.Parse's range, a boolean's case, an attribute or a line dropped or doubled,
@@ -26,11 +26,11 @@ from xml.etree import ElementTree
 
 from sylla.grammar.birds.describe import describe
 from sylla.grammar.birds.model import MetaConfig, numeric_fields
+from sylla.grammar.birds.numbers import game_range
 from sylla.grammar.birds.plan import n_testsets
-
-from .config import Config
-from .fixes import fix_all
-from .languages import encode_fixed, language_of, lint_text, spec_for
+from sylla.linter.config import Config
+from sylla.linter.fixes import fix_all
+from sylla.linter.languages import encode_fixed, language_of, lint_text, spec_for
 
 #: numeric attribute values and limit texts (``name="123"``, ``>123<``)
 _NUMBER = re.compile(r'(?<==")[+-]?[0-9]+(?:-[0-9]+)?(?=")|(?<=>)\s*[+-]?[0-9]+\s*(?=</)')
@@ -313,8 +313,6 @@ def _meta_consistency(model: MetaConfig, doc: dict[str, Any]) -> list[Violation]
 
 
 def _range_ok(f: Any) -> bool:
-    from sylla.grammar.birds.numbers import game_range  # noqa: PLC0415 - one helper of the grammar, for this check only
-
     return f.name == "amount" and game_range(f.raw) is not None
 
 

@@ -32,6 +32,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sylla.metrics import MetricsError, compute_metrics
+from sylla.metrics.readers import read_log
+
 #: the plain formats, each a suffix the reader detects
 PLAIN = ("csv", "tsv", "jsonl", "parquet")
 
@@ -94,7 +97,7 @@ def write_table(table: Table, path: Path, fmt: str) -> None:
     elif fmt == "jsonl":
         data = "".join(json.dumps(dict(zip(table.columns, row))) + "\n" for row in table.rows)
     else:
-        import pandas as pd  # noqa: PLC0415 - lazy: only a Parquet mutant needs it
+        import pandas as pd
 
         # Parquet's integers are 64-bit: a writer stores a larger one as a double
         columns = {c: [float(v) if type(v) is int and abs(v) >= 2**63 else v
@@ -275,10 +278,6 @@ def outcome(log: Path, syllabus: Path | None = None, allow_partial: bool = False
     """The metrics document of ``log`` (`MetricsResult.to_json`), or None when it is refused
     (`MetricsError`). Any other exception propagates: it is what `check` calls a traceback.
     ``stream=False`` reads an l2logger log with the whole-log reader only."""
-    from sylla.metrics import MetricsError, compute_metrics  # noqa: PLC0415 - lazy: the package's entry point, above the readers
-
-    from . import read_log  # noqa: PLC0415 - lazy: the readers' package imports this module's users, not this module
-
     try:
         source = log if stream else read_log(log, allow_partial=allow_partial, progress=False)
         result = compute_metrics(source, syllabus, allow_partial=allow_partial, progress=False)

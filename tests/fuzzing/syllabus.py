@@ -31,6 +31,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from jsonschema import Draft202012Validator
+
 from sylla.grammar.core import Severity
 from sylla.grammar.syllabus.detect import is_syllabus
 from sylla.grammar.syllabus.explain import explain, render_text
@@ -39,14 +41,13 @@ from sylla.grammar.syllabus.model import Unknown
 from sylla.grammar.syllabus.parse import parse
 from sylla.grammar.syllabus.schema import SCHEMA_PATH
 from sylla.kit.record import replace
-
-from .config import PROFILES, TYPES, Config
-from .edits import skip_trivia
-from .engine import lint
-from .fixes import fix_all
-from .languages import language_of, lint_text
-from .reporters import FileReport, writer
-from .suppress import directives
+from sylla.linter.config import PROFILES, TYPES, Config
+from sylla.linter.edits import skip_trivia
+from sylla.linter.engine import lint
+from sylla.linter.fixes import fix_all
+from sylla.linter.languages import language_of, lint_text
+from sylla.linter.reporters import FileReport, writer
+from sylla.linter.suppress import directives
 
 # ---------------------------------------------------------------- mutations
 
@@ -357,8 +358,6 @@ def neutral(text: str) -> str:
 def _schema_validator() -> Any:
     """The shipped schema file read by jsonschema directly: an oracle beside sylla's own
     memoised, per-instruction validation."""
-    from jsonschema import Draft202012Validator  # noqa: PLC0415 - lazy: the fuzz properties only
-
     return Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
 
 
