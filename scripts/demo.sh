@@ -2,11 +2,12 @@
 # Set up only what the demo needs (.venv with sylla[metrics,run]: no editors, npm or l2metrics
 # baseline, which are scripts/test.sh's), then tell sylla's story in six steps, one screen
 # each, on the bundled examples/ and what the steps write under out/demo/:
-#   1. sylla new writes an ANT-B syllabus over two MiniGrid rooms (and sylla lint, with the
-#      task registry, finds nothing in it);
+#   1. sylla new writes an ANT-B syllabus over two MiniGrid rooms (and sylla lint finds nothing
+#      in it);
 #   2. sylla lint finds the mistakes planted in examples/ant-b-mistakes.jsonc;
-#   3. sylla run executes the syllabus of step 1 with tabular Q-learning on real MiniGrid
-#      environments and writes an l2logger run;
+#   3. sylla lint --registry gymnasium finds its tasks among those sylla run can make, and sylla
+#      run executes it with tabular Q-learning on real MiniGrid environments, writing an
+#      l2logger run;
 #   4. sylla metrics --syllabus computes the metrics and plots of that run, then stops at the
 #      first divergence of a run that strays from its syllabus (examples/metrics/strays.csv);
 #   5. sylla run runs two agents (random, tabular-q) with two seeds each, and sylla sweep gives
@@ -116,14 +117,16 @@ step 1 "sylla new writes an ANT-B syllabus over two MiniGrid rooms, right from t
 expect 0 sylla new --type ANT-B --task Minigrid5x5 --task Minigrid6x6 --module minigridkit --pretest \
   --episodes 150 --test-episodes 20 -o "$syllabus"
 cat "$syllabus"
-# --registry gymnasium: every task and parameter is one that sylla run can make
-expect 0 sylla lint --profile pretest --registry gymnasium "$syllabus"
+expect 0 sylla lint --profile pretest "$syllabus"
 
 step 2 "sylla lint finds the mistakes planted in another syllabus"
 expect 1 sylla lint examples/ant-b-mistakes.jsonc
 
 wait_for_metrics
 step 3 "sylla run: tabular Q-learning on real MiniGrid rooms, logged with l2logger"
+# --registry gymnasium: every task and parameter is one that sylla run can make (it needs the run
+# extra, so it waits until here)
+expect 0 sylla lint --profile pretest --registry gymnasium "$syllabus"
 expect 0 sylla run "$syllabus" --agent tabular-q --seed 1 -o "$out/run" --no-progress
 # l2logger writes one folder per block, one row per episode; block 2 is 1.train on Minigrid5x5
 train=$out/run/worker-default/2-train/data-log.tsv
