@@ -26,7 +26,8 @@ SIGNS: dict[str, tuple[str, ...]] = {
     "dask": (r"^from distributed import", r"^import distributed", r"\bLocalCluster\b", r'"dask", "worker"|dask\W+worker'),
     "packaging": (r'"pip", "wheel"', r'"-m", "build"', r"\bvsce\b"),
     "precommit": (r"\b_pre_commit\(\)|\"pre-commit\"\]|pre_commit\b",),
-    "slow": (r"\bsync_playwright\b",),  # a real browser: seconds to start, seconds per page
+    # a real browser: seconds to start, seconds per page; the demo: half a minute of real runs
+    "slow": (r"\bsync_playwright\b", r'"scripts/demo\.sh"'),
     "sb3": (r"\bstable_baselines3\b", r'"sb3-(ppo|dqn)"'),  # torch's start-up and training
 }
 TIERS = ("editor", "parity", "dask", "packaging", "precommit", "slow", "sb3")
@@ -56,6 +57,7 @@ def test_the_signs_recognise_what_they_stand_for() -> None:
     assert needed('run([sys.executable, "-m", "build", "--outdir", dist, src])\n') == {"packaging"}
     assert needed("subprocess.run([_pre_commit(), 'install'])\n") == {"precommit"}
     assert needed("from playwright.sync_api import sync_playwright\n") == {"slow"}
+    assert needed('DEMO = ROOT / "scripts/demo.sh"\n') == {"slow"}
     assert needed('sylla("run", path, "--agent", "sb3-ppo")\n') == {"sb3"}
     assert needed("import json\n") == set()
 
