@@ -365,7 +365,19 @@ def markdown(server: SyllaServer) -> bool:
 
 
 def create_server() -> SyllaServer:
+    """The server with every handler registered, family by family (each ``_family`` below
+    registers the handlers of one part of the protocol on ``server``)."""
     server = SyllaServer()
+    _session(server)
+    _document_sync(server)
+    _diagnostics(server)
+    _reading(server)
+    _formatting(server)
+    return server
+
+
+def _session(server: SyllaServer) -> None:
+    """The session: initialisation, the client's settings and watched config files, shutdown."""
 
     @server.feature(types.INITIALIZE)
     @guard.notification
@@ -406,6 +418,15 @@ def create_server() -> SyllaServer:
         if any(c.uri.endswith(("pyproject.toml", "sylla.toml", ".toml", ".json")) for c in params.changes):
             server.relint_all()
 
+    @server.feature(types.SHUTDOWN)
+    @guard.notification
+    def on_shutdown(params: Any) -> None:
+        server.scheduler.shutdown()
+
+
+def _document_sync(server: SyllaServer) -> None:
+    """Open documents: each change schedules a lint (push mode) and keeps the parse current."""
+
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     @guard.notification
     def did_open(params: types.DidOpenTextDocumentParams) -> None:
@@ -439,6 +460,10 @@ def create_server() -> SyllaServer:
         server.outlines.pop(uri, None)
         if served(uri, None):
             server.clear(uri)
+
+
+def _diagnostics(server: SyllaServer) -> None:
+    """Findings on request (pull mode) and the fixes offered for them."""
 
     @server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
@@ -476,6 +501,10 @@ def create_server() -> SyllaServer:
             parsed = analysis.result if analysis is not None and analysis.text == outcome.text else None
             fixed = await server.off_loop(fix_all_text, outcome, parsed)
         return code_actions(outcome, outcome.positions.span(params.range), only, model, fixed)
+
+
+def _reading(server: SyllaServer) -> None:
+    """What the editor shows of a document: hover, completion, outline, folding, inlay hints."""
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @guard.request
@@ -565,6 +594,10 @@ def create_server() -> SyllaServer:
                 return None
             return await server.off_loop(hints, analysis, analysis.positions.span(params.range))
 
+
+def _formatting(server: SyllaServer) -> None:
+    """`sylla fmt` as the editor's Format Document."""
+
     @server.feature(types.TEXT_DOCUMENT_FORMATTING)
     @guard.request
     async def on_formatting(params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
@@ -574,10 +607,3 @@ def create_server() -> SyllaServer:
             return None
         snap = found[0]
         return await server.off_loop(fmt, snap.text, PositionMap(snap.text, server.encoding))
-
-    @server.feature(types.SHUTDOWN)
-    @guard.notification
-    def on_shutdown(params: Any) -> None:
-        server.scheduler.shutdown()
-
-    return server
