@@ -31,6 +31,7 @@ import tempfile
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from itertools import islice
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -144,17 +145,6 @@ def run_chunk(seed: int, start: int, stop: int, large: bool) -> tuple[int, Count
     return stop - start, counts, outcomes, examples
 
 
-
-def _take(it, n: int) -> list:
-    out = []
-    for _ in range(n):
-        try:
-            out.append(next(it))
-        except StopIteration:
-            break
-    return out
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("n", type=int, help="number of mutants")
@@ -172,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     deadline = t0 + args.minutes * 60 if args.minutes else None
     with ProcessPoolExecutor(args.jobs, initializer=_bound_memory, initargs=(args.memory_mb,)) as pool:
         pending = iter(chunks)
-        running = [pool.submit(run_chunk, *c) for c in _take(pending, args.jobs * 2)]
+        running = [pool.submit(run_chunk, *c) for c in islice(pending, args.jobs * 2)]
         while running:
             future = running.pop(0)
             n, c, o, ex = future.result()
@@ -184,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
                 rate = done / (time.perf_counter() - t0)
                 print(f"{done} mutants, {sum(counts.values())} violations, {rate:.0f}/s", flush=True)
             if deadline is None or time.perf_counter() < deadline:
-                running.extend(pool.submit(run_chunk, *c) for c in _take(pending, 1))
+                running.extend(pool.submit(run_chunk, *c) for c in islice(pending, 1))
     with open(args.out, "w", encoding="utf-8") as fh:
         for e in examples:
             fh.write(json.dumps(e, ensure_ascii=False) + "\n")
