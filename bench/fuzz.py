@@ -30,8 +30,6 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
-from itertools import islice
 from pathlib import Path
 
 # The schema's on-disk cache of known-valid instructions is not under test here; a campaign
@@ -41,6 +39,7 @@ os.environ.setdefault("SYLLA_NO_CACHE", "1")
 # the harness is test code (tests/fuzzing/), not part of the package
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
+from campaign import chunk_results, write_examples
 from fuzzing.syllabus import check, configs, mutate, neutral, strict_json
 
 from sylla.linter.languages import content_language, language_of
@@ -193,25 +192,15 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     done, counts, checked, examples = 0, Counter(), Counter(), []
     chunks = [(args.seed, s, min(s + args.chunk, args.n), args.cli, args.hostile) for s in range(0, args.n, args.chunk)]
-    deadline = t0 + args.minutes * 60 if args.minutes else None
-    with ProcessPoolExecutor(args.jobs) as pool:
-        pending = iter(chunks)
-        running = [pool.submit(run_chunk, *c) for c in islice(pending, args.jobs * 2)]
-        while running:
-            future = running.pop(0)
-            n, ch, c, ex = future.result()
-            done += n
-            checked.update(ch)
-            counts.update(c)
-            examples.extend(e for e in ex if sum(1 for x in examples if x["property"] == e["property"]) < 5)
-            if done % 10_000 < args.chunk:
-                rate = done / (time.perf_counter() - t0)
-                print(f"{done} inputs, {sum(counts.values())} violations, {rate:.0f}/s", flush=True)
-            if deadline is None or time.perf_counter() < deadline:
-                running.extend(pool.submit(run_chunk, *c) for c in islice(pending, 1))
-    with open(args.out, "w", encoding="utf-8") as fh:
-        for e in examples:
-            fh.write(json.dumps(e, ensure_ascii=False) + "\n")
+    for n, ch, c, ex in chunk_results(run_chunk, chunks, args.jobs, args.minutes):
+        done += n
+        checked.update(ch)
+        counts.update(c)
+        examples.extend(e for e in ex if sum(1 for x in examples if x["property"] == e["property"]) < 5)
+        if done % 10_000 < args.chunk:
+            rate = done / (time.perf_counter() - t0)
+            print(f"{done} inputs, {sum(counts.values())} violations, {rate:.0f}/s", flush=True)
+    write_examples(args.out, examples)
     elapsed = time.perf_counter() - t0
     print(f"{done} inputs in {elapsed:.0f} s ({done / elapsed:.0f}/s), seed {args.seed}")
     print("  checked  violated  property")

@@ -23,15 +23,12 @@ seed, k, family, what was mutated, the detail).
 from __future__ import annotations
 
 import argparse
-import json
 import resource
 import shutil
 import sys
 import tempfile
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
-from itertools import islice
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -39,6 +36,7 @@ from typing import Any
 # the harness is test code (tests/fuzzing/), not part of the package
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
+from campaign import chunk_results, write_examples
 from fuzzing import readers as fuzz
 
 from sylla.metrics.readers import l2logger_stream
@@ -159,25 +157,15 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     done, counts, outcomes, examples = 0, Counter(), Counter(), []
     chunks = [(args.seed, s, min(s + args.chunk, args.n), args.large) for s in range(0, args.n, args.chunk)]
-    deadline = t0 + args.minutes * 60 if args.minutes else None
-    with ProcessPoolExecutor(args.jobs, initializer=_bound_memory, initargs=(args.memory_mb,)) as pool:
-        pending = iter(chunks)
-        running = [pool.submit(run_chunk, *c) for c in islice(pending, args.jobs * 2)]
-        while running:
-            future = running.pop(0)
-            n, c, o, ex = future.result()
-            done += n
-            counts.update(c)
-            outcomes.update(o)
-            examples.extend(ex)
-            if done % 2000 < args.chunk:
-                rate = done / (time.perf_counter() - t0)
-                print(f"{done} mutants, {sum(counts.values())} violations, {rate:.0f}/s", flush=True)
-            if deadline is None or time.perf_counter() < deadline:
-                running.extend(pool.submit(run_chunk, *c) for c in islice(pending, 1))
-    with open(args.out, "w", encoding="utf-8") as fh:
-        for e in examples:
-            fh.write(json.dumps(e, ensure_ascii=False) + "\n")
+    for n, c, o, ex in chunk_results(run_chunk, chunks, args.jobs, args.minutes, _bound_memory, (args.memory_mb,)):
+        done += n
+        counts.update(c)
+        outcomes.update(o)
+        examples.extend(ex)
+        if done % 2000 < args.chunk:
+            rate = done / (time.perf_counter() - t0)
+            print(f"{done} mutants, {sum(counts.values())} violations, {rate:.0f}/s", flush=True)
+    write_examples(args.out, examples)
     elapsed = time.perf_counter() - t0
     print(f"{done} mutants in {elapsed:.0f} s ({done / elapsed:.1f}/s), seed {args.seed}: "
           + ", ".join(f"{n} {what}" for what, n in outcomes.most_common()))
