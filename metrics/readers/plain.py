@@ -108,7 +108,13 @@ def _read_jsonl(path: Path, bar: Progress) -> pd.DataFrame:
             if not line.strip():
                 continue
             try:
-                value = json.loads(line, object_pairs_hook=_one_value_per_key)
+                value = json.loads(line)
+                # each key in the line is followed by a colon: as many colons as keys, and no key
+                # was given twice; more (a colon inside a value, a nested object, or a repeated
+                # key) and the line is read again key by key, which costs half the read if done
+                # for every line
+                if isinstance(value, dict) and line.count(":") > len(value):
+                    value = json.loads(line, object_pairs_hook=_one_value_per_key)
             except json.JSONDecodeError as exc:
                 raise MetricsError(f"invalid JSON: {exc.msg}", str(path), number) from None
             except _RepeatedKey as exc:
