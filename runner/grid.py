@@ -11,7 +11,9 @@ groups come from the metadata.
 The runs go through the sweep's own executor (``sylla.metrics.sweep.execute.Executor``): in
 this process, local worker processes (``--jobs``) or a Dask cluster (``--dask``), the same path
 ``sylla sweep --dask`` takes. Each cell catches its own errors, so one failed run is reported by
-name and the others finish.
+name and the others finish. A cell writes files, so it never runs twice: when a worker process
+dies, the cells it may have held are reported as failed (``--resume`` goes on with them), the
+finished ones keep their outcome, and the cells not yet started run on fresh workers.
 """
 
 from __future__ import annotations
@@ -112,10 +114,19 @@ def check(base: "RunRequest", agents: list[str]) -> None:
 def run_grid(requests: list["RunRequest"], jobs: int | None, dask: str | None) -> list[CellOutcome]:
     """Every cell, through the sweep's executor; outcomes in the order of ``requests``."""
     from sylla.metrics.errors import MetricsError  # noqa: PLC0415 - lazy: pandas loads with the sweep's executor, only for a grid
-    from sylla.metrics.sweep.execute import Executor  # noqa: PLC0415 - lazy: as above
+    from sylla.metrics.sweep.execute import Executor, Lost  # noqa: PLC0415 - lazy: as above
 
     try:
         with Executor(len(requests), jobs=jobs, dask=dask) as executor:
-            return executor.map(run_cell, requests)
+            results = executor.each(run_cell, requests)
     except MetricsError as exc:  # a Dask address that does not answer
         raise RunError(str(exc), None, EXIT_USAGE) from None
+    return [lost(request, result.reason) if isinstance(result, Lost) else result
+            for request, result in zip(requests, results)]
+
+
+def lost(request: "RunRequest", reason: str) -> CellOutcome:
+    """A cell whose worker died: it may have written part of its run, so it is not run again
+    here; ``--resume`` goes on with it from its last checkpoint."""
+    return CellOutcome(request.agent, request.seed, request.run_dir, "failed",
+                       error=f"{reason}; the run is kept: go on with --resume", exit_code=EXIT_FAILED)

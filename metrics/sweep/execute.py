@@ -17,6 +17,7 @@ import pickle
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ..errors import EXIT_USAGE, MetricsError
@@ -158,47 +159,88 @@ class Executor:
                     self.pool = None
         return [fn(x) for x in items]
 
+    def each(self, fn: Callable[[Any], Any], items: list[Any]) -> list[Any]:
+        """``[fn(x) for x in items]`` for a ``fn`` that must not run twice (it writes files): a
+        worker that dies makes `Lost` the result of each item it may have been running, and
+        of no other. Items not yet started go to a fresh pool; in this process when there are
+        no workers."""
+        if self.client is not None:
+            return _dask_each(self.client, fn, items)
+        if self.pool is None:
+            return [fn(x) for x in items]
+        out: list[Any] = [None] * len(items)
+        for index, result in self._in_turn(fn, list(enumerate(items)), lambda i: None, lambda i: None):
+            out[index] = result
+        return out
+
     def _run_processes(self, todo: Todo, options: Options, cache_dir: str | None,
                        tracker: Tracker) -> Iterator[Outcome]:
+        work = [(spec.id, (spec, options, cache_dir, key)) for spec, key in todo]
+        for run_id, result in self._in_turn(_run_task_args, work, tracker.start, tracker.done):
+            if isinstance(result, Lost):
+                yield Outcome(run_id=run_id, error=result.reason)
+            else:
+                yield result
 
+    def _in_turn(self, fn: Callable[[Any], Any], work: list[tuple[Any, Any]],
+                 start: Callable[[Any], None], done: Callable[[Any], None]) -> Iterator[tuple[Any, Any]]:
+        """``(tag, fn(arg))`` for each ``(tag, arg)`` of ``work`` in completion order, at most one
+        item per worker at a time (so the items in flight are exactly those being computed).
+        When a worker dies, which item it held is unknown: every item in flight gets `Lost`,
+        and the pool starts afresh for the items not yet started."""
         jobs = self.jobs
-        pending = list(reversed(todo))
-        running: dict[Future, RunSpec] = {}
+        pending = list(reversed(work))
+        running: dict[Future, Any] = {}
         try:
             while pending or running:
                 while pending and len(running) < jobs:
-                    spec, key = pending[-1]
+                    tag, arg = pending[-1]
                     try:
-                        future = self.pool.submit(run_task, spec, options, cache_dir, key)
-                    except BrokenProcessPool:  # a worker died between runs: start afresh
-                        self.pool.shutdown(wait=False, cancel_futures=True)
-                        self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=self._ctx)
+                        future = self.pool.submit(fn, arg)
+                    except BrokenProcessPool:  # a worker died between items: start afresh
+                        self._renew()
                         continue
                     pending.pop()
-                    running[future] = spec
-                    tracker.start(spec.id)
-                done, _ = wait(list(running), timeout=1.0, return_when=FIRST_COMPLETED)
-                for future in done:
-                    spec = running.pop(future)
-                    tracker.done(spec.id)
+                    running[future] = tag
+                    start(tag)
+                finished, _ = wait(list(running), timeout=1.0, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    tag = running.pop(future)
+                    done(tag)
                     try:
-                        outcome = future.result()
+                        result = future.result()
                     except BrokenProcessPool:
-                        # which run's worker died is unknown: every run in flight is reported,
-                        # and a re-run computes them again (finished ones are in the cache)
-                        lost = [spec] + list(running.values())
+                        lost = [tag, *running.values()]
                         running.clear()
-                        self.pool.shutdown(wait=False, cancel_futures=True)
-                        self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=self._ctx)
+                        self._renew()
                         for other in lost:
-                            tracker.done(other.id)
-                            yield Outcome(run_id=other.id, error="a worker process died (killed, "
-                                          "or out of memory) while this run was in flight")
+                            done(other)
+                            yield other, Lost(WORKER_DIED)
                         break
-                    yield outcome
+                    yield tag, result
         finally:
             for future in running:
                 future.cancel()
+
+    def _renew(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=self._ctx)
+
+
+#: why an item in flight on a local worker has no result
+WORKER_DIED = "a worker process died (killed, or out of memory) while this run was in flight"
+
+
+@dataclass(frozen=True)
+class Lost:
+    """The result of an item whose worker died (or whose Dask task failed) while it may have
+    been running: it may have done part of its work, so it is reported, not run again."""
+
+    reason: str
+
+
+def _run_task_args(args: tuple[Any, ...]) -> Outcome:
+    return run_task(*args)
 
 
 class _Call:
@@ -283,5 +325,24 @@ def _dask_map(client: "Client", fn: Callable[[Any], Any], items: list[Any]) -> l
                          pure=False, key=_keys("chunk", len(items)))
     try:
         return [isolate.result(reply) for reply in client.gather(futures)]
+    finally:
+        client.cancel(futures)
+
+
+def _dask_each(client: "Client", fn: Callable[[Any], Any], items: list[Any]) -> list[Any]:
+    """`Executor.each` on a cluster: each item in a child of its worker (`isolate`), so a
+    crash is that item's `Lost`, and the others keep their results."""
+    futures = client.map(pickle.loads,
+                         [_blob(isolate.run_pickled, isolate.payload(fn, x)) for x in items],
+                         pure=False, key=_keys("each", len(items)))
+    out: list[Any] = []
+    try:
+        for future in futures:
+            try:
+                out.append(isolate.result(future.result()))
+            except Exception as exc:  # noqa: BLE001 - KilledWorker, a dead child, a lost connection
+                text = str(exc) if isinstance(exc, isolate.ChildDied) else describe(exc)
+                out.append(Lost(f"on the Dask cluster: {text}"))
+        return out
     finally:
         client.cancel(futures)

@@ -7,6 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from sylla.runner.grid import folder
+
 from .support import FIX, rows, sylla
 
 SYLLABUS = FIX / "ant-minigrid.json"
@@ -88,3 +92,21 @@ def test_an_agent_that_cannot_be_made_is_named_and_the_other_runs_finish(tmp_pat
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     assert f"{broken} seed 0: agent" in proc.stderr and "no GPU found" in proc.stderr
     assert rows(out / "random" / "seed-0")
+
+
+def test_a_dead_worker_fails_only_its_cells_and_finished_ones_keep_their_outcome(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cell writes files, so it never runs twice: the worker that dies fails its own cell
+    (kept for --resume), and the cell that finished on the other worker is reported as written,
+    not recomputed here (it used to be, and then refused as "exists")."""
+    out = tmp_path / "grid"
+    dies = "sylla_runner_fixtures.agents:DiesAfter"
+    monkeypatch.setenv("SYLLA_FIXTURE_DIE_AFTER", str(out / "random" / "seed-0" / "run.json"))
+    proc = sylla("run", str(SYLLABUS), "--agent", "random", "--agent", dies, "--seeds", "0", "-o", str(out),
+                 "--jobs", "2")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert "exists" not in proc.stderr, proc.stderr
+    assert f"wrote {out / 'random' / 'seed-0'} (" in proc.stderr and ", complete)" in proc.stderr
+    assert f"{dies} seed 0: a worker process died" in proc.stderr and "--resume" in proc.stderr
+    assert json.loads((out / "random" / "seed-0" / "run.json").read_text())["status"] == "complete"
+    assert (out / folder(dies) / "seed-0" / "run.json").is_file()

@@ -28,7 +28,7 @@ def test_a_grid_on_a_local_cluster_equals_the_runs_made_alone(tmp_path: Path) ->
         assert proc.returncode == 0, proc.stderr
         with Client(cluster.scheduler_address, timeout="30s") as client:
             prefixes = set(client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.task_prefixes)))
-        assert "sylla-chunk" in prefixes
+        assert "sylla-each" in prefixes  # the cells ran on the cluster (`Executor.each`)
     alone = tmp_path / "alone"
     assert sylla("run", str(syllabus), "--agent", "tabular-q", "--seed", "1", "-o", str(alone)).returncode == 0
     assert rows(tmp_path / "grid" / "tabular-q" / "seed-1") == rows(alone)
