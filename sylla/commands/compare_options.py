@@ -12,7 +12,6 @@ from .bounds import SEED_MAX, integer, real
 #: 50,000), and the draws cost time and memory in proportion
 MAX_REPS = 10_000_000
 
-
 EXIT_CODES = (
     (0, "the comparison was computed"),
     (1, "bad input: rows that cannot be compared (the message says why)"),

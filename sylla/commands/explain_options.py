@@ -11,7 +11,6 @@ from .bounds import integer
 #: the work and the output grow with workers x blocks (a billion workers ran for hours)
 MAX_WORKERS = 1024
 
-
 EXIT_CODES = (
     (0, "the syllabus parsed cleanly"),
     (1, "syntax or schema errors (printed as path:line:col: message)"),

@@ -12,7 +12,6 @@ from .bounds import SEED_MAX, integer, real
 #: no reward is written as inf
 PARAMETER_MAX = 1e12
 
-
 EXIT_CODES = (
     (0, "the log was written"),
     (1, "the syllabus has syntax or schema errors, or schedules no episodes, or more than 10^9 (H506)"),

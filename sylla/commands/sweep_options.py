@@ -11,7 +11,6 @@ from .bounds import integer
 #: ``--jobs 10**9`` over thousands of runs would start thousands of them
 MAX_JOBS = 256
 
-
 EXIT_CODES = (
     (0, "every run was computed (or read from the cache)"),
     (1, "at least one run failed (each is reported with its path and error)"),

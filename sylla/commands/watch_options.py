@@ -15,7 +15,6 @@ from .bounds import PORT_MAX, integer
 #: own reason is printed first; far above the pause of a healthy run between two episodes
 IDLE_TIMEOUT = 300.0
 
-
 EXIT_CODES = (
     (0, "--check: the run completed its schedule; without --check: the server was stopped"),
     (1, "--check: the run diverged from its syllabus (episode, expected, found and the "
