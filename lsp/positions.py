@@ -80,10 +80,6 @@ class PositionMap:
         p = self.position(offset)
         return {"line": p.line, "character": p.character}
 
-    def wire_range(self, span: Span) -> dict[str, dict[str, int]]:
-        """``range(span)`` in its JSON form (see ``wire``)."""
-        return {"start": self.wire(span.start), "end": self.wire(span.end)}
-
     @property
     def text(self) -> str:
         return self.lines.text

@@ -1,8 +1,12 @@
-"""The ``sylla`` command line: a thin dispatcher over one module per subcommand.
+"""The ``sylla`` command line: a thin dispatcher over two modules per subcommand.
 
-Each subcommand lives in ``sylla/commands/<name>.py`` and provides ``register(subparsers)``;
-the module may import only the standard library at import time, so that start-up stays fast
-(heavy libraries are imported inside the command's run function).
+A subcommand's options are ``sylla/commands/<name>_options.py``: ``register(subparsers)`` adds
+its parser, and ``EXIT_CODES`` its exit-code table. Those modules import only the standard
+library (and ``sylla.metrics.readers``' format names, which are standard library too), so that
+``sylla --help`` and the parse of every command stay fast. What the command does is
+``sylla/commands/<name>.py``, which imports what it needs at its top and provides
+``run(args) -> exit code``: `main` imports it, by name, once the arguments have parsed
+(`command_body`), the one place a command's work is loaded late.
 """
 
 from __future__ import annotations
@@ -13,11 +17,13 @@ import importlib
 import os
 import sys
 
+from sylla.kit.gc_pause import paused_gc
 from sylla.kit.no_typing import TYPE_CHECKING
 from sylla.kit.version import __version__
 from sylla.suggest import NATIVE_SUGGESTIONS, unrecognized_message, with_choice_hint
 
 if TYPE_CHECKING:
+    from types import ModuleType
     from typing import Any, NoReturn, Sequence
 
 # Order is the order of ``sylla --help``.
@@ -158,6 +164,26 @@ class _OneCommand:
         return parser
 
 
+def command_options(name: str) -> ModuleType | None:
+    """The module of subcommand ``name``'s options; None when that command is not installed (an
+    extra left out)."""
+    module = f"sylla.commands.{name}_options"
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name == module:
+            return None
+        raise
+
+
+def command_body(name: str) -> ModuleType:
+    """The module that runs subcommand ``name`` (``run(args)``). Its imports only allocate (the
+    modules live as long as the process), so the cyclic garbage collector is paused while they
+    load: its passes walked every young object over and over to free nothing (issue 24)."""
+    with paused_gc():
+        return importlib.import_module(f"sylla.commands.{name}")
+
+
 def command_parser(name: str) -> argparse.ArgumentParser | None:
     """The parser of one subcommand alone, for its arguments after the name (what `main` builds
     when the first argument names a command: importing and building the other subcommands'
@@ -167,14 +193,11 @@ def command_parser(name: str) -> argparse.ArgumentParser | None:
 
 
 def _register(name: str, sub: Any) -> argparse.ArgumentParser | None:
-    """Import subcommand ``name``'s module and add its parser to ``sub`` (subparsers), laid out
+    """Import subcommand ``name``'s options and add its parser to ``sub`` (subparsers), laid out
     with its exit codes; None when that command is not installed (an extra left out)."""
-    try:
-        module = importlib.import_module(f"sylla.commands.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name == f"sylla.commands.{name}":
-            return None
-        raise
+    module = command_options(name)
+    if module is None:
+        return None
     module.register(sub)
     command = sub.choices.get(name)
     if command is not None:
@@ -239,11 +262,12 @@ def _run(argv: Sequence[str]) -> int:
     command = command_parser(argv[0]) if argv and argv[0] in COMMANDS else None
     parser = command or build_parser()
     args = parser.parse_args(argv[1:] if command is not None else argv)
-    if not getattr(args, "run", None):
+    name = argv[0] if command is not None else getattr(args, "command", None)
+    if not name:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     try:
-        return int(args.run(args) or 0)
+        return int(command_body(name).run(args) or 0)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

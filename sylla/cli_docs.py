@@ -1,10 +1,11 @@
 """Generate docs/cli.md, the per-command reference, from the argparse definitions.
 
-The options, their help, defaults and exit codes are written once, in ``sylla/commands/*``;
-``sylla COMMAND --help`` and this page are two renderings of them, so they cannot drift apart
-(a test fails when the checked-in page is stale, as for docs/rules.md). The rendering is our
-own, not argparse's help formatter, whose layout changes between Python versions and with the
-terminal width: the page must come out the same wherever it is regenerated.
+The options, their help, defaults and exit codes are written once, in
+``sylla/commands/*_options.py``; ``sylla COMMAND --help`` and this page are two renderings of
+them, so they cannot drift apart (a test fails when the checked-in page is stale, as for
+docs/rules.md). The rendering is our own, not argparse's help formatter, whose layout changes
+between Python versions and with the terminal width: the page must come out the same wherever
+it is regenerated.
 
 Regenerate with ``python -m sylla.cli_docs``.
 """
@@ -12,11 +13,10 @@ Regenerate with ``python -m sylla.cli_docs``.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from pathlib import Path
 
-from sylla.cli import COMMANDS, HelpFormatter, build_parser, command_exit_codes
+from sylla.cli import COMMANDS, HelpFormatter, build_parser, command_exit_codes, command_options
 
 #: next to docs/rules.md (linter.rule.DOCS_PATH): docs/ in a checkout, sylla/docs/ installed
 CLI_DOCS_PATH = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
@@ -76,7 +76,7 @@ def command_markdown(name: str, parser: argparse.ArgumentParser, summary: str) -
         if isinstance(action, argparse._HelpAction):
             continue
         out.append(f"| `{_invocation(action)}` | {_help(action, prog)} |\n")
-    codes = command_exit_codes(name, importlib.import_module(f"sylla.commands.{name}"))
+    codes = command_exit_codes(name, command_options(name))
     if codes:
         out.append("\n| exit code | meaning |\n| --- | --- |\n")
         out.extend(f"| {code} | {' '.join(meaning.split())} |\n" for code, meaning in codes)

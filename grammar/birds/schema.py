@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from sylla.grammar.core import Diagnostic, Span
 from sylla.kit.suggest import did_you_mean
@@ -153,8 +153,3 @@ def _tags(text: str | None) -> str:
         return ""
     names = re.findall(r"'([^']+)'", text)
     return " or ".join(f"<{n}>" for n in names)
-
-
-def iter_schema_files() -> Iterator[Path]:
-    for name in SCHEMA_FILES.values():
-        yield SCHEMA_DIR / name

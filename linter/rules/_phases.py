@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from sylla.grammar.core import Span
 from sylla.grammar.syllabus.model import PhaseMark, Syllabus
 
 from ..complete import blocks_by_phase  # noqa: F401 - the phase rules import it from here
@@ -16,9 +15,3 @@ def valid_phases(model: Syllabus) -> list[PhaseMark]:
 def is_pretest(phase: PhaseMark | None, profile: str) -> bool:
     """A leading ``0.test`` that the ``pretest`` profile allows."""
     return phase is not None and profile == "pretest" and phase.number == 0 and phase.kind == "test"
-
-
-def next_instruction_span(model: Syllabus, index: int) -> Span | None:
-    return model.instructions[index + 1].span if index + 1 < len(model.instructions) else None
-
-

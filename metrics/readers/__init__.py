@@ -64,6 +64,10 @@ class Reader:
     #: step that renames the table's tasks (variant-agnostic mode) drops them and aligns the
     #: table again; False: runs it returns replace the table (a streamed read)
     runs_from_frame: bool = False
+    #: its logs hold a row per episode, which the schedule aligns episode by episode; False: a
+    #: score per phase and task, so a syllabus is compared, and a run's progress counted, phase
+    #: by phase (`checks_syllabus`)
+    per_episode: bool = True
 
     def claims(self, path: Path, search: bool = True) -> bool:
         """Whether ``path`` (which exists) is a log of this format, told from its name, layout or
@@ -121,6 +125,7 @@ class Iscil(Reader):
     name = "iscil"
     provides = frozenset({"tests", "scores"})
     runs_from_frame = True
+    per_episode = False
 
     def claims(self, path: Path, search: bool = True) -> bool:
         if not path.is_dir() and kind_of(path) is not None:

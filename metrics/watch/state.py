@@ -21,7 +21,7 @@ from sylla.grammar.syllabus.schedule import schedule
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.feasibility import feasibility
 from sylla.metrics.memo import RangeMemo
-from sylla.metrics.readers import detect, read_log
+from sylla.metrics.readers import detect, read_log, reader_for
 from sylla.metrics.readers.sniff import is_l2logger
 from sylla.metrics.registry import load_plugins, resolve_params
 from sylla.metrics.result import compute_metrics
@@ -228,7 +228,7 @@ def full_state(mirror: "Mirror", options: Options, model: "Syllabus | None", cur
                            duplicates=options.duplicates, options=values)
         frame = log.frame
         divergence, progress = None, empty
-        if model is not None and log.format == "iscil":
+        if model is not None and not reader_for(log.format).per_episode:
             progress = (iscil or IscilProgress(mirror)).progress(model, _iscil_filter(options))
         elif "episode" in frame.columns and not frame.empty:
             if model is not None:
@@ -252,7 +252,7 @@ def full_state(mirror: "Mirror", options: Options, model: "Syllabus | None", cur
     except MetricsError as exc:
         progress, divergence = empty, None
         fmt = log.format if log is not None else _format(mirror, options)
-        if model is not None and fmt == "iscil":
+        if model is not None and fmt is not None and not reader_for(fmt).per_episode:
             progress = (iscil or IscilProgress(mirror)).progress(model, _iscil_filter(options))
         else:
             if frame is None and model is not None and mirror.path.is_dir():

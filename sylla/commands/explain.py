@@ -1,4 +1,6 @@
-"""``sylla explain FILE``: phases, blocks, episode ranges, learning and the syllabus type."""
+"""``sylla explain FILE``: phases, blocks, episode ranges, learning and the syllabus type; of
+a folder, every file in it, or a folder of wave-3 trial files as one schedule. Its options
+are in ``explain_options``."""
 
 from __future__ import annotations
 
@@ -8,64 +10,29 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from sylla.commands.bounds import integer
-from sylla.commands.common import print_core_diagnostics, read_source
+from sylla.grammar.syllabus.explain import explain, render_text
+from sylla.grammar.syllabus.parse import parse
+from sylla.linter import Config, ConfigError, load_config
+from sylla.linter.languages import FALLBACK, content_language, spec_for
 
-#: the most parallel workers ``--workers`` lays out: each lane is the whole schedule again, so
-#: the work and the output grow with workers x blocks (a billion workers ran for hours)
-MAX_WORKERS = 1024
+from .files import discover, print_core_diagnostics, read_source
 
 if TYPE_CHECKING:
     from sylla.grammar.syllabus.model import Syllabus
-    from sylla.linter import Config
     from sylla.linter.language import LanguageSpec
 
 
-EXIT_CODES = (
-    (0, "the syllabus parsed cleanly"),
-    (1, "syntax or schema errors (printed as path:line:col: message)"),
-    (2, "usage error, unreadable file, or a file that is not a syllabus"),
-)
-
-
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "explain", help="show the schedule of a syllabus and its inferred type",
-        description="Print the phases and blocks of a syllabus with their episode ranges, "
-        "learning on/off, totals, and the syllabus type with its reason.",
-    )
-    p.add_argument("file", metavar="FILE", help="syllabus file ('-' reads standard input)")
-    p.add_argument("-f", "--format", choices=("text", "json"), default="text",
-                   help="text: a table for people; json: the stable document tools read (keys are only added)")
-    p.add_argument("-o", "--output-file", metavar="FILE", help="write the output to FILE instead of standard output")
-    p.add_argument("--workers", type=integer(1, MAX_WORKERS), default=1, metavar="K", help="split blocks across K parallel workers")
-    p.add_argument("--worker", type=integer(0, MAX_WORKERS - 1), default=0, metavar="I", help="with --workers K: show worker I's schedule (0 .. K-1)")
-    p.add_argument("--metrics", action="store_true",
-                   help="instead of the schedule: which metrics this syllabus can yield, each 'no' with its reason and "
-                   "smallest fix (JSON: {\"metrics\": [{name, feasible, reason, fix, pairs}]})")
-    p.add_argument("--ste-task", action="append", default=[], metavar="NAME",
-                   help="with --metrics: a task that single-task-expert runs (--ste) will cover (repeatable)")
-    p.set_defaults(run=run)
-
-
 def run(args: argparse.Namespace) -> int:
-    from sylla.grammar.syllabus.explain import explain, render_text  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from sylla.grammar.syllabus.parse import parse  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-
     if not 0 <= args.worker < args.workers:
         print(f"sylla: --worker must be between 0 and {args.workers - 1} (--workers {args.workers})", file=sys.stderr)
         return 2
     if args.file != "-" and os.path.isdir(args.file):
-        from sylla.commands.trials_cli import explain_trials_folder  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-
-        handled = explain_trials_folder(args.file, args.format)  # None: no wave-3 trial files
+        handled = explain_trials_folder(args.file, args.format)
         return handled if handled is not None else explain_folder(args.file, args.format)
     source = read_source(args.file)
     if source is None:
         return 2
     name, data = source
-    from sylla.linter.languages import FALLBACK, content_language, spec_for  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-
     language = content_language(data, None if args.file == "-" else args.file)
     if language != FALLBACK:  # every other language explains itself through its descriptor
         return explain_document(spec_for(language), name, data, args.format)
@@ -125,12 +92,26 @@ def _emit(doc: Any, text: str, fmt: str) -> None:
         print(text)
 
 
+def explain_trials_folder(folder: str, fmt: str) -> int | None:
+    """The protocol of a folder of wave-3 trial files as a schedule; None: no trial files here."""
+    from sylla.grammar.trials.schedule import load_folder, schedule  # noqa: PLC0415 - lazy: start-up, the trial files' model and parser load only for a folder
+    from sylla.grammar.trials.schedule import render_text as render_schedule  # noqa: PLC0415 - lazy: as above
+    orderings, errors = load_folder(folder)
+    if not orderings and not errors:
+        return None
+    for e in errors:
+        print(e, file=sys.stderr)
+    doc = schedule(orderings)
+    if fmt == "json":
+        json.dump(doc, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        print(render_schedule(doc))
+    return 1 if errors else 0
+
+
 def explain_folder(folder: str, fmt: str) -> int:
     """Explain every file under ``folder`` that sylla reads, each in its language (JSON: a list of documents)."""
-    from sylla.linter.languages import content_language, spec_for  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-
-    from .lint import discover  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-
     docs: list[Any] = []
     texts: list[str] = []
     status = 0
@@ -157,8 +138,6 @@ def explain_folder(folder: str, fmt: str) -> int:
 def _config_for(path: str) -> "Config":
     """The file's config (for its ``syllabi`` globs); the defaults, with a warning, when the
     config is broken (explain does not lint, so a bad rule code there need not stop it)."""
-    from sylla.linter import Config, ConfigError, load_config  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-
     try:
         return load_config(None if path == "-" else path)
     except ConfigError as exc:

@@ -1,30 +1,21 @@
 """``sylla fmt [PATH ...] [--check] [--diff]``: the canonical layout, the same code the
 language server formats with. Exit 0 when nothing changes (or was rewritten), 1 when
-``--check``/``--diff`` finds files to reformat, 2 on syntax or I/O errors."""
+``--check``/``--diff`` finds files to reformat, 2 on syntax or I/O errors. Its options are in
+``fmt_options``."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
+from sylla.linter import format_text
+from sylla.linter.languages import content_language, spec_for
+from sylla.linter.write import write_text
 
-def register(sub: "argparse._SubParsersAction") -> None:
-    p = sub.add_parser("fmt", help="rewrite syllabi in the canonical layout (keeps comments)")
-    p.add_argument("paths", nargs="*", default=["."], metavar="PATH",
-                   help="files or folders (default: .); folders are searched for syllabi; - reads stdin and writes stdout")
-    p.add_argument("--check", action="store_true", help="only report files that would change")
-    p.add_argument("--diff", action="store_true", help="print the changes as a diff, write nothing")
-    p.add_argument("--stdin-filename", metavar="NAME", help="with -: the name to report for standard input")
-    p.set_defaults(run=run)
+from .files import discover, print_diff, read_source
 
 
 def run(args: argparse.Namespace) -> int:
-    from sylla.linter import format_text  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from sylla.linter.write import write_text  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-
-    from .common import read_source  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from .lint import discover, print_diff  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-
     status = 0
     for path in discover(args.paths):
         source = read_source(path, args.stdin_filename)
@@ -32,8 +23,6 @@ def run(args: argparse.Namespace) -> int:
             status = 2
             continue
         name, data = source
-        from sylla.linter.languages import content_language, spec_for  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-
         unformatted = spec_for(content_language(data)).unformatted  # by content alone, as the printer reads it
         if unformatted is not None:
             print(f"sylla: {name}: {unformatted} is not formatted by sylla; left as is", file=sys.stderr)

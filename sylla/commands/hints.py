@@ -49,7 +49,7 @@ def syllabus_given_as_log(path: str) -> str | None:
     """What to say when the log given to ``sylla metrics`` is a syllabus file, else None."""
     if not os.path.isfile(path):  # a log folder: no need to load the syllabus detector
         return None
-    from sylla.grammar.syllabus.detect import is_syllabus_file  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.grammar.syllabus.detect import is_syllabus_file  # noqa: PLC0415 - lazy: start-up, the syllabus detector loads only for a log given as a file
 
     if not is_syllabus_file(path):
         return None
@@ -63,9 +63,9 @@ def folder_of_runs(path: str) -> str | None:
     ``sylla metrics``, and only once the folder is known not to be one run itself."""
     if not os.path.isdir(path) or is_log_dir(path):
         return None
-    from sylla.metrics.errors import MetricsError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from sylla.metrics.readers import detect  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from sylla.metrics.sweep.discover import discover  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.metrics.errors import MetricsError  # noqa: PLC0415 - lazy: start-up, sylla lint imports this module too, and loads none of the metrics
+    from sylla.metrics.readers import detect  # noqa: PLC0415 - lazy: as above
+    from sylla.metrics.sweep.discover import discover  # noqa: PLC0415 - lazy: start-up, the sweep's run discovery loads only for a folder that is not one run
 
     try:
         detect(Path(path))

@@ -1,87 +1,21 @@
-"""``sylla metrics``: compute lifelong-learning metrics from a log (and its syllabus).
-
-Only the standard library is imported here; numpy, pandas and matplotlib load inside `run`, so
-``sylla lint`` and ``sylla explain`` never pay for them.
+"""``sylla metrics``: compute lifelong-learning metrics from a log (and its syllabus); with
+``--trials``, the learning curves of a wave-3 delivery. Its options are in ``metrics_options``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
 from sylla.metrics.errors import EXIT_USAGE, MetricsError
-from sylla.metrics.readers import FORMATS  # the readers' registry: it imports only the standard library
+from sylla.metrics.registry import load_plugins
+from sylla.metrics.report import write_outputs
+from sylla.metrics.result import compute_metrics
 
-EXIT_CODES = (
-    (0, "metrics computed (warnings, if any, are printed on stderr)"),
-    (1, "the data cannot be turned into metrics: a bad or unreadable row, NaN/inf/text "
-        "performance, a missing or uninterpretable column, a log that disagrees with its "
-        "syllabus, an invalid syllabus, a duplicate episode with --duplicates error"),
-    (2, "usage: unknown or invalid option or -P value, a file or directory that does not "
-        "exist or cannot be opened, a directory of no known log format"),
-)
-
-
-def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    p = subparsers.add_parser(
-        "metrics", help="compute lifelong-learning metrics from a log",
-        description="Map a syllabus onto logged performance and compute the reference, "
-                    "l2metrics-compatible and GEM metrics (formulas and sources: "
-                    "docs/metrics.md).")
-    p.add_argument("path", nargs="?", metavar="LOG", help="the log, as --log/-l takes it "
-                   "(either spelling works)")
-    p.add_argument("--syllabus", "-s", metavar="S", help="the syllabus that produced the log "
-                   "(default: none; structured logs are then split by their own blocks)")
-    p.add_argument("--log", "-l", metavar="L", help="a reward log (CSV/TSV/JSONL/Parquet), an "
-                   "l2logger directory, a learnkit directory, or continual-imitation "
-                   "training_log.log files (a file, an experiment folder or a root; "
-                   "-P iscil_filter=SUBSTR) (required unless --list)")
-    p.add_argument("--log-format", default="auto", metavar="FMT",
-                   choices=FORMATS,
-                   help=f"override format detection: {', '.join(FORMATS)} (default: auto)")
-    p.add_argument("--ste", action="append", default=[], metavar="PATH",
-                   help="single-task-expert run, or a directory of runs such as l2logger "
-                        "STE runs side by side (repeatable; default: none)")
-    p.add_argument("--ste-store", metavar="DIR", help="store the STE data given with --ste "
-                   "here (default: not stored)")
-    p.add_argument("--ste-store-format", default="parquet", choices=("parquet", "csv"),
-                   help="file format for --ste-store (default: parquet)")
-    p.add_argument("--perf", default=None, metavar="COLUMN",
-                   help="performance column (default: the first of an l2logger log's "
-                        "metrics_columns, else reward)")
-    p.add_argument("--format", "-f", default="text",
-                   choices=("text", "json", "csv", "parquet", "l2metrics"),
-                   help="output format (default: text); l2metrics writes l2metrics 3.1.0's "
-                        "<name>_metrics.json and <name>_regime.tsv into --out (default: .)")
-    p.add_argument("--name", metavar="NAME", help="with --format l2metrics: the files' base "
-                   "name (l2metrics' -o; default: the log folder's name)")
-    p.add_argument("--out", "-o", metavar="DIR", help="write outputs (and plots) into DIR "
-                   "(default: standard output)")
-    p.add_argument("--plots", action="store_true", help="write PNG learning curves and the "
-                   "transfer matrix (into --out DIR, default ./metrics-plots)")
-    p.add_argument("--param", "-P", action="append", default=[], metavar="NAME=VALUE",
-                   help="set a metric parameter (see --list for names and defaults), e.g. "
-                        "-P s=0.2 -P aggregation=median (repeatable)")
-    p.add_argument("--metric", "-m", action="append", default=[], metavar="NAME",
-                   help="run only these metric plugins (repeatable; default: all)")
-    p.add_argument("--allow-partial", action="store_true",
-                   help="accept a log that ends early or has suspect rows that can still be "
-                        "read unambiguously, mark the metrics it affects and warn "
-                        "(default: such logs are errors)")
-    p.add_argument("--duplicates", default="warn", choices=("warn", "error"),
-                   help="an episode logged twice with different values in a plain log: warn "
-                        "and average, or stop with an error (default: warn)")
-    p.add_argument("--l2metrics-compat", action="store_true",
-                   help="in variant-agnostic mode, match STE runs and -d range keys to a task "
-                        "by name prefix as l2metrics 3.1.0 does (task 'ab' then also takes "
-                        "'abc_y''s); default: exact base names (docs/metrics.md)")
-    p.add_argument("--list", action="store_true", help="list metric plugins and parameters")
-    p.add_argument("--no-progress", action="store_true", help="never show a progress bar "
-                   "(default: shown on a terminal for runs that take over about a second)")
-    p.add_argument("--trials", metavar="DIR", help="--log is a wave-3 delivery folder: draw its learning curves "
-                   "against the trial files in DIR (json/)")
-    p.set_defaults(run=run)
+from .hints import folder_of_runs, syllabus_given_as_log
+from .params import metric_params
 
 
 def _list(plugins: list) -> str:
@@ -99,8 +33,6 @@ def _list(plugins: list) -> str:
 def _log_hint(args: argparse.Namespace) -> str | None:
     """Take the log from LOG or --log/-l (both are guesses a newcomer makes), and say in one
     line when it is the wrong kind of input: a syllabus, or a folder of runs for sylla sweep."""
-    from .hints import folder_of_runs, syllabus_given_as_log  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-
     path = getattr(args, "path", None)
     if path and args.log and path != args.log:
         return f"the log is given twice ({path} and --log {args.log}); give one"
@@ -112,7 +44,6 @@ def _log_hint(args: argparse.Namespace) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-
     hint = _log_hint(args)
     if hint:
         print(f"sylla: {hint}", file=sys.stderr)
@@ -132,11 +63,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from sylla.metrics.registry import load_plugins  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-
     if getattr(args, "trials", None):
-        from sylla.commands.trials_cli import metrics_trials  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-
         return metrics_trials(args)
     plugins = load_plugins()
     if args.list:
@@ -144,14 +71,9 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     if not args.log:
         raise MetricsError("--log is required (or --list)", exit_code=EXIT_USAGE)
-    from .common import metric_params  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-
     params = metric_params(args.param)
     if args.l2metrics_compat:
         params["l2metrics_compat"] = "true"
-    from sylla.metrics.report import write_outputs  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from sylla.metrics.result import compute_metrics  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-
     result = compute_metrics(
         args.log, args.syllabus, ste=args.ste, ste_store=args.ste_store,
         ste_store_format=args.ste_store_format, perf=args.perf, log_format=args.log_format,
@@ -160,7 +82,7 @@ def _run(args: argparse.Namespace) -> int:
         duplicates=args.duplicates)
     out = Path(args.out) if args.out else None
     if args.format == "l2metrics":
-        from sylla.metrics.l2m_output import write_l2metrics  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+        from sylla.metrics.l2m_output import write_l2metrics  # noqa: PLC0415 - lazy: start-up, pandas loads only with --format l2metrics
 
         # l2metrics' files hold the log's own regimes, which l2metrics computes without a
         # syllabus; the syllabus has checked the log above
@@ -174,7 +96,7 @@ def _run(args: argparse.Namespace) -> int:
     else:
         write_outputs(result, args.format, out, sys.stdout)
     if args.plots:
-        from sylla.metrics.plots import write_plots  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+        from sylla.metrics.plots import write_plots  # noqa: PLC0415 - lazy: start-up, the plot writer loads only with --plots
 
         written = write_plots(result, (out or Path("metrics-plots")) / "plots")
         print(f"sylla: wrote {len(written)} plot(s) to {written[0].parent if written else out}",
@@ -182,4 +104,43 @@ def _run(args: argparse.Namespace) -> int:
     if args.format != "text":
         for warning in result.warnings:
             print(f"sylla: warning: {warning}", file=sys.stderr)
+    return 0
+
+
+def metrics_trials(args: argparse.Namespace) -> int:
+    """``sylla metrics --log DELIVERY_DIR --trials json/``: learning curves of a wave-3 delivery."""
+    from sylla.metrics.learning_curves import compute, render_text, tidy, write_plots  # noqa: PLC0415 - lazy: start-up, pandas loads only with --trials
+    from sylla.metrics.readers.deliveries import read_trials  # noqa: PLC0415 - lazy: as above
+
+    data = read_trials(args.log, args.trials)
+    tables = compute(data)
+    long = tidy(tables)
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+    if args.format == "text":
+        text = render_text(data, tables)
+        print(text)
+        if out is not None:
+            (out / "learning_curves.txt").write_text(text + "\n", encoding="utf-8")
+    elif args.format == "json":
+        doc = {"derived_predictions": data.derived, "notes": data.notes, "bad_rows": data.bad,
+               "rows": json.loads(long.to_json(orient="records"))}
+        text = json.dumps(doc, indent=2)
+        (out / "learning_curves.json").write_text(text + "\n") if out else print(text)
+    elif args.format == "csv":
+        (long.to_csv(out / "learning_curves.csv", index=False) if out else sys.stdout.write(long.to_csv(index=False)))
+    else:
+        target = (out or Path(".")) / "learning_curves.parquet"
+        long.to_parquet(target, index=False)
+        print(f"sylla: wrote {target}", file=sys.stderr)
+    if args.format != "text":
+        for note in data.notes:
+            print(f"sylla: note: {note}", file=sys.stderr)
+        for name, reasons in data.bad.items():
+            for reason, rows in reasons.items():
+                print(f"sylla: bad rows: {name}: {len(rows)} {reason}: rows {', '.join(map(str, rows[:8]))}", file=sys.stderr)
+    if args.plots:
+        written = write_plots(tables, (out or Path("metrics-plots")) / "plots")
+        print(f"sylla: wrote {len(written)} plot(s) to {written[0].parent}", file=sys.stderr)
     return 0

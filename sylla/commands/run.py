@@ -1,7 +1,5 @@
 """``sylla run SYLLABUS --agent AGENT -o RUN_DIR``: execute a syllabus on Gymnasium environments.
-
-Only the standard library is imported here; the runner (gymnasium, MiniGrid, l2logger, numpy)
-loads inside `run`.
+Its options are in ``run_options``.
 """
 
 from __future__ import annotations
@@ -9,67 +7,19 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+import threading
 
 from sylla.kit.no_typing import TYPE_CHECKING
-
-from .bounds import COUNT_MAX, PORT_MAX, SEED_MAX, integer
-from .sweep import MAX_JOBS
+from sylla.metrics.errors import MetricsError
+from sylla.runner.agents.load import parse_args
+from sylla.runner.errors import RunError
+from sylla.runner.grid import cells, check, parse_seeds
+from sylla.runner.grid import run_grid as run_cells
+from sylla.runner.run import RunRequest, run_one
+from sylla.runner.tasks.errors import TaskError
 
 if TYPE_CHECKING:
     from typing import Any, Callable
-
-EXIT_CODES = (
-    (0, "the run finished (or, with --resume, was already finished)"),
-    (1, "the syllabus has errors, or the run stopped on an environment or agent failure (the message names "
-        "the episode, the task and the syllabus line; the log holds every episode before it)"),
-    (2, "usage: an unknown task, parameter or agent, a value an environment refuses, an output folder that "
-        "exists (without --force or --resume) or cannot be written, a missing file"),
-    (130, "stopped by Ctrl-C after a checkpoint; the message gives the --resume command"),
-)
-
-
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "run", help="run a syllabus with an agent on Gymnasium environments",
-        description="Walk the syllabus's schedule episode by episode (the schedule explain and metrics use), "
-        "make each task's environment through the task registry (Gymnasium ids, the L2M $minigridkit: "
-        "names, the config's [tasks] and sylla.tasks entry points), let the agent learn where the schedule "
-        "allows it, and write an l2logger run with l2logger's own DataLogger into RUN_DIR, with run.json "
-        "beside it. Same seed, same built-in agent: same rewards. A run killed at any moment goes on "
-        "with --resume to the log an uninterrupted run writes (docs/run.md).",
-    )
-    p.add_argument("syllabus", metavar="SYLLABUS", help="the syllabus file")
-    p.add_argument("--agent", "-a", required=True, action="append", metavar="AGENT",
-                   help="random, tabular-q, sb3-ppo, sb3-dqn (the run-sb3 extra), package.module:Class, or the "
-                   "name of a sylla.agents entry point; repeat it for a grid of runs (with --seeds)")
-    p.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE",
-                   help="an argument of the agent's constructor; VALUE is read as JSON when it parses "
-                   "(repeatable; e.g. --agent-arg epsilon=0.05)")
-    p.add_argument("-o", "--out", dest="output", required=True, metavar="RUN_DIR",
-                   help="the run folder: the l2logger log, run.json and the checkpoints (for a grid, the "
-                   "folder of its runs)")
-    p.add_argument("--seed", type=integer(0, SEED_MAX), default=0, help="seed of the agent and of every episode's reset")
-    p.add_argument("--seeds", metavar="SEEDS",
-                   help="a grid: every agent with every seed (0-4, or 0,2,7), one run each in "
-                   "OUT_DIR/<agent>/seed-<n>, the layout sylla sweep and sylla compare read as it is")
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--jobs", "-j", type=integer(1, MAX_JOBS), metavar="N",
-                       help="a grid's local worker processes (default: the number of cores), as sylla sweep")
-    where.add_argument("--dask", metavar="ADDRESS",
-                       help="run a grid's runs on an existing Dask cluster, e.g. tcp://host:8786, as sylla sweep")
-    p.add_argument("--resume", action="store_true", help="go on with the run in RUN_DIR from its last checkpoint")
-    p.add_argument("--force", action="store_true", help="replace the sylla run in RUN_DIR")
-    p.add_argument("--checkpoint-every", type=integer(1, COUNT_MAX), default=100, metavar="N",
-                   help="save a checkpoint every N episodes")
-    p.add_argument("--watch", action="store_true",
-                   help="serve the sylla watch page of the run while it runs (pip install 'sylla[watch]'); "
-                   "it stays up after the run until Ctrl-C")
-    p.add_argument("--port", type=integer(1, PORT_MAX), default=8765,
-                   help="--watch's port on 127.0.0.1; if taken, the next free one (default: 8765)")
-    p.add_argument("--no-progress", action="store_true", help="never show a progress bar "
-                   "(default: shown on a terminal for runs that take over about a second)")
-    p.set_defaults(run=run)
-
 
 def resume_command(args: argparse.Namespace) -> str:
     words = ["sylla", "run", args.syllabus]
@@ -107,15 +57,15 @@ def run_watched(args: argparse.Namespace) -> int:
     """One run with the watch page beside it (`sylla.metrics.watch.server.Background`, the
     server of ``sylla watch``), started once l2logger's files exist, before the first episode;
     the page stays up after the run until Ctrl-C."""
-    import threading  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-
     try:
         import uvicorn  # noqa: F401, PLC0415 - only asks whether the watch extra is installed
         import watchfiles  # noqa: F401, PLC0415 - as above
     except ImportError:
         print("sylla run: --watch needs the watch extra: pip install 'sylla[watch]'", file=sys.stderr)
         return 2
-    from sylla.metrics.watch.server import free_port  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
+    from sylla.metrics.watch.follow import Follower  # noqa: PLC0415 - lazy: start-up, uvicorn, starlette, watchfiles load only with --watch
+    from sylla.metrics.watch.server import Background, free_port  # noqa: PLC0415 - lazy: as above
+    from sylla.metrics.watch.state import Options  # noqa: PLC0415 - lazy: as above
 
     host = "127.0.0.1"
     try:
@@ -127,12 +77,6 @@ def run_watched(args: argparse.Namespace) -> int:
     pages: list = []
 
     def started(run_dir: object) -> None:
-        from sylla.metrics.errors import MetricsError  # noqa: PLC0415 - lazy: the watch loads only with --watch
-        from sylla.metrics.watch.follow import Follower  # noqa: PLC0415 - lazy: as above
-        from sylla.metrics.watch.server import Background  # noqa: PLC0415 - lazy: as above
-        from sylla.metrics.watch.state import Options  # noqa: PLC0415 - lazy: as above
-        from sylla.runner.errors import RunError  # noqa: PLC0415 - lazy: as above
-
         try:
             follower = Follower(str(run_dir), Options(syllabus=args.syllabus, log_format="l2logger"))
         except MetricsError as exc:
@@ -163,10 +107,6 @@ def run_watched(args: argparse.Namespace) -> int:
 
 def run_single(args: argparse.Namespace, started: Callable[[Any], None] | None = None) -> int:
     """One run, with its progress bar and its messages."""
-    from sylla.runner.agents.load import parse_args  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from sylla.runner.run import RunRequest, run_one  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from sylla.runner.tasks.errors import TaskError  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-
     bars: list = []
 
     def progress(total: int, done: int):  # type: ignore[no-untyped-def]  # the bar's callback, built lazily
@@ -207,11 +147,6 @@ def run_single(args: argparse.Namespace, started: Callable[[Any], None] | None =
 def run_grid(args: argparse.Namespace) -> int:
     """Every agent with every seed (`sylla.runner.grid`); exit 0 when every run finished, else
     the first failed run's code, after all of them ran."""
-    from sylla.runner.agents.load import parse_args  # noqa: PLC0415 - lazy: a command module imports only the standard library at registration (sylla/cli.py)
-    from sylla.runner.grid import cells, check, parse_seeds, run_grid  # noqa: PLC0415 - lazy: as above
-    from sylla.runner.run import RunRequest  # noqa: PLC0415 - lazy: as above
-    from sylla.runner.tasks.errors import TaskError  # noqa: PLC0415 - lazy: as above
-
     try:
         if args.jobs is not None and args.jobs < 1:
             raise TaskError(f"--jobs must be at least 1, got {args.jobs}")
@@ -222,7 +157,7 @@ def run_grid(args: argparse.Namespace) -> int:
         requests = cells(base, args.agent, seeds)
         print(f"sylla run: {len(requests)} runs ({len(dict.fromkeys(args.agent))} agents x {len(seeds)} seeds) "
               f"into {args.output}", file=sys.stderr)
-        outcomes = run_grid(requests, args.jobs, args.dask)
+        outcomes = run_cells(requests, args.jobs, args.dask)
     except TaskError as exc:
         for line in str(exc).splitlines():
             print(f"sylla run: {line}", file=sys.stderr)

@@ -29,7 +29,7 @@ def test_help_and_usage_are_those_of_the_whole_line(name: str) -> None:
     assert alone.format_usage() == inside.format_usage()
     options = lambda p: [(a.dest, a.option_strings, a.default, a.nargs, a.choices) for a in p._actions]
     assert options(alone) == options(inside)
-    assert alone._defaults == inside._defaults  # the command's run function
+    assert alone._defaults == inside._defaults
 
 
 def _run(argv: list[str]) -> tuple[object, str, str]:

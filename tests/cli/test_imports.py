@@ -50,6 +50,18 @@ def test_no_heavy_library_for_lint_or_help(args):
     assert not loaded(*args) & set(HEAVY)
 
 
+def test_help_and_the_parse_load_no_command_body():
+    """A command's options (``sylla/commands/<name>_options.py``) are all that ``sylla --help``
+    and the parse of a command load; what a command does (``sylla/commands/<name>.py``, its
+    imports at the top) loads once its arguments have parsed, and only that command's."""
+    from sylla.cli import COMMANDS
+
+    bodies = {f"sylla.commands.{name}" for name in COMMANDS}
+    assert not modules("--help") & bodies
+    assert not modules("metrics", "--help") & bodies
+    assert modules("rules") & bodies == {"sylla.commands.rules"}
+
+
 def test_lint_of_a_syllabus_loads_no_lark():
     """Syllabi parse with sylla's own LALR tables; lark is for trial files and the list DSL,
     and telling a syllabus from a trial file must not load it (issue 24)."""

@@ -64,6 +64,12 @@ def test_the_compute_path_branches_on_no_format_name() -> None:
     assert not found, "\n".join(found)
 
 
+def test_the_watch_state_asks_the_reader_not_the_format_name() -> None:
+    """`sylla watch` counts a continual-imitation run's progress phase by phase because its
+    reader says its logs are not per episode (`Reader.per_episode`), not by the format's name."""
+    assert not branches_on_format_names(ROOT / "metrics" / "watch" / "state.py")
+
+
 def test_the_guard_sees_a_branch_on_a_format_name(tmp_path: Path) -> None:
     """The check above can fail: the branch compute_metrics had, and a ``match``."""
     probe = tmp_path / "probe.py"
