@@ -24,10 +24,13 @@ client has also parsed it with ``json.loads`` (an editor's cost, shown but not j
 The first edit after opening (``--first`` rounds, the first of a seeded plan's edits each, every
 kind at least once in 7): each round opens the syllabus in a fresh server and makes one edit,
 timed as above, with the diagnostics of its version from its didChange beside them (shown, not
-judged). Twice per round: at once after the didOpen, when the edit and its requests wait for
-the open's own parse (shown), and a keystroke's gap after the open's diagnostics, as a person
-types into a file they have just seen (judged). Each round runs every server and both moments
-in turn, so that they meet the same load.
+judged); then, a keystroke's gap after those diagnostics, its undo, timed the same way: the
+second edit in the same server, the first one's control. Twice per round: at once after the
+didOpen (shown), when the edit's answers wait for a parse of the whole text in a fresh process
+(the open's, or the edit's own when the didChange came before the open's lint started), whose
+schema checks of each distinct instruction take most of a second; and a keystroke's gap after
+the open's diagnostics, as a person types into a file they have just seen (judged). Each round
+runs every server and both moments in turn, so that they meet the same load.
 
 Baselines measured in the same run, in this process: ``json.loads`` of the text and sylla's
 full parse of it (best of 5). ``--before PYTHON`` also runs the same edits against another
