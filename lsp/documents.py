@@ -200,8 +200,13 @@ class Documents:
         Parses at most once per version: the lint and every feature request for the same
         version share one parse, and a caller that arrives while that parse runs waits for it
         instead of starting a second one (on a 500 KB syllabus a parse takes a third of a
-        second, and two at once also fight over the GIL).
+        second, and two at once also fight over the GIL). A new version that arrives while an
+        earlier one is parsed waits for that parse too, and is parsed from it: the first edit
+        typed while a just-opened 500 KB syllabus is parsed was parsed whole, beside the open's
+        parse (its schema checks of thousands of distinct instructions, 0.9 s of CPU in a
+        fresh server), and its outline came after both.
         """
+        earlier: Future[Analysis] | None = None
         with self._lock:
             cached = self._cache.get(uri)
             if (
@@ -218,6 +223,8 @@ class Documents:
             ):
                 future, owner = pending[2], False
             else:
+                if pending is not None and pending[3] == language:
+                    earlier = pending[2]
                 future, owner = Future(), True
                 self._pending[uri] = (version, text, future, language)
         if not owner:
@@ -226,6 +233,11 @@ class Documents:
         try:
             if HOLD_PARSE:
                 _held(version)
+            if earlier is not None:
+                try:
+                    cached = earlier.result()
+                except Exception:  # noqa: BLE001 - its owner reports it; this version parses without it
+                    pass
             previous = cached if cached is not None and cached.language == language else None
             analysis = Analysis(uri, version, text, encoding, _parse(language, text, _path_of(uri), previous), language)
         except BaseException as exc:
