@@ -80,20 +80,35 @@ def _blocks(run: RunData) -> Iterable[tuple[int, str, str, str, int, int]]:
 def _kept(ctx: Context, what: str, a: int, z: int, fn: Callable[[np.ndarray], T],
           *extra: Hashable) -> T:
     """``fn`` of the rows ``[a, z)`` of ``ctx.run.perf``, from the run's memo when it holds
-    it: the key is the range, ``what`` and ``extra`` (every other input of ``fn``)."""
-    return ctx.memo.get(("reference", what, a, z, *extra), lambda: fn(ctx.run.perf[a:z]))
+    it: the key names the block's rows (`_named`), ``what`` and ``extra`` (every other input of
+    ``fn``)."""
+    return ctx.memo.get(("reference", what, _named(ctx, ((a, z),)), *extra),
+                        lambda: fn(ctx.run.perf[a:z]))
 
 
 def _task_kept(ctx: Context, what: str, task: str, fn: Callable[[np.ndarray], T],
                *extra: Hashable) -> T:
     """``fn`` of a task's training episodes (`task_train_values`), from the run's memo when it
-    holds it: the key is the task's training blocks' row ranges (a task that grew since has
-    other ranges), ``what`` and ``extra``."""
+    holds it: the key names the task's training blocks' rows (`_named`: a task that grew since
+    has another), ``what`` and ``extra``."""
     b = ctx.run.blocks
     sel = (column(b, "task") == task) & (column(b, "kind") == "train")
     ranges = tuple(zip(column(b, "start")[sel].tolist(), column(b, "stop")[sel].tolist()))
-    return ctx.memo.get(("reference", what, ranges, *extra),
+    return ctx.memo.get(("reference", what, _named(ctx, ranges), *extra),
                         lambda: fn(task_train_values(ctx.run, task)))
+
+
+def _named(ctx: Context, ranges: tuple[tuple[int, int], ...]) -> tuple[Hashable, ...]:
+    """The memo's names of the blocks whose rows are ``ranges`` (`Memo.block_keys`: a keeping
+    memo names a block's rows, not where they lie, so a block whose rows did not change keeps
+    its values when others grow); a range that is no block's gets a name no key repeats."""
+    names = ctx.cache.get("reference block keys")
+    if names is None:
+        b = ctx.run.blocks
+        names = dict(zip(zip(column(b, "start").tolist(), column(b, "stop").tolist()),
+                         ctx.memo.block_keys(ctx.run)))
+        ctx.cache["reference block keys"] = names
+    return tuple(names.get(r, object()) for r in ranges)
 
 
 def _mean(x: np.ndarray) -> float:
@@ -244,7 +259,7 @@ class TestVsTrain:
             means = {}
             for key, sel in groups.items():
                 ranges = tuple(zip(starts[sel].tolist(), stops[sel].tolist()))
-                means[key] = ctx.memo.get(("reference", "mean_of", ranges),
+                means[key] = ctx.memo.get(("reference", "mean_of", _named(ctx, ranges)),
                                           functools.partial(_mean_of, run.perf, ranges))
             diff = means["test"] - means["train"]
             if means["test"] > 0 and means["train"] > 0:
