@@ -99,6 +99,11 @@ class Blocks:
         every other input ``fn`` has): from the memo when it holds it."""
         return self.memo.get((*self.lineage[i], *what), fn)
 
+    def value_of(self, which: list[int], what: tuple[Hashable, ...], fn: Callable[[], T]) -> T:
+        """``fn()``, a value of the blocks ``which`` together (a task's training), from the
+        memo when it holds it for their values as they stand."""
+        return self.memo.get((tuple(self.lineage[i] for i in which), *what), fn)
+
     def grown(self, i: int, step: tuple[Hashable, ...], x: np.ndarray,
               fn: Callable[[np.ndarray], np.ndarray], extend: Extend | None) -> np.ndarray:
         """``fn(x)`` for an ``x`` of block ``i`` that grows with it (its rows, their means):

@@ -47,6 +47,12 @@ class Memo:
         return [("range", a, z) for a, z in zip(column(b, "start").tolist(),
                                                 column(b, "stop").tolist())]
 
+    def data_key(self, data: Any) -> Hashable:
+        """A key naming ``data``, an object no one writes to (an STE run's values), for the
+        keys of values computed from it. Here its identity: within one computation ``data``
+        lives, so no other object has it (a keeping memo names it across computations)."""
+        return ("data", id(data))
+
     def carry(self, key: Hashable, step: Callable[[Any], T]) -> T:
         """``step(None)``; a keeping memo passes the value ``step`` returned under ``key``
         last time (or None) and keeps the new one in its place.
@@ -81,6 +87,10 @@ class BlockMemo(Memo):
         self._keys: dict[int, list[Hashable]] = {}  # id(view) -> its blocks' keys
         self._admitted: tuple[Any, ...] = ()  # the admitted views, so their ids stay theirs
         self._generation = 0
+        #: id -> (the object, its key), for `data_key`; objects not named by the last
+        #: computation are let go at `sweep`
+        self._data: dict[int, tuple[Any, Hashable]] = {}
+        self._data_used: set[int] = set()
         self.hits = 0
         self.misses = 0
         self.changed = 0  # blocks `admit` found new or changed, over all computations
@@ -139,6 +149,17 @@ class BlockMemo(Memo):
             return super().block_keys(view)
         return keys
 
+    def data_key(self, data: Any) -> Hashable:
+        """A key that names ``data`` while the memo holds it (so its id is no other
+        object's): the same object gets the same key from one computation to the next."""
+        entry = self._data.get(id(data))
+        if entry is None or entry[0] is not data:
+            self._generation += 1
+            entry = (data, ("data", self._generation))
+            self._data[id(data)] = entry
+        self._data_used.add(id(data))
+        return entry[1]
+
     def _clear(self) -> None:
         self._values = {}
         self._used = set()
@@ -171,6 +192,8 @@ class BlockMemo(Memo):
         """Forget what the last computation did not use; start counting uses anew."""
         self._values = {k: v for k, v in self._values.items() if k in self._used}
         self._used = set()
+        self._data = {k: v for k, v in self._data.items() if k in self._data_used}
+        self._data_used = set()
 
     def __len__(self) -> int:
         return len(self._values)

@@ -574,11 +574,17 @@ def _task_train(run: RunData, task: str, with_exp: bool = True
 
 def _train_ranges(run: RunData, task: str) -> list[tuple[int, int]]:
     """``[start, stop)`` of each (wake) training block of a task, in order."""
+    starts, stops = column(run.blocks, "start"), column(run.blocks, "stop")
+    return [(int(starts[i]), int(stops[i])) for i in _train_blocks(run, task)]
+
+
+def _train_blocks(run: RunData, task: str) -> list[int]:
+    """The positions of a task's (wake) training blocks with rows, in order."""
     b = run.blocks  # numpy columns: a DataFrame selection costs more than the ranges here
     sel = ((column(b, "task") == task) & (column(b, "kind") == "train")
-           & (column(b, "subtype").astype(str) == "wake"))
-    return [(int(a), int(z)) for a, z in zip(column(b, "start")[sel], column(b, "stop")[sel])
-            if z > a]
+           & (column(b, "subtype").astype(str) == "wake")
+           & (column(b, "stop") > column(b, "start")))
+    return np.flatnonzero(sel).tolist()
 
 
 def _task_exp_means(r: Regimes, task: str) -> np.ndarray:
@@ -689,11 +695,9 @@ class SampleEfficiency:
             if not _train_ranges(r.prepared.run, task) or not r.prepared.ste.get(task):
                 continue
             curves = _ste_curves(r, task, ctx.params["ste_averaging"])
-            sat, e2s = l2m_saturation(_task_exp_means(r, task))
-            x, exp = _task_train(r.prepared.run, task)  # the rows, for the slope alone
-            assert exp is not None  # with_exp defaults to True
-            slope = _slope_consuming(exp, x)
-            del x, exp
+            sat, e2s, slope = r.prepared.blocks.value_of(
+                _train_blocks(r.prepared.run, task), ("sample efficiency", task),
+                functools.partial(_learning, r, task))
             if e2s == 0:
                 ctx.warn(f"sample_efficiency: task {task} saturates at its first experience")
                 continue
@@ -728,6 +732,15 @@ class SampleEfficiency:
             values.append(v)
         _lifetime(out, "sample_efficiency", values, ctx.params["aggregation"])
         return out
+
+
+def _learning(r: Regimes, task: str) -> tuple[float, float, float]:
+    """A task's saturation and experiences to it (of its training's experience means) and
+    the least-squares slope of its training rows, as sample efficiency takes them."""
+    sat, e2s = l2m_saturation(_task_exp_means(r, task))
+    x, exp = _task_train(r.prepared.run, task)  # the rows, for the slope alone
+    assert exp is not None  # with_exp defaults to True
+    return sat, e2s, _slope_consuming(exp, x)
 
 
 def unfittable_task(run: RunData) -> str | None:
