@@ -175,9 +175,11 @@ class BlockMemo(Memo):
 
         kept: Any = value
         if isinstance(value, np.ndarray):
-            # a copy that owns its memory and cannot be written: a view would keep (and see
-            # later writes to) the array it was cut from, such as a run's preprocessed copy
-            kept = np.array(value, copy=True)
+            # an array that owns its memory and cannot be written: a view would keep (and see
+            # later writes to) the array it was cut from, such as a run's preprocessed copy,
+            # so it is copied; an array of its own (a fresh result) is frozen as it is
+            if value.base is not None or not value.flags.owndata:
+                kept = np.array(value, copy=True)
             kept.flags.writeable = False
         self._values[key] = kept
         return kept  # the value compute() gave, or its frozen ndarray copy

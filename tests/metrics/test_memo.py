@@ -31,6 +31,12 @@ def test_a_kept_array_is_a_frozen_copy_of_what_was_computed() -> None:
     assert (memo.hits, memo.misses) == (1, 1)
 
 
+def test_a_fresh_array_is_kept_frozen_without_a_copy() -> None:
+    memo = BlockMemo()
+    fresh = np.arange(4.0) * 2
+    assert memo.get("scaled", lambda: fresh) is fresh and not fresh.flags.writeable
+
+
 def test_sweep_drops_what_the_last_computation_did_not_ask_for() -> None:
     memo = BlockMemo()
     memo.get("finished", lambda: 1)
