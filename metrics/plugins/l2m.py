@@ -695,9 +695,9 @@ class SampleEfficiency:
             if not _train_ranges(r.prepared.run, task) or not r.prepared.ste.get(task):
                 continue
             curves = _ste_curves(r, task, ctx.params["ste_averaging"])
+            train = _train_blocks(r.prepared.run, task)
             sat, e2s, slope = r.prepared.blocks.value_of(
-                _train_blocks(r.prepared.run, task), ("sample efficiency", task),
-                functools.partial(_learning, r, task))
+                train, ("sample efficiency", task), functools.partial(_learning, r, task, train))
             if e2s == 0:
                 ctx.warn(f"sample_efficiency: task {task} saturates at its first experience")
                 continue
@@ -734,10 +734,15 @@ class SampleEfficiency:
         return out
 
 
-def _learning(r: Regimes, task: str) -> tuple[float, float, float]:
+def _learning(r: Regimes, task: str, train: list[int]) -> tuple[float, float, float]:
     """A task's saturation and experiences to it (of its training's experience means) and
-    the least-squares slope of its training rows, as sample efficiency takes them."""
-    sat, e2s = l2m_saturation(_task_exp_means(r, task))
+    the least-squares slope of its training rows, as sample efficiency takes them. A task
+    trained in one block has that block's experience means, whose saturation the regime
+    values hold already (the same numbers: the same smoothing of the same means)."""
+    if len(train) == 1:
+        sat, e2s = float(r.saturation[train[0]]), float(r.exp_to_sat[train[0]])
+    else:
+        sat, e2s = l2m_saturation(_task_exp_means(r, task))
     x, exp = _task_train(r.prepared.run, task)  # the rows, for the slope alone
     assert exp is not None  # with_exp defaults to True
     return sat, e2s, _slope_consuming(exp, x)
