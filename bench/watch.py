@@ -15,7 +15,11 @@ run, which take each finished block's values from what the last computation kept
 by one. Target (issue 25): update <= 5 % of full. Idle: process CPU seconds over 5 s of
 waiting on filesystem events with nothing written.
 
-    .venv/bin/python bench/watch.py [--episodes N] [--format csv|l2logger]
+    .venv/bin/python bench/watch.py [--episodes N] [--format csv|l2logger] [--workers K]
+        [--rows R] [--ste] [--shares-only]
+
+``--shares-only`` times the update and the full run alone (one line: their CPU times and the
+share), for best-of-N runs of every shape against another checkout's code.
 """
 
 from __future__ import annotations
