@@ -15,7 +15,11 @@ run, which take each finished block's values from what the last computation kept
 by one. Target (issue 25): update <= 5 % of full. Idle: process CPU seconds over 5 s of
 waiting on filesystem events with nothing written.
 
-    .venv/bin/python bench/watch.py [--episodes N] [--format csv|l2logger]
+    .venv/bin/python bench/watch.py [--episodes N] [--format csv|l2logger] [--workers K]
+        [--rows R] [--ste] [--shares-only]
+
+``--shares-only`` times the update and the full run alone (one line: their CPU times and the
+share), for best-of-N runs of every shape against another checkout's code.
 """
 
 from __future__ import annotations
@@ -124,8 +128,11 @@ def main() -> int:
     parser.add_argument("--rows", type=int, default=1,
                         help="l2logger: up to this many rows per experience")
     parser.add_argument("--ste", action="store_true", help="l2logger: with STE runs")
+    parser.add_argument("--shares-only", action="store_true",
+                        help="time the update and the full run only (no recompute from the "
+                        "mirror, no plugin times, no idle wait): for best-of-N runs")
     args = parser.parse_args()
-    from sylla.metrics.memo import RangeMemo
+    from sylla.metrics.memo import BlockMemo
     from sylla.metrics.result import compute_metrics
     from sylla.metrics.watch.follow import Follower
     from sylla.metrics.watch.state import Options
@@ -147,19 +154,21 @@ def main() -> int:
         # the update as it was before issue 25 item 1: recomputed from the mirror with
         # nothing kept (the same appended rows, on a second follower, so the two are timed in
         # one run)
-        before = Follower(log, options)
-        if before.incremental is not None:
+        before = None if args.shares_only else Follower(log, options)
+        if before is not None and before.incremental is not None:
             before.incremental.close()
             before.incremental = None
-        before.memo = RangeMemo()
         for path, rest in grows:
             with open(path, "ab") as handle:
                 handle.write(rest)
-        start = time.perf_counter()
-        before.refresh()
-        recompute = time.perf_counter() - start
-        assert before.last_update == "full"
-        before.close()
+        recompute = 0.0
+        if before is not None:
+            before.memo = BlockMemo()
+            start = time.perf_counter()
+            before.refresh()
+            recompute = time.perf_counter() - start
+            assert before.last_update == "full"
+            before.close()
         start, cpu_start = time.perf_counter(), time.process_time()
         state = follower.refresh()
         update, update_cpu = time.perf_counter() - start, time.process_time() - cpu_start
@@ -170,6 +179,11 @@ def main() -> int:
         full_time, full_cpu = time.perf_counter() - start, time.process_time() - cpu_start
         assert full.to_json() == state.document
         made = follower.last_update
+        if args.shares_only:
+            follower.close()
+            print(f"shares-only: update {made} cpu {update_cpu:.3f} s full cpu {full_cpu:.3f} s "
+                  f"share {update_cpu / full_cpu:.1%}; load {os.getloadavg()[0]:.2f}")
+            return 0
         plugin_times = _plugin_times(full)
         points = len(state.points)
         stop = threading.Event()

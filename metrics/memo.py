@@ -36,6 +36,23 @@ class Memo:
         """``compute()``; a keeping memo returns the value stored under ``key`` instead."""
         return compute()
 
+    def block_keys(self, view: Any) -> list[Hashable]:
+        """A key per block of ``view`` (a run or its row-level view) that names the block's
+        rows, for the keys of values computed from them. Here each block's row range: within
+        one computation a range names the same rows (a keeping memo names them across
+        computations, `BlockMemo.admit`)."""
+        from .data import column  # noqa: PLC0415 - lazy: the registry imports this module at start-up
+
+        b = view.blocks
+        return [("range", a, z) for a, z in zip(column(b, "start").tolist(),
+                                                column(b, "stop").tolist())]
+
+    def data_key(self, data: Any) -> Hashable:
+        """A key naming ``data``, an object no one writes to (an STE run's values), for the
+        keys of values computed from it. Here its identity: within one computation ``data``
+        lives, so no other object has it (a keeping memo names it across computations)."""
+        return ("data", id(data))
+
     def carry(self, key: Hashable, step: Callable[[Any], T]) -> T:
         """``step(None)``; a keeping memo passes the value ``step`` returned under ``key``
         last time (or None) and keeps the new one in its place.
@@ -48,53 +65,102 @@ class Memo:
         return step(None)
 
 
-class RangeMemo(Memo):
+class BlockMemo(Memo):
     """Keeps every value asked for during one computation, and drops at `sweep` the ones the
-    last computation did not ask for (a growing block's range of the update before, a block
+    last computation did not ask for (a growing block's values of the update before, a block
     whose task's normalisation bounds moved): memory stays one computation's worth.
 
-    Only for the rows of one run that grows by appended rows: a key's ``[start, stop)`` must
-    mean the same rows from one computation to the next, which `admit` checks before each
-    computation (`compute_metrics` calls it)."""
+    Keys name blocks, not row ranges: `admit` gives each block of the run (and of its
+    row-level view) a key, `block_keys`, that stays the same from one computation to the next
+    while that block's rows are unchanged, whatever happened to the other blocks' rows. So
+    rows inserted into one block (several workers append inside the last blocks of align's
+    order), a new block, or a block that shifted keep every other block's values."""
 
     keeps = True
 
     def __init__(self) -> None:
         self._values: dict[Hashable, Any] = {}
         self._used: set[Hashable] = set()
-        self._rows: tuple[Any, ...] | None = None  # the arrays of the run last admitted
+        #: per view ("episodes", "rows") of the run last admitted: its arrays and, per block
+        #: ordinal, its [start, stop) and the generation its rows have
+        self._views: dict[str, tuple[tuple[Any, ...], dict[Any, tuple[int, int, int]]]] = {}
+        self._keys: dict[int, list[Hashable]] = {}  # id(view) -> its blocks' keys
+        self._admitted: tuple[Any, ...] = ()  # the admitted views, so their ids stay theirs
+        self._generation = 0
+        #: id -> (the object, its key), for `data_key`; objects not named by the last
+        #: computation are let go at `sweep`
+        self._data: dict[int, tuple[Any, Hashable]] = {}
+        self._data_used: set[int] = set()
         self.hits = 0
         self.misses = 0
-        self.cleared = 0  # how often `admit` found the rows changed
+        self.changed = 0  # blocks `admit` found new or changed, over all computations
 
     def admit(self, run: Any) -> bool:
-        """Check a run's rows before computing on them: the memo is kept only when the rows
-        the last run had are, unchanged, the first rows of this one (a run that only grew),
-        else it is cleared. Returns whether values were kept.
+        """Name each block of ``run`` by its rows before computing on them (`block_keys`):
+        a block whose rows (values and experience numbers, bit for bit) are those of the
+        block with the same ordinal last time keeps its key, any other gets a new one.
+        Returns whether the memo may be used for the run.
 
         Why check and not trust the caller: a follower that re-reads a whole log (an
-        l2logger folder, a learnkit folder) gets appended rows, but a row written into an
-        earlier block file lands in the middle; comparing the arrays costs a millisecond per
-        million rows, a stale value costs a wrong number. A run spilled to disk
-        (`sylla.metrics.spill.SpillArray`) is not compared and the memo is not to be used
-        for it (returns False): its smoothed blocks would hold in memory what it spilled."""
+        l2logger folder, a learnkit folder) may find a row written into an earlier block; a
+        comparison costs a millisecond per million rows, a stale value costs a wrong number.
+        Rows in the same memory as last time (a run grown in place) need no comparison. A
+        run spilled to disk (`sylla.metrics.spill.SpillArray`) is not compared and the memo
+        is not to be used for it (returns False): its smoothed blocks would hold in memory
+        what it spilled."""
         import numpy as np  # noqa: PLC0415 - lazy: as in `get`
 
-        rows = (run.perf, run.exp, *((run.rows.perf, run.rows.exp) if run.rows is not None
-                                     else ()))
-        previous, self._rows = self._rows, None
-        if not all(isinstance(a, np.ndarray) for a in rows):
+        views = [("episodes", run)] + ([("rows", run.rows)] if run.rows is not None else [])
+        if not all(isinstance(a, np.ndarray) for _, v in views for a in (v.perf, v.exp)):
+            self._views, self._keys, self._admitted = {}, {}, ()
             self._clear()
             return False
-        self._rows = rows
-        if previous is None or len(previous) != len(rows) or not all(
-                _prefix(old, new) for old, new in zip(previous, rows)):
-            self._clear()
+        from .data import column  # noqa: PLC0415 - lazy: the registry imports this module at start-up
+
+        keys: dict[int, list[Hashable]] = {}
+        kept: dict[str, tuple[tuple[Any, ...], dict[Any, tuple[int, int, int]]]] = {}
+        for name, view in views:
+            arrays = (view.perf, view.exp)
+            old_arrays, old_blocks = self._views.get(name, ((), {}))
+            blocks: dict[Any, tuple[int, int, int]] = {}
+            own: list[Hashable] = []
+            b = view.blocks
+            for ordinal, a, z in zip(column(b, "block").tolist(), column(b, "start").tolist(),
+                                     column(b, "stop").tolist()):
+                was = old_blocks.get(ordinal)
+                if was is not None and was[1] - was[0] == z - a and len(old_arrays) == 2 and all(
+                        _same(old[was[0]:was[1]], new[a:z])
+                        for old, new in zip(old_arrays, arrays)):
+                    generation = was[2]
+                else:
+                    self._generation += 1
+                    self.changed += 1
+                    generation = self._generation
+                blocks[ordinal] = (int(a), int(z), generation)
+                own.append((name, ordinal, generation))
+            kept[name] = (arrays, blocks)
+            keys[id(view)] = own
+        self._views, self._keys, self._admitted = kept, keys, tuple(v for _, v in views)
         return True
 
+    def block_keys(self, view: Any) -> list[Hashable]:
+        keys = self._keys.get(id(view))
+        if keys is None or not any(v is view for v in self._admitted):
+            return super().block_keys(view)
+        return keys
+
+    def data_key(self, data: Any) -> Hashable:
+        """A key that names ``data`` while the memo holds it (so its id is no other
+        object's): the same object gets the same key from one computation to the next."""
+        entry = self._data.get(id(data))
+        if entry is None or entry[0] is not data:
+            self._generation += 1
+            entry = (data, ("data", self._generation))
+            self._data[id(data)] = entry
+        self._data_used.add(id(data))
+        return entry[1]
+
     def _clear(self) -> None:
-        if self._values:
-            self.cleared += 1
         self._values = {}
         self._used = set()
 
@@ -109,9 +175,11 @@ class RangeMemo(Memo):
 
         kept: Any = value
         if isinstance(value, np.ndarray):
-            # a copy that owns its memory and cannot be written: a view would keep (and see
-            # later writes to) the array it was cut from, such as a run's preprocessed copy
-            kept = np.array(value, copy=True)
+            # an array that owns its memory and cannot be written: a view would keep (and see
+            # later writes to) the array it was cut from, such as a run's preprocessed copy,
+            # so it is copied; an array of its own (a fresh result) is frozen as it is
+            if value.base is not None or not value.flags.owndata:
+                kept = np.array(value, copy=True)
             kept.flags.writeable = False
         self._values[key] = kept
         return kept  # the value compute() gave, or its frozen ndarray copy
@@ -126,6 +194,8 @@ class RangeMemo(Memo):
         """Forget what the last computation did not use; start counting uses anew."""
         self._values = {k: v for k, v in self._values.items() if k in self._used}
         self._used = set()
+        self._data = {k: v for k, v in self._data.items() if k in self._data_used}
+        self._data_used = set()
 
     def __len__(self) -> int:
         return len(self._values)
@@ -162,17 +232,16 @@ def _small(value: Any) -> bool:
         type(value).__module__ == "numpy" and getattr(value, "ndim", 1) == 0)
 
 
-def _prefix(old: Any, new: Any) -> bool:
-    """Whether ``old`` is bit for bit the start of ``new`` (``-0.0`` is no ``0.0``, a NaN is
-    itself): what a value computed from those rows could tell apart."""
-    import numpy as np  # noqa: PLC0415 - lazy: as in `RangeMemo.get`
+def _same(old: Any, new: Any) -> bool:
+    """Whether ``old`` and ``new`` hold the same values bit for bit (``-0.0`` is no ``0.0``, a
+    NaN is itself): what a value computed from those rows could tell apart."""
+    import numpy as np  # noqa: PLC0415 - lazy: as in `BlockMemo.get`
 
-    if old.dtype != new.dtype or old.ndim != 1 or new.ndim != 1 or len(old) > len(new):
+    if old.dtype != new.dtype or old.shape != new.shape:
         return False
-    head = new[: len(old)]
-    if (old.base is not None and old.base is head.base
-            and old.__array_interface__ == head.__array_interface__):
+    if (old.base is not None and old.base is new.base
+            and old.__array_interface__ == new.__array_interface__):
         return True  # the same memory (a run grown in place): nothing to compare
-    if old.dtype.itemsize == 8 and old.flags.c_contiguous and head.flags.c_contiguous:
-        return bool(np.array_equal(old.view(np.uint64), head.view(np.uint64)))
-    return old.tobytes() == head.tobytes()
+    if old.dtype.itemsize == 8 and old.flags.c_contiguous and new.flags.c_contiguous:
+        return bool(np.array_equal(old.view(np.uint64), new.view(np.uint64)))
+    return old.tobytes() == new.tobytes()

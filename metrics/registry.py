@@ -93,7 +93,7 @@ class Context:
     #: task -> name -> value: the intermediate values behind a task's metrics (per-STE-run
     #: ratios, a task's block values, ...), kept for outputs that show them (l2metrics' files)
     details: dict[str, dict[str, Any]] = field(default_factory=dict)
-    #: per-range values kept across computations of a growing run (`sylla.metrics.memo`);
+    #: per-block values kept across computations of a growing run (`sylla.metrics.memo`);
     #: the batch path's keeps nothing
     memo: Memo = NO_MEMO
 

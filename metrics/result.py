@@ -8,6 +8,7 @@ built only when asked for (CSV/Parquet output, a sweep). So a log whose reader n
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
@@ -168,7 +169,7 @@ def compute_metrics(
     log: str | Path | EpisodeLog,
     syllabus: "str | Path | Syllabus | None" = None,
     *,
-    ste: Iterable[str | Path] = (),
+    ste: "Iterable[str | Path] | Mapping[str, list[RunData]]" = (),
     ste_store: str | Path | None = None,
     ste_store_format: str = "parquet",
     perf: str | None = None,
@@ -183,9 +184,11 @@ def compute_metrics(
 ) -> MetricsResult:
     """Compute every registered metric (or the plugins named in ``only``) on a log.
 
-    ``memo`` (`sylla.metrics.memo.RangeMemo`): per-range values kept from the last computation
-    of the same single run (``sylla watch``), kept only if the run only grew since
-    (`RangeMemo.admit`); not used when the log has several runs."""
+    ``ste``: the STE runs' paths, or their runs as `sylla.metrics.ste.load_ste` returns them
+    (task -> runs: ``sylla watch`` reads them once, not at every update).
+    ``memo`` (`sylla.metrics.memo.BlockMemo`): per-block values kept from the last computation
+    of the same single run (``sylla watch``), for the blocks whose rows did not change since
+    (`BlockMemo.admit`); not used when the log has several runs."""
     # the progress delay counts from the first bar (the reading), not from here: the reader's
     # own imports (pandas, pyarrow) load after this point now, and are no progress to show
     wanted = list(only) if only else []
@@ -210,7 +213,7 @@ def compute_metrics(
     if ste_store is not None or not all(optional(p, "reads_columns") for p in all_plugins):
         for run in runs:  # a pandas-free block table, for code that reads DataFrames
             with_frames(run)
-    ste_data = _expert_runs(list(ste), runs, perf, values, agnostic, ste_store, ste_store_format,
+    ste_data = _expert_runs(ste if isinstance(ste, Mapping) else list(ste), runs, perf, values, agnostic, ste_store, ste_store_format,
                             log_perf)
     records, details = _computed(runs, ste_data, values, all_plugins, warnings, progress, memo)
     return MetricsResult(records=records, warnings=warnings, runs=runs, ste=ste_data,
@@ -262,16 +265,16 @@ def _joined(log: EpisodeLog, model: "Syllabus | None", plugins: list[Metric], on
     return model, plugins
 
 
-def _expert_runs(ste: list[str | Path], runs: list[RunData], perf: str | None,
+def _expert_runs(ste: "list[str | Path] | Mapping[str, list[RunData]]", runs: list[RunData], perf: str | None,
                  values: dict[str, Any], agnostic: bool, ste_store: str | Path | None,
                  ste_store_format: str, log_perf: str) -> dict[str, list[RunData]]:
-    """The single-task-expert runs of the log's tasks (``--ste``), stored when ``--ste-store``
-    says so."""
+    """The single-task-expert runs of the log's tasks (``--ste``: paths, or the runs read
+    from them), stored when ``--ste-store`` says so."""
     if not ste and ste_store is None:
         return {}
     from .ste import load_ste, match_ste, store_ste  # noqa: PLC0415 - lazy: the single-task-expert store loads only when STE data is used
 
-    loaded = load_ste(ste, perf) if ste else {}
+    loaded = dict(ste) if isinstance(ste, Mapping) else load_ste(ste, perf) if ste else {}
     tasks = list(dict.fromkeys(t for run in runs for t in run.tasks))
     ste_data = match_ste(loaded, tasks, agnostic=agnostic,
                          compat=bool(values.get("l2metrics_compat")))

@@ -14,15 +14,14 @@ import json
 import math
 from dataclasses import dataclass
 from itertools import permutations
-from typing import TYPE_CHECKING, Any, Hashable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import numpy as np
 
 from ..data import Columns, RunData, column
 from ..errors import EXIT_USAGE, MetricsError
-from ..memo import NO_MEMO, Memo
 from ..needs import Need
-from ..preprocess import WINDOWS, Prepared, l2m_saturation, l2m_smooth_kept, l2m_terminal, prepare_l2m
+from ..preprocess import WINDOWS, Prepared, l2m_saturation, l2m_smooth, l2m_smooth_from, l2m_terminal, prepare_l2m
 from ..registry import Context, Parameter, ParameterError, Row, positive_int, row
 from ..spill import SpillArray, gather
 from .common import AGGREGATION, aggregate
@@ -122,18 +121,21 @@ def regimes(ctx: Context) -> Regimes:
     prepared = prepare_l2m(ctx.run.logged, ste, smoothing=p["smoothing"],
                            window_length=p["window_length"], clamp=p["clamp_outliers"],
                            normalization=p["normalization"], smooth_eval=p["smooth_eval"],
-                           data_range=ranges, memo=ctx.memo, scope=_scope(ctx))
-    run = prepared.run
+                           data_range=ranges, memo=ctx.memo, scope=(*_scope(ctx), *key))
+    run, blocks = prepared.run, prepared.blocks
     b = run.blocks
     n = len(b)
     means = BlockMeans(run, _scope(ctx))
     sat, e2s, term, e2t, low, high = (np.full(n, np.nan) for _ in range(6))
     for i, (a, z, kind) in enumerate(zip(column(b, "start"), column(b, "stop"),
                                          column(b, "kind"))):
-        low[i], high[i], sat[i], e2s[i], term[i], e2t[i] = ctx.memo.get(
-            (*prepared.keys[i], "regime", str(kind)),
-            functools.partial(_regime, means, int(a), int(z), kind, ctx.memo,
-                              (*key, _scope(ctx), a)))
+        # the saturation smooths the block's experience means, which grow with the block
+        smooth = functools.partial(blocks.grown, i, ("saturation",), fn=l2m_smooth,
+                                   extend=functools.partial(l2m_smooth_from, window_length=None,
+                                                            window="flat"))
+        low[i], high[i], sat[i], e2s[i], term[i], e2t[i] = blocks.value(
+            i, ("regime", str(kind)), functools.partial(_regime, means, int(a), int(z), kind,
+                                                        smooth))
     subtype = _text(b, "subtype")
     if (subtype == "sleep").any():
         filtered = ~((column(b, "kind") == "test") & (subtype == "wake"))
@@ -151,20 +153,18 @@ def _scope(ctx: Context) -> tuple[str, ...]:
     return ("l2m", "rows" if ctx.run.rows is not None else "episodes")
 
 
-def _regime(means: BlockMeans, a: int, z: int, kind: str, memo: Memo = NO_MEMO,
-            stream: Hashable = None) -> tuple[float, ...]:
+def _regime(means: BlockMeans, a: int, z: int, kind: str,
+            smooth: Callable[[np.ndarray], np.ndarray] = l2m_smooth) -> tuple[float, ...]:
     """One block's range and l2metrics regime values: (min, max, saturation, experiences to
     saturation, terminal performance, experiences to terminal performance), from the rows of
-    ``means``' run. ``stream``: the memo key of the block's saturation smoothing whatever its
-    end (`l2m_smooth_kept`: a block still being written is smoothed again only where its new
-    rows reach)."""
+    ``means``' run. ``smooth``: `l2m_smooth` of the experience means, or the same numbers by
+    another route (`Blocks.grown`)."""
     rows = means.run.perf[a:z]
     low = high = math.nan
     if z > a:  # the block's range for the summary: one reduction of a slice already read
         low, high = np.min(rows), np.max(rows)
     x = means.of(a, z, rows)
-    sat, e2s = l2m_saturation(x, smooth=lambda v: l2m_smooth_kept(
-        v, None, "flat", memo, ("l2m_saturation", stream)))
+    sat, e2s = l2m_saturation(x, smooth=smooth)
     term = l2m_terminal(x, kind)
     e2t = int((1 - (0.1 if kind != "test" else 1) / 2) * x.size)
     return low, high, sat, e2s, term, e2t
@@ -281,9 +281,9 @@ def recovery_times(ctx: Context, r: Regimes) -> dict[int, float]:
         for prev, cur in zip(idx[:-1], idx[1:]):
             a, z = column(b, "start")[cur], column(b, "stop")[cur]
             target = float(r.term_perf[prev])
-            out[int(cur)] = ctx.memo.get((*r.prepared.keys[cur], "recovery", target),
-                                         functools.partial(_recovery, r.means, int(a), int(z),
-                                                           target))
+            out[int(cur)] = r.prepared.blocks.value(
+                int(cur), ("recovery", target),
+                functools.partial(_recovery, r.means, int(a), int(z), target))
     return out
 
 
@@ -396,8 +396,8 @@ class AvgPerf:
             if name is None:
                 continue
             a, z = column(b, "start")[i], column(b, "stop")[i]
-            value = ctx.memo.get((*r.prepared.keys[i], "nanmean"),
-                                 functools.partial(_nanmean, perf, a, z))
+            value = r.prepared.blocks.value(int(i), ("nanmean",),
+                                            functools.partial(_nanmean, perf, a, z))
             task = str(column(b, "task")[i])
             out.append(row(name, value, task, int(column(b, "block")[i]), str(column(b, "phase")[i])))
             per_task.setdefault(task, {}).setdefault(name, []).append(value)
@@ -574,11 +574,17 @@ def _task_train(run: RunData, task: str, with_exp: bool = True
 
 def _train_ranges(run: RunData, task: str) -> list[tuple[int, int]]:
     """``[start, stop)`` of each (wake) training block of a task, in order."""
+    starts, stops = column(run.blocks, "start"), column(run.blocks, "stop")
+    return [(int(starts[i]), int(stops[i])) for i in _train_blocks(run, task)]
+
+
+def _train_blocks(run: RunData, task: str) -> list[int]:
+    """The positions of a task's (wake) training blocks with rows, in order."""
     b = run.blocks  # numpy columns: a DataFrame selection costs more than the ranges here
     sel = ((column(b, "task") == task) & (column(b, "kind") == "train")
-           & (column(b, "subtype").astype(str) == "wake"))
-    return [(int(a), int(z)) for a, z in zip(column(b, "start")[sel], column(b, "stop")[sel])
-            if z > a]
+           & (column(b, "subtype").astype(str) == "wake")
+           & (column(b, "stop") > column(b, "start")))
+    return np.flatnonzero(sel).tolist()
 
 
 def _task_exp_means(r: Regimes, task: str) -> np.ndarray:
@@ -689,11 +695,9 @@ class SampleEfficiency:
             if not _train_ranges(r.prepared.run, task) or not r.prepared.ste.get(task):
                 continue
             curves = _ste_curves(r, task, ctx.params["ste_averaging"])
-            sat, e2s = l2m_saturation(_task_exp_means(r, task))
-            x, exp = _task_train(r.prepared.run, task)  # the rows, for the slope alone
-            assert exp is not None  # with_exp defaults to True
-            slope = _slope_consuming(exp, x)
-            del x, exp
+            train = _train_blocks(r.prepared.run, task)
+            sat, e2s, slope = r.prepared.blocks.value_of(
+                train, ("sample efficiency", task), functools.partial(_learning, r, task, train))
             if e2s == 0:
                 ctx.warn(f"sample_efficiency: task {task} saturates at its first experience")
                 continue
@@ -728,6 +732,20 @@ class SampleEfficiency:
             values.append(v)
         _lifetime(out, "sample_efficiency", values, ctx.params["aggregation"])
         return out
+
+
+def _learning(r: Regimes, task: str, train: list[int]) -> tuple[float, float, float]:
+    """A task's saturation and experiences to it (of its training's experience means) and
+    the least-squares slope of its training rows, as sample efficiency takes them. A task
+    trained in one block has that block's experience means, whose saturation the regime
+    values hold already (the same numbers: the same smoothing of the same means)."""
+    if len(train) == 1:
+        sat, e2s = float(r.saturation[train[0]]), float(r.exp_to_sat[train[0]])
+    else:
+        sat, e2s = l2m_saturation(_task_exp_means(r, task))
+    x, exp = _task_train(r.prepared.run, task)  # the rows, for the slope alone
+    assert exp is not None  # with_exp defaults to True
+    return sat, e2s, _slope_consuming(exp, x)
 
 
 def unfittable_task(run: RunData) -> str | None:

@@ -80,20 +80,47 @@ def _blocks(run: RunData) -> Iterable[tuple[int, str, str, str, int, int]]:
 def _kept(ctx: Context, what: str, a: int, z: int, fn: Callable[[np.ndarray], T],
           *extra: Hashable) -> T:
     """``fn`` of the rows ``[a, z)`` of ``ctx.run.perf``, from the run's memo when it holds
-    it: the key is the range, ``what`` and ``extra`` (every other input of ``fn``)."""
-    return ctx.memo.get(("reference", what, a, z, *extra), lambda: fn(ctx.run.perf[a:z]))
+    it: the key names the block's rows (`_named`), ``what`` and ``extra`` (every other input of
+    ``fn``)."""
+    return ctx.memo.get(("reference", what, _named(ctx, ((a, z),)), *extra),
+                        lambda: fn(ctx.run.perf[a:z]))
 
 
 def _task_kept(ctx: Context, what: str, task: str, fn: Callable[[np.ndarray], T],
                *extra: Hashable) -> T:
     """``fn`` of a task's training episodes (`task_train_values`), from the run's memo when it
-    holds it: the key is the task's training blocks' row ranges (a task that grew since has
-    other ranges), ``what`` and ``extra``."""
+    holds it: the key names the task's training blocks' rows (`_named`: a task that grew since
+    has another), ``what`` and ``extra``."""
     b = ctx.run.blocks
     sel = (column(b, "task") == task) & (column(b, "kind") == "train")
     ranges = tuple(zip(column(b, "start")[sel].tolist(), column(b, "stop")[sel].tolist()))
-    return ctx.memo.get(("reference", what, ranges, *extra),
+    return ctx.memo.get(("reference", what, _named(ctx, ranges), *extra),
                         lambda: fn(task_train_values(ctx.run, task)))
+
+
+def _named(ctx: Context, ranges: tuple[tuple[int, int], ...]) -> tuple[Hashable, ...]:
+    """The memo's names of the blocks whose rows are ``ranges`` (`Memo.block_keys`: a keeping
+    memo names a block's rows, not where they lie, so a block whose rows did not change keeps
+    its values when others grow); a range that is no block's gets a name no key repeats."""
+    names = ctx.cache.get("reference block keys")
+    if names is None:
+        b = ctx.run.blocks
+        names = dict(zip(zip(column(b, "start").tolist(), column(b, "stop").tolist()),
+                         ctx.memo.block_keys(ctx.run)))
+        ctx.cache["reference block keys"] = names
+    return tuple(names.get(r, object()) for r in ranges)
+
+
+def _integral_ratios(ste: list[RunData], x: np.ndarray) -> tuple[tuple[float, ...], int]:
+    """The learner's mean over each STE run's mean on their common first episodes (for STE
+    runs whose mean there is not 0), and the learner's training length."""
+    ratios = []
+    for r in ste:
+        v = ste_train_values(r)
+        k = min(x.size, v.size)
+        if k and float(np.mean(v[:k])):
+            ratios.append(float(np.mean(x[:k])) / float(np.mean(v[:k])))
+    return tuple(ratios), int(x.size)
 
 
 def _mean(x: np.ndarray) -> float:
@@ -109,10 +136,20 @@ def _head_mean(values: np.ndarray, w: int) -> float:
     return float(np.mean(values[:w])) if values.size else math.nan
 
 
-def _ste_mean(ctx: Context, task: str, fn: Callable[[np.ndarray], float]) -> float:
-    vals = [fn(ste_train_values(r)) for r in ctx.ste.get(task, [])]
-    vals = [v for v in vals if not math.isnan(v)]
-    return float(np.mean(vals)) if vals else math.nan
+def _ste_mean(ctx: Context, task: str, fn: Callable[[np.ndarray], float], what: str,
+              *extra: Hashable) -> float:
+    """The mean of ``fn`` over the task's STE runs' training values (NaNs left out), from the
+    run's memo when it holds it: the key names the STE runs' values (`Memo.data_key`: they
+    are read once and never written), ``what`` and ``extra`` (every other input of ``fn``)."""
+    runs = ctx.ste.get(task, [])
+    key = ("reference", "ste", what, tuple(ctx.memo.data_key(r.perf) for r in runs), *extra)
+
+    def mean() -> float:
+        vals = [fn(ste_train_values(r)) for r in runs]
+        vals = [v for v in vals if not math.isnan(v)]
+        return float(np.mean(vals)) if vals else math.nan
+
+    return ctx.memo.get(key, mean)
 
 
 class Saturation:
@@ -244,7 +281,7 @@ class TestVsTrain:
             means = {}
             for key, sel in groups.items():
                 ranges = tuple(zip(starts[sel].tolist(), stops[sel].tolist()))
-                means[key] = ctx.memo.get(("reference", "mean_of", ranges),
+                means[key] = ctx.memo.get(("reference", "mean_of", _named(ctx, ranges)),
                                           functools.partial(_mean_of, run.perf, ranges))
             diff = means["test"] - means["train"]
             if means["test"] > 0 and means["train"] > 0:
@@ -294,17 +331,13 @@ class SteComparison:
             if not ctx.ste.get(t):
                 ctx.warn(f"ste_comparison: no single-task-expert data for task {t}")
                 continue
-            x = task_train_values(ctx.run, t)
-            sat, time = saturation(x, s)
-            ste_sat = _ste_mean(ctx, t, lambda v: saturation(v, s)[0])
-            ste_time = _ste_mean(ctx, t, lambda v: saturation(v, s)[1])
-            ratios = []
-            for r in ctx.ste.get(t, []):
-                v = ste_train_values(r)
-                k = min(x.size, v.size)
-                if k and float(np.mean(v[:k])):
-                    ratios.append(float(np.mean(x[:k])) / float(np.mean(v[:k])))
-            if any(ste_train_values(r).size != x.size for r in ctx.ste.get(t, [])):
+            sat, time = _task_kept(ctx, "saturation", t, functools.partial(saturation, s=s), s)
+            ste_sat = _ste_mean(ctx, t, lambda v: saturation(v, s)[0], "saturation", s)
+            ste_time = _ste_mean(ctx, t, lambda v: saturation(v, s)[1], "time", s)
+            ratios, size = _task_kept(ctx, "integral ratios", t, functools.partial(
+                _integral_ratios, ctx.ste.get(t, [])), tuple(
+                    ctx.memo.data_key(r.perf) for r in ctx.ste.get(t, [])))
+            if any(ste_train_values(r).size != size for r in ctx.ste.get(t, [])):
                 ctx.warn(f"ste_comparison: task {t}: learner and expert curves differ in length; "
                          "the integral ratio compares their first min(n) episodes")
             values = {
@@ -350,13 +383,14 @@ class ForwardTransfer:
                 continue
             first = run.perf[int(column(b, "start")[sel[0]]) : int(column(b, "stop")[sel[0]])]
             w = window_of(first.size, s)
-            expert = _ste_mean(ctx, t, functools.partial(_head_mean, w=w))
+            expert = _ste_mean(ctx, t, functools.partial(_head_mean, w=w), "head mean", w)
             if t != first_task:
                 value = float(np.mean(first[:w])) - expert
                 out.append(row("forward_transfer", value, t))
                 ft.append(value)
-            target = _ste_mean(ctx, t, lambda v: saturation(v, s)[0])
-            time = first_reach(task_train_values(run, t), target, s)
+            target = _ste_mean(ctx, t, lambda v: saturation(v, s)[0], "saturation", s)
+            time = _task_kept(ctx, "first reach", t, functools.partial(
+                first_reach, target=target, s=s), target, s)
             if math.isnan(time):
                 ctx.warn(f"time_to_learn: task {t} never reached the expert's saturation value")
             out.append(row("time_to_learn", time, t))

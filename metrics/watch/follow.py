@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 from watchfiles import watch
 
 from sylla.metrics.errors import MetricsError
-from sylla.metrics.memo import RangeMemo
+from sylla.metrics.memo import BlockMemo
 from sylla.metrics.readers import DEFAULT_PERF, detect
 from sylla.metrics.registry import load_plugins
 
@@ -30,6 +30,7 @@ from .iscil_tail import IscilTail
 from .learnkit_tail import LearnkitTail
 from .mirror import Mirror
 from .state import Options, State, feasibility_notes, full_state, incremental_state, load_model, warm
+from .ste_runs import SteRuns
 
 if TYPE_CHECKING:
     from sylla.metrics.data import EpisodeLog
@@ -49,8 +50,10 @@ class Follower:
         self.version = 0  # bumped on every new state; the server's SSE compares it
         self.incremental: Incremental | None = None
         #: the plugins' per-block values, kept from one computation to the next while the
-        #: run only grows (`RangeMemo.admit` checks that before each)
-        self.memo = RangeMemo()
+        #: run only grows (`BlockMemo.admit` checks that before each)
+        self.memo = BlockMemo()
+        #: the STE runs, read once and again only when one of their files changes
+        self.ste = SteRuns(options.ste, options.perf) if options.ste else None
         self.curve = Curve()  # the page's points, fed only the rows it has not seen
         # a continual-imitation or learnkit log's files as read so far (`_read_kept`)
         self.iscil: IscilTail | None = None
@@ -90,7 +93,8 @@ class Follower:
                 old = self.incremental
                 state, self.incremental = full_state(self.mirror, self.options, self.model,
                                                      self.curve, self.memo, self._read_kept,
-                                                     self.plugins, self.iscil_progress)
+                                                     self.plugins, self.iscil_progress,
+                                                     self.ste)
                 if (state.error is not None and self.incremental is None and old is not None
                         and old.intact):
                     # the log as it stands is refused (an l2logger block folder with its

@@ -40,7 +40,7 @@ import pandas as pd
 from sylla.grammar.syllabus.schedule import Schedule, schedule
 from sylla.metrics.data import BLOCK_COLUMNS, Columns, EpisodeLog, RunData, column
 from sylla.metrics.errors import MetricsError
-from sylla.metrics.memo import RangeMemo
+from sylla.metrics.memo import BlockMemo
 from sylla.metrics.readers.l2logger import read_info
 from sylla.metrics.readers.l2logger_files import natural_order
 from sylla.metrics.readers.plain import read_plain
@@ -55,6 +55,7 @@ from .l2logger_tail import L2loggerTail
 from .labels import Labels, concat, constant, equals, labels, matches
 from .logged import LoggedRows
 from .shares import Share, lay_out
+from .ste_runs import SteRuns
 from .tail import START, appended
 
 if TYPE_CHECKING:
@@ -120,7 +121,9 @@ class Incremental:
         #: False while an update is half applied: the state is then no start for another
         self.intact = True
         #: the plugins' per-block values of the rows read so far (the follower's, from `seed`)
-        self.memo = RangeMemo()
+        self.memo = BlockMemo()
+        #: the STE runs as the follower keeps them (from `seed`), else read from their paths
+        self.ste: SteRuns | None = None
         self._tmp = Path(tempfile.mkdtemp(prefix="sylla-watch-rows-"))
         # the chunk file has the log's own name, so the reader names its run as it does the log
         self._chunk = self._tmp / self.path.name
@@ -133,11 +136,13 @@ class Incremental:
     @classmethod
     def seed(cls, mirror: "Mirror", log: EpisodeLog, result: MetricsResult,
              model: "Syllabus | None", options: "Options",
-             memo: RangeMemo | None = None,
-             plugins: "list[Metric] | None" = None) -> "Incremental | None":
+             memo: BlockMemo | None = None,
+             plugins: "list[Metric] | None" = None,
+             ste: SteRuns | None = None) -> "Incremental | None":
         """An incremental follower for this log, or None when the log is one the fast path
         does not handle (then every update recomputes). ``memo``: what computing ``result``
-        kept (`compute_metrics`'s ``memo``), for the first update to start from."""
+        kept (`compute_metrics`'s ``memo``), for the first update to start from. ``ste``: the
+        STE runs as the follower keeps them (read once, `SteRuns`)."""
         if (model is None or log.runs is not None or len(result.runs) != 1 or log.warnings
                 or result.params.get("variant_mode") == "agnostic"):
             return None
@@ -154,6 +159,7 @@ class Incremental:
               or frame["run"].nunique() != 1 or frame["worker"].nunique() != 1):
             return None
         inc = cls(mirror, log, result.runs[0], model, options, plugins)
+        inc.ste = ste
         run = result.runs[0]
         counts = [share.n for share in inc.shares]
         partial = inc._partial_blocks(counts)
@@ -295,7 +301,8 @@ class Incremental:
                          files=[str(self.path)], perf=self.perf_name,
                          warnings=self.reader_warnings + self._notes(counts), runs=[run])
         o = self.options
-        result = compute_metrics(log, None, ste=o.ste, perf=o.perf, log_format=o.log_format,
+        ste = self.ste.snapshot() if self.ste is not None else o.ste
+        result = compute_metrics(log, None, ste=ste, perf=o.perf, log_format=o.log_format,
                                  params=dict(o.params), allow_partial=True, only=o.only,
                                  progress=False, duplicates=o.duplicates, memo=self.memo,
                                  plugins=self.plugins)

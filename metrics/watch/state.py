@@ -20,7 +20,7 @@ import numpy as np
 from sylla.grammar.syllabus.schedule import schedule
 from sylla.metrics.errors import MetricsError
 from sylla.metrics.feasibility import feasibility
-from sylla.metrics.memo import RangeMemo
+from sylla.metrics.memo import BlockMemo
 from sylla.metrics.readers import detect, read_log, reader_for
 from sylla.metrics.readers.sniff import is_l2logger
 from sylla.metrics.registry import load_plugins, resolve_params
@@ -33,6 +33,7 @@ from .incremental import Incremental
 from .iscil_progress import IscilProgress
 from .labels import Labels
 from .refused import refused_frame
+from .ste_runs import SteRuns
 
 if TYPE_CHECKING:
     from sylla.grammar.syllabus.model import Syllabus
@@ -194,20 +195,22 @@ def incremental_state(inc: Incremental, mirror: "Mirror", model: "Syllabus",
 
 
 def full_state(mirror: "Mirror", options: Options, model: "Syllabus | None", curve: Curve,
-               memo: RangeMemo | None = None,
+               memo: BlockMemo | None = None,
                reader: "Callable[[Mapping[str, Any]], EpisodeLog | None] | None" = None,
                plugins: "list[Metric] | None" = None,
-               iscil: IscilProgress | None = None) -> tuple[State, Incremental | None]:
+               iscil: IscilProgress | None = None,
+               ste: SteRuns | None = None) -> tuple[State, Incremental | None]:
     """`compute_state`, plus what the next update can start from when the log is one that
     `Incremental` follows (else None). ``memo``: the block values kept by the follower's last
     computation; a log re-read whole (l2logger, learnkit, continual-imitation, a plain log
     without a syllabus) still recomputes only the blocks that changed, when its rows only
-    grew (`RangeMemo.admit` checks). ``reader``: the log as the batch reader reads the mirror,
+    grew (`BlockMemo.admit` checks). ``reader``: the log as the batch reader reads the mirror,
     from what an earlier read kept (`IscilTail.read`, given the metric parameters), or None
     when `read_log` must read it. ``plugins``: the metric plugins found once by the caller
     (finding them reads every installed package's entry points: ~15 ms an update).
     ``iscil``: the follower's count of a continual-imitation log's phases (`IscilProgress`,
-    fed the appended lines), for its progress through the syllabus."""
+    fed the appended lines), for its progress through the syllabus. ``ste``: the STE runs of
+    ``options.ste`` as the follower keeps them (read once, `SteRuns`)."""
 
     empty = Progress(0, None, None, None)
     if model is not None:
@@ -237,16 +240,16 @@ def full_state(mirror: "Mirror", options: Options, model: "Syllabus | None", cur
                 progress = progress_without_syllabus(frame)
         _feed(curve, frame, model)
         # kept for the updates that follow: they then recompute only the blocks that changed
-        memo = memo if memo is not None else RangeMemo()
+        memo = memo if memo is not None else BlockMemo()
         result = compute_metrics(
-            log, model, ste=options.ste, perf=options.perf, log_format=options.log_format,
+            log, model, ste=ste.snapshot() if ste is not None else options.ste, perf=options.perf, log_format=options.log_format,
             params=dict(options.params), allow_partial=options.allow_partial or model is not None,
             plugins=plugins, only=options.only, progress=False, duplicates=options.duplicates,
             memo=memo)
         memo.sweep()
         document = result.to_json()
         document["warnings"] = [mirror.real(w) for w in document["warnings"]]
-        inc = (Incremental.seed(mirror, log, result, model, options, memo, plugins)
+        inc = (Incremental.seed(mirror, log, result, model, options, memo, plugins, ste)
                if divergence is None else None)
         return State(document, None, progress, divergence, curve.points, curve.epoch), inc
     except MetricsError as exc:

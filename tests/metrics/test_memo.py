@@ -1,4 +1,5 @@
-"""The memo of per-range values: kept values are frozen copies, unused ones are dropped."""
+"""The memo of per-block values: kept values are frozen copies, unused ones are dropped,
+and a block keeps its key while its rows are unchanged."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from sylla.metrics.memo import NO_MEMO, RangeMemo, RunMemo
+from sylla.metrics.data import Columns
+from sylla.metrics.memo import NO_MEMO, BlockMemo, RunMemo
 
 
 def test_no_memo_keeps_nothing() -> None:
@@ -18,7 +20,7 @@ def test_no_memo_keeps_nothing() -> None:
 
 
 def test_a_kept_array_is_a_frozen_copy_of_what_was_computed() -> None:
-    memo = RangeMemo()
+    memo = BlockMemo()
     source = np.arange(10.0)
     kept = memo.get(("block", 2, 5), lambda: source[2:5])
     source[2:5] = -1  # later writes to the array it was cut from do not reach it
@@ -29,8 +31,14 @@ def test_a_kept_array_is_a_frozen_copy_of_what_was_computed() -> None:
     assert (memo.hits, memo.misses) == (1, 1)
 
 
+def test_a_fresh_array_is_kept_frozen_without_a_copy() -> None:
+    memo = BlockMemo()
+    fresh = np.arange(4.0) * 2
+    assert memo.get("scaled", lambda: fresh) is fresh and not fresh.flags.writeable
+
+
 def test_sweep_drops_what_the_last_computation_did_not_ask_for() -> None:
-    memo = RangeMemo()
+    memo = BlockMemo()
     memo.get("finished", lambda: 1)
     memo.get("growing 0-10", lambda: 2)
     memo.sweep()
@@ -41,45 +49,78 @@ def test_sweep_drops_what_the_last_computation_did_not_ask_for() -> None:
     assert memo.get("growing 0-10", lambda: 4) == 4  # computed again: it was dropped
 
 
-def _run(perf: list[float]) -> SimpleNamespace:
-    values = np.array(perf)
-    return SimpleNamespace(perf=values, exp=np.arange(float(len(values))), rows=None)
+def _run(*blocks: list[float]) -> SimpleNamespace:
+    """A run of the given blocks (ordinals 0, 1, ...), one row per episode (its experience
+    number ten times its value: a row keeps its number wherever it lies)."""
+    values = np.array([v for block in blocks for v in block])
+    stops = np.cumsum([len(block) for block in blocks])
+    table = Columns({"block": np.arange(len(blocks)), "start": stops - [len(b) for b in blocks],
+                     "stop": stops}, ["block", "start", "stop"])
+    return SimpleNamespace(perf=values, exp=values * 10, rows=None, blocks=table)
 
 
-def test_admit_keeps_values_while_the_run_only_grows() -> None:
-    memo = RangeMemo()
-    assert memo.admit(_run([1.0, 2.0]))
-    memo.get("block 0-2", lambda: 3)
-    assert memo.admit(_run([1.0, 2.0, 5.0]))
-    assert memo.get("block 0-2", lambda: 0) == 3
+def test_a_block_keeps_its_key_while_its_rows_are_unchanged() -> None:
+    memo = BlockMemo()
+    first = _run([1.0, 2.0], [3.0])
+    assert memo.admit(first)
+    finished, growing = memo.block_keys(first)
+    grown = _run([1.0, 2.0], [3.0, 4.0])
+    assert memo.admit(grown)
+    assert memo.block_keys(grown)[0] == finished and memo.block_keys(grown)[1] != growing
+
+
+def test_rows_inserted_into_a_middle_block_rename_that_block_alone() -> None:
+    """Several workers append inside the last blocks of align's order: the block that took
+    rows gets a new key, the blocks after it keep theirs though their rows moved."""
+    memo = BlockMemo()
+    first = _run([1.0], [2.0, 3.0], [4.0])
+    memo.admit(first)
+    keys = memo.block_keys(first)
+    inserted = _run([1.0], [2.0, 3.0, 3.5], [4.0])
+    memo.admit(inserted)
+    now = memo.block_keys(inserted)
+    assert now[0] == keys[0] and now[1] != keys[1] and now[2] == keys[2]
 
 
 @pytest.mark.parametrize("changed", [[1.0, 2.5, 5.0], [1.0], [-0.0 + 1, -0.0, 5.0]])
-def test_admit_clears_when_a_row_read_before_changed(changed: list[float]) -> None:
-    memo = RangeMemo()
-    memo.admit(_run([1.0, 0.0]))
-    memo.get("block 0-2", lambda: 3)
-    memo.admit(_run(changed))  # a value changed, the run shrank, 0.0 became -0.0
-    assert memo.get("block 0-2", lambda: 0) == 0 and memo.cleared == 1
+def test_a_block_whose_rows_changed_is_named_anew(changed: list[float]) -> None:
+    memo = BlockMemo()
+    first = _run([7.0], [1.0, 0.0])
+    memo.admit(first)
+    keys = memo.block_keys(first)
+    later = _run([7.0], changed)  # a value changed, the block shrank, 0.0 became -0.0
+    memo.admit(later)
+    assert memo.block_keys(later)[0] == keys[0] and memo.block_keys(later)[1] != keys[1]
+
+
+def test_a_view_the_memo_did_not_admit_gets_range_keys() -> None:
+    memo = BlockMemo()
+    memo.admit(_run([1.0]))
+    other = _run([1.0])
+    assert memo.block_keys(other) == [("range", 0, 1)]
 
 
 def test_a_run_held_on_disk_is_not_memoised() -> None:
-    memo = RangeMemo()
+    memo = BlockMemo()
     run = _run([1.0])
     run.perf = [1.0]  # not an ndarray (a spilled run's `SpillArray`)
     assert not memo.admit(run)
 
 
-def test_a_run_grown_in_place_is_admitted_without_comparing() -> None:
+def test_a_run_grown_in_place_keeps_its_blocks_keys() -> None:
     from sylla.metrics.watch.growing import Growing
 
     perf, exp = Growing(np.arange(4.0)), Growing(np.arange(4.0))
-    memo = RangeMemo()
-    memo.admit(SimpleNamespace(perf=perf.values, exp=exp.values, rows=None))
-    memo.get("block 0-4", lambda: 1)
+    memo = BlockMemo()
+    table = Columns({"block": np.array([0]), "start": np.array([0]), "stop": np.array([4])},
+                    ["block", "start", "stop"])
+    first = SimpleNamespace(perf=perf.values, exp=exp.values, rows=None, blocks=table)
+    memo.admit(first)
+    keys = memo.block_keys(first)
     grown = SimpleNamespace(perf=perf.extend(np.array([9.0])), exp=exp.extend(np.array([4.0])),
-                            rows=None)
-    assert memo.admit(grown) and memo.get("block 0-4", lambda: 0) == 1
+                            rows=None, blocks=table)  # the same memory, one more row after
+    assert memo.admit(grown) and memo.block_keys(grown) == keys
+    assert memo.changed == 1  # the first admission named the block; the grown one kept it
 
 
 def test_the_run_memo_computes_a_small_value_once_and_an_array_each_time() -> None:

@@ -1,13 +1,16 @@
-"""`l2m_smooth_kept`: the smoothing of a growing block, redone only where new rows reach, has
-the bits of `l2m_smooth` on the whole block at every length."""
+"""`l2m_smooth_from`: the smoothing of a growing block, redone only where new rows reach, has
+the bits of `l2m_smooth` on the whole block at every length; `Blocks.grown` carries it from
+one computation to the next."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from sylla.metrics.memo import NO_MEMO, RangeMemo
-from sylla.metrics.preprocess import WINDOWS, l2m_smooth, l2m_smooth_kept, window_weights
+from sylla.metrics.blockwise import Blocks
+from sylla.metrics.data import Columns, RunData
+from sylla.metrics.memo import NO_MEMO, BlockMemo
+from sylla.metrics.preprocess import WINDOWS, l2m_smooth, l2m_smooth_from, window_weights
 
 
 def _bits(a: np.ndarray) -> np.ndarray:
@@ -17,7 +20,7 @@ def _bits(a: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize("shape", WINDOWS)
 @pytest.mark.parametrize("w", [3, 4, 7, 64, 100])
 def test_convolve_over_a_slice_gives_the_same_bits(shape: str, w: int) -> None:
-    """What `l2m_smooth_kept` rests on: each output of a ``valid`` convolution is the same
+    """What `l2m_smooth_from` rests on: each output of a ``valid`` convolution is the same
     number whether computed over the whole signal or from any later start, whatever the
     slice's alignment in memory."""
     rng = np.random.default_rng(w)
@@ -33,17 +36,28 @@ def test_convolve_over_a_slice_gives_the_same_bits(shape: str, w: int) -> None:
                               _bits(np.convolve(weights, moved, mode="valid")))
 
 
+def _kept(x: np.ndarray, window_length: int | None, shape: str, memo: object) -> np.ndarray:
+    """``x``'s smoothing as a growing block's, through `Blocks.grown` and ``memo``."""
+    run = RunData("r", x, np.arange(float(x.size)),
+                  Columns({"block": np.array([0]), "start": np.array([0]),
+                           "stop": np.array([x.size])}, ["block", "start", "stop"]))
+    blocks = Blocks(run, memo, ("test",))  # type: ignore[arg-type]
+    return blocks.grown(0, ("smooth",), x,
+                        lambda v: l2m_smooth(v, window_length, shape),
+                        lambda v, last: l2m_smooth_from(v, last, window_length, shape))
+
+
 @pytest.mark.parametrize("shape", ["flat", "hanning", "blackman"])
 @pytest.mark.parametrize("window_length", [None, 4, 7])
 def test_a_growing_block_is_smoothed_as_a_whole_at_every_length(shape: str,
                                                                 window_length: int | None) -> None:
     rng = np.random.default_rng(7)
     x = rng.normal(3.0, 0.5, 2200)
-    memo = RangeMemo()
+    memo = BlockMemo()
     n = 1
     for step in [1, 1, 2, 5, 11, 17, 40, 1, 99, 100, 101, 300, 1, 600, 900]:
         n += step
-        got = l2m_smooth_kept(x[:n], window_length, shape, memo, "block")
+        got = _kept(x[:n], window_length, shape, memo)
         assert np.array_equal(_bits(got), _bits(l2m_smooth(x[:n], window_length, shape))), n
         memo.sweep()
     assert len(memo) == 1  # the one carried block
@@ -55,16 +69,16 @@ def test_a_changed_value_is_smoothed_anew(where: int) -> None:
     the last row) is no prefix: the outputs it reaches are computed again."""
     rng = np.random.default_rng(3)
     x = rng.normal(3.0, 0.5, 2100)
-    memo = RangeMemo()
-    l2m_smooth_kept(x[:2000], None, "flat", memo, "block")
+    memo = BlockMemo()
+    _kept(x[:2000], None, "flat", memo)
     y = x.copy()
     y[where] += 1.0
-    got = l2m_smooth_kept(y[:2050], None, "flat", memo, "block")
+    got = _kept(y[:2050], None, "flat", memo)
     assert np.array_equal(_bits(got), _bits(l2m_smooth(y[:2050])))
-    shorter = l2m_smooth_kept(y[:1500], None, "flat", memo, "block")  # cut: computed whole
+    shorter = _kept(y[:1500], None, "flat", memo)  # cut: computed whole
     assert np.array_equal(_bits(shorter), _bits(l2m_smooth(y[:1500])))
 
 
 def test_the_batch_memo_keeps_nothing() -> None:
     x = np.arange(50, dtype=np.float64)
-    assert np.array_equal(l2m_smooth_kept(x, None, "flat", NO_MEMO, "block"), l2m_smooth(x))
+    assert np.array_equal(_kept(x, None, "flat", NO_MEMO), l2m_smooth(x))

@@ -287,10 +287,11 @@ def test_a_rewritten_log_starts_a_new_memo(tmp_path: Path) -> None:
         follower.close()
 
 
-def test_a_changed_row_clears_the_kept_values(tmp_path: Path) -> None:
+def test_a_changed_row_renames_its_block(tmp_path: Path) -> None:
     """A row that changes an episode already read (a second row of the last episode, which
     the reader averages in) leaves every block range as it was but not its rows: the follower
-    recomputes, its memo is cleared, and the state equals the batch command's."""
+    recomputes, its memo names that block's rows anew (and no other block's), and the state
+    equals the batch command's."""
     fixture = WATCH / "rewards.csv"
     lines = fixture.read_bytes().splitlines(True)
     run, clean = tmp_path / "live" / "rewards.csv", tmp_path / "clean" / "rewards.csv"
@@ -299,12 +300,12 @@ def test_a_changed_row_clears_the_kept_values(tmp_path: Path) -> None:
     run.write_bytes(b"".join(lines[:40]))  # episodes 0-38: block 35-39 is under way
     follower = Follower(run, Options(syllabus=str(SYLLABUS), allow_partial=True))
     try:
-        cleared = follower.memo.cleared
+        changed = follower.memo.changed
         with open(run, "ab") as handle:
             handle.write(b"38,Breakout,9.0\n")
         state = follower.refresh()
         assert follower.last_update == "full"
-        assert follower.memo.cleared == cleared + 1
+        assert follower.memo.changed == changed + 1
         clean.write_bytes(run.read_bytes())
         expected, error = batch(clean, "--syllabus", str(SYLLABUS), "--allow-partial")
         _same(state, expected, error, clean, run)
