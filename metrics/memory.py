@@ -25,15 +25,15 @@ large churn, come from Arrow's own pool and are bounded by the reader's byte ran
 (`l2logger_stream.RANGE`) and handed back when a log is read
 (`l2logger_files.release_parse_memory`).
 
-A smaller log (issue 40: a million episodes, 85 MB) keeps glibc's dynamic thresholds, and its
-reading keeps the heap to one arena (``M_ARENA_MAX``) and trims it once read: the two parse
-threads each took an arena of their own for the parser's scratch, which no later allocation of
-the main thread could reuse, and the heaps kept up to 30 MiB of freed parse memory past the
-reading. One arena and a trim take about 15 MiB off the peak of ``sylla metrics`` on such a log,
-and Arrow's pool returning the parse buffers' pages at once
-(`l2logger_files.free_parse_memory_at_once`) 10 more: 145-151 MiB, from 170-177, at no
-measurable cost in time (the parser's scratch is a few hundred allocations per range). A large
-log keeps the settings above, whose reuse of pages its many ranges need.
+Every log is read with the heap kept to one arena (``M_ARENA_MAX``, from the first reading on):
+the parse threads each took an arena of their own for the parser's scratch, which no later
+allocation of the main thread could reuse (issue 40: 10M episodes, one row per experience, peak
+257-289 -> 229-257 MiB, CPU unchanged; the scratch is a few hundred allocations per range). A
+smaller log (a million episodes, 85 MB) keeps glibc's dynamic thresholds and is trimmed once
+read, and Arrow's pool returns its parse buffers' pages at once
+(`l2logger_files.free_parse_memory_at_once`): with the one arena, its peak fell from 170-177 to
+145-154 MiB at no measurable cost in time. A large log keeps the settings above, whose reuse of
+pages its many ranges need.
 """
 
 from __future__ import annotations
@@ -91,10 +91,10 @@ def _malloc_trim() -> "Callable[[int], int] | None":
 def reading() -> Iterator[None]:
     """Around the reading of a log. Once a large log has been seen, the heap keeps up to
     `READING_TRIM_THRESHOLD` of freed memory, so that each block's arrays reuse the pages the
-    last block's freed, and is trimmed to `THRESHOLD` after; before, the reading's threads
-    share one arena and the heap is trimmed after (see the module docstring)."""
+    last block's freed, and is trimmed to `THRESHOLD` after; before, the heap is trimmed
+    after. Either way the reading's threads share one arena (see the module docstring)."""
+    _one_arena()
     if not _active:
-        _one_arena()
         try:
             yield
         finally:

@@ -115,10 +115,10 @@ print(before, arenas())
 """
 
 
-def test_reading_a_log_below_the_large_size_takes_no_arena_of_its_own(tmp_path):
-    """A log that pyarrow parses on two threads, below `memory.LARGE` (issue 40): the parse
-    threads allocate from the main arena, so that what they free serves the metrics after
-    (each thread's own arena kept freed parse memory no later allocation could reuse)."""
+def test_reading_a_log_takes_no_arena_of_its_own(tmp_path):
+    """A log that pyarrow parses on two threads (issue 40): the parse threads allocate from
+    the main arena, so that what they free serves the metrics after (each thread's own arena
+    kept freed parse memory no later allocation could reuse)."""
     from sylla.metrics.readers.l2logger_small import SMALL
     from sylla.metrics.synth import alternating_plan, write_l2logger
 
