@@ -4,6 +4,7 @@ options. Below both readers, so that neither imports the other for it."""
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -110,6 +111,23 @@ def _pool() -> "pa.MemoryPool":
         return pa.jemalloc_memory_pool()
     except NotImplementedError:  # a pyarrow built without jemalloc (Windows wheels)
         return pa.system_memory_pool()
+
+
+@functools.cache
+def free_parse_memory_at_once() -> None:
+    """Arrow's jemalloc returns the pages of freed parse buffers at once (its decay time 0)
+    rather than keeping them for reuse: for a log below `sylla.metrics.memory.LARGE`, whose
+    ranges are few, the pages kept were most of what the reading added to the peak beside the
+    values it keeps (issue 40: a million episodes, 25 MiB that ``release_unused`` did not give
+    back), and faulting the next range's buffers in afresh costs no measurable time there. A
+    large log keeps the pool's reuse (`_pool`). Only arenas made after the call are affected:
+    it runs before the first parse."""
+    import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
+
+    try:
+        pa.jemalloc_set_decay_ms(0)
+    except NotImplementedError:  # a pyarrow built without jemalloc
+        pass
 
 
 def release_parse_memory() -> None:

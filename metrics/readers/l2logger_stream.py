@@ -40,7 +40,16 @@ from ..spill import SpillArray
 from . import l2logger_small as small
 from .codes import Codes
 from .common import in_range
-from .l2logger_files import FOLDER, STARTS_AT_ONE, check_header, csv_options, group_means, header, release_parse_memory
+from .l2logger_files import (
+    FOLDER,
+    STARTS_AT_ONE,
+    check_header,
+    csv_options,
+    free_parse_memory_at_once,
+    group_means,
+    header,
+    release_parse_memory,
+)
 from .l2logger_small import SMALL, Unusual
 from .labels import SUBTYPES, label_problem, spaced_twin
 
@@ -304,7 +313,8 @@ class _Ahead:
     the reduction's numpy work overlaps the next parses instead of waiting for them (issue 24);
     the tables come out in reading order whatever order they are parsed in. Without
     ``enabled`` (a small log, read by the standard-library parser) a range is parsed when it
-    is asked for."""
+    is asked for. ``keep_pages``: Arrow's pool keeps the pages of freed parse buffers for the
+    next ranges (`l2logger_files.free_parse_memory_at_once`)."""
 
     DEPTH = 2
     #: ranges parsed at once, each on a thread of its own, and on pyarrow's threads as well
@@ -313,11 +323,14 @@ class _Ahead:
     #: 15-30 % of a 10M-episode log's parse time, which two single-threaded parses fill
     PARALLEL = 2
 
-    def __init__(self, files: list[Path], perf: str, subtype: bool, enabled: bool) -> None:
+    def __init__(self, files: list[Path], perf: str, subtype: bool, enabled: bool,
+                 keep_pages: bool = True) -> None:
         self.files, self.perf, self.subtype = files, perf, subtype
         self.pool: "ThreadPoolExecutor | None" = None
         self.threads = True
         if enabled and files:
+            if not keep_pages:  # a log below `sylla.metrics.memory.LARGE`
+                free_parse_memory_at_once()
             from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - lazy: start-up, small logs parse in the main thread
 
             self.pool = ThreadPoolExecutor(self.PARALLEL, thread_name_prefix="sylla-parse")
@@ -532,6 +545,7 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
     """One run from the block files of a regular l2logger log (see the module docstring)."""
     # a log after a large one spills too (`for_log_of`): the expert runs of a long run
     spilled = for_log_of(sum(sizes)) or sum(sizes) >= SPILL_FROM
+    small = sum(sizes) <= SMALL
 
     def make(dtype: type = np.float64) -> "SpillArray | _Parts":
         return SpillArray(dtype) if spilled else _Parts(dtype)
@@ -551,9 +565,8 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
     episode_worker = make(np.int16) if units.several else None
     episode_nrows = make(np.int32) if units.several else None
     read = 0
-    small = sum(sizes) <= SMALL
     with reading(), Progress(sum(sizes), f"reading {path.name}", progress) as bar, \
-            _Ahead(units.files, perf, subtype, not small) as ahead:
+            _Ahead(units.files, perf, subtype, not small, keep_pages=spilled) as ahead:
         for group in units.groups:
             read_now = []
             for index in group:

@@ -89,3 +89,45 @@ def test_a_log_being_read_reuses_each_blocks_pages():
     assert outside > 30_000
     assert inside < outside / 10  # kept while reading: only the first block faults
     assert after > inside * 10  # and trimmed again once the log is read
+
+
+ARENAS = """
+import ctypes, os, sys
+from sylla.metrics.readers import read_log
+
+libc = ctypes.CDLL(None)
+libc.fopen.restype = ctypes.c_void_p
+libc.fopen.argtypes = (ctypes.c_char_p, ctypes.c_char_p)
+libc.malloc_info.argtypes = (ctypes.c_int, ctypes.c_void_p)
+libc.fclose.argtypes = (ctypes.c_void_p,)
+
+def arenas():
+    path = os.path.join(sys.argv[2], "info.xml")
+    handle = libc.fopen(path.encode(), b"w")
+    libc.malloc_info(0, handle)
+    libc.fclose(handle)
+    with open(path) as info:
+        return info.read().count("<heap nr=")
+
+before = arenas()
+log = read_log(sys.argv[1], None, "auto", False, stream=True)
+print(before, arenas())
+"""
+
+
+def test_reading_a_log_takes_no_arena_of_its_own(tmp_path):
+    """A log that pyarrow parses on two threads (issue 40): the parse threads allocate from
+    the main arena, so that what they free serves the metrics after (each thread's own arena
+    kept freed parse memory no later allocation could reuse)."""
+    from sylla.metrics.readers.l2logger_small import SMALL
+    from sylla.metrics.synth import alternating_plan, write_l2logger
+
+    log = write_l2logger(tmp_path / "ll", alternating_plan(["a_v0", "b_v0", "c_v0"], 2000, 300, cycles=3),
+                         seed=1)
+    assert sum(f.stat().st_size for f in log.rglob("data-log.tsv")) > SMALL  # parsed by pyarrow
+    proc = subprocess.run([sys.executable, "-c", ARENAS, str(log), str(tmp_path)],
+                          capture_output=True, text=True, timeout=120,
+                          env={k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")})
+    assert proc.returncode == 0, proc.stderr
+    before, after = map(int, proc.stdout.split())
+    assert after == before
