@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.metrics.differential import batch, harness, shapes  # noqa: E402
-from tests.metrics.test_differential import draw  # noqa: E402
+from tests.metrics.differential.suite import draw  # noqa: E402
 
 #: the findings a batch lists, one line each
 LISTS = ("mismatches", "sylla_failed", "l2m_failed", "departures", "file_mismatches",

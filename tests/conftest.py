@@ -21,3 +21,21 @@ REPO = Path(__file__).parent.parent
 @pytest.fixture
 def fixtures() -> Path:
     return FIXTURES
+
+
+#: the tiers whose modules run longest (processes, oracles, campaigns): their modules run first
+COSTLY = frozenset({"editor", "parity", "dask", "packaging", "precommit", "slow", "sb3"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Modules with a costly tier first, each module's tests kept together and in order.
+
+    pytest-xdist hands whole modules to its workers (``--dist loadfile``, scripts/test.sh) in
+    collection order (``--no-loadscope-reorder``): a long module collected last would run on
+    one worker while the other has nothing left. Started first, the long modules run side by
+    side, and the many short ones fill the end on both workers."""
+    costly: set[str] = set()
+    for item in items:
+        if COSTLY.intersection(mark.name for mark in item.iter_markers()):
+            costly.add(item.nodeid.split("::", 1)[0])
+    items.sort(key=lambda item: item.nodeid.split("::", 1)[0] not in costly)

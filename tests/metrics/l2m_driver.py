@@ -4,6 +4,13 @@ This script runs in the separate l2metrics venv (``.venv-l2m``), never in sylla'
 old libraries. STE runs are stored into a private ``$L2DATA`` first (l2metrics keeps them as
 pickles there; sylla never reads them). Usage:
 ``python l2m_driver.py LOG_DIR [--ste DIR]... [--opt KEY=VALUE]... [--summary]``
+
+``python l2m_driver.py --serve`` answers many such runs in one process, so that l2metrics'
+import (two CPU seconds: pandas, matplotlib, scipy) is paid once, not once per run: each line
+of standard input is a JSON object ``{"argv": [LOG_DIR, ...], "l2data": DIR}`` (the arguments
+above, and the run's own ``$L2DATA``, which l2metrics reads on every call), each answer one
+JSON line on the original standard output (file descriptor 1 is pointed at standard error, so
+what a C library prints cannot mix with the answers).
 """
 
 from __future__ import annotations
@@ -30,15 +37,17 @@ def _clean(value):
     return None if math.isnan(f) or math.isinf(f) else f
 
 
-def main() -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser()
     parser.add_argument("log_dir")
     parser.add_argument("--ste", action="append", default=[])
     parser.add_argument("--opt", action="append", default=[])
     parser.add_argument("--summary", action="store_true", help="print only lifetime values")
-    args = parser.parse_args()
+    return parser
+
+
+def _quiet() -> None:
     logging.disable(logging.CRITICAL)
-    os.environ.setdefault("L2DATA", tempfile.mkdtemp(prefix="l2data-"))
     import warnings
 
     warnings.simplefilter("ignore")
@@ -48,6 +57,10 @@ def main() -> int:
     # yields NaN (a task with no recovery time, say); restore the alias, nothing else.
     if "NaN" not in np.__dict__:
         np.NaN = np.nan
+
+
+def run(args: argparse.Namespace) -> dict:
+    """l2metrics' numbers for one log, with the STE runs stored into ``$L2DATA`` first."""
     from l2metrics import util
     from l2metrics.report import MetricsReport
 
@@ -73,7 +86,37 @@ def main() -> int:
         out["tasks"] = tasks
         out["regimes"] = _clean(report._metrics_df[["task_name"] + regime_cols]
                                 .to_dict(orient="records"))
-    json.dump(out, sys.stdout)
+    return out
+
+
+def serve() -> int:
+    """One run per line of standard input (see the module's docstring); a run that raises
+    answers ``{"error": TRACEBACK}`` and the next goes on."""
+    import traceback
+
+    answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    _quiet()
+    for line in sys.stdin:
+        job = json.loads(line)
+        os.environ["L2DATA"] = job["l2data"]
+        try:
+            answer = run(_parser().parse_args(job["argv"]))
+        except Exception:  # noqa: BLE001 - the caller fails the test with it
+            answer = {"error": traceback.format_exc()[-3000:]}
+        answers.write(json.dumps(answer) + "\n")
+        answers.flush()
+    return 0
+
+
+def main() -> int:
+    if sys.argv[1:] == ["--serve"]:
+        return serve()
+    args = _parser().parse_args()
+    _quiet()
+    os.environ.setdefault("L2DATA", tempfile.mkdtemp(prefix="l2data-"))
+    json.dump(run(args), sys.stdout)
     return 0
 
 

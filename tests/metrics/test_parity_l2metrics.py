@@ -1,8 +1,9 @@
 """Parity with l2metrics 3.1.0 on generated l2logger logs.
 
 l2metrics runs in its own venv (``.venv-l2m``, made by scripts/setup.d/20-l2metrics.sh) through
-``l2m_driver.py`` in a subprocess; every metric both tools compute must agree within 1e-9
-relative. Logs are small (a few thousand episodes) so the whole module takes seconds.
+``l2m_driver.py --serve`` in a subprocess, one for the module (l2metrics' import costs two CPU
+seconds), each run with its own ``$L2DATA``; every metric both tools compute must agree within
+1e-9 relative. Logs are small (a few thousand episodes) so the whole module takes seconds.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import json
 import math
 import os
 import subprocess
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -82,16 +85,40 @@ def multirow(tmp_path_factory):
     return log, stes
 
 
-def l2metrics(log: Path, stes: list[Path], options: dict, tmp: Path) -> dict:
-    cmd = [str(L2M_PY), str(DRIVER), str(log)]
+@pytest.fixture(scope="module")
+def driver() -> Iterator[subprocess.Popen[str]]:
+    """``l2m_driver.py --serve``: l2metrics imported once for the module's runs."""
+    with tempfile.TemporaryFile("w+") as errors:
+        proc = subprocess.Popen([str(L2M_PY), str(DRIVER), "--serve"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=errors, text=True)
+        yield proc
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait(timeout=120)
+
+
+def l2metrics(log: Path, stes: list[Path], options: dict, tmp: Path,
+              driver: subprocess.Popen[str] | None = None) -> dict:
+    """l2metrics' numbers for a log, its STE runs stored into ``tmp`` (the run's ``$L2DATA``):
+    in ``driver`` (the module's `driver`), else in a process of its own."""
+    argv = [str(log)]
     for s in stes:
-        cmd += ["--ste", str(s)]
+        argv += ["--ste", str(s)]
     for k, v in options.items():
-        cmd += ["--opt", f"{k}={json.dumps(v)}"]
-    env = dict(os.environ, L2DATA=str(tmp))
-    out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
-    assert out.returncode == 0, out.stderr[-3000:]
-    return json.loads(out.stdout)
+        argv += ["--opt", f"{k}={json.dumps(v)}"]
+    if driver is None:
+        out = subprocess.run([str(L2M_PY), str(DRIVER), *argv], capture_output=True, text=True,
+                             env=dict(os.environ, L2DATA=str(tmp)), timeout=300)
+        assert out.returncode == 0, out.stderr[-3000:]
+        return dict(json.loads(out.stdout))
+    assert driver.stdin is not None and driver.stdout is not None
+    driver.stdin.write(json.dumps({"argv": argv, "l2data": str(tmp)}) + "\n")
+    driver.stdin.flush()
+    answer = driver.stdout.readline()
+    assert answer, "the l2metrics driver stopped"
+    got = json.loads(answer)
+    assert "error" not in got, got.get("error")
+    return dict(got)
 
 
 def close(a: float, b: float) -> bool:
@@ -138,10 +165,10 @@ def compare(theirs: dict, result) -> list[str]:
 
 
 @pytest.mark.parametrize("config", list(CONFIGS))
-def test_parity(config, logs, tmp_path):
+def test_parity(config, logs, tmp_path, driver):
     log, stes, _ = logs
     params, options = CONFIGS[config]
-    theirs = l2metrics(log, stes, options, tmp_path)
+    theirs = l2metrics(log, stes, options, tmp_path, driver)
     ours = compute_metrics(log, ste=stes, params=params)
     compared = compare(theirs, ours)
     expected = {"avg_train_perf", "avg_eval_perf", "ste_rel_perf", "sample_efficiency",
@@ -149,19 +176,19 @@ def test_parity(config, logs, tmp_path):
     assert expected <= {c.split(":")[1] for c in compared if c.startswith("lifetime")}
 
 
-def test_parity_format_10(logs, tmp_path):
+def test_parity_format_10(logs, tmp_path, driver):
     _, stes, old = logs
-    theirs = l2metrics(old, stes[:4], {"maintenance_method": "both"}, tmp_path)
+    theirs = l2metrics(old, stes[:4], {"maintenance_method": "both"}, tmp_path, driver)
     ours = compute_metrics(old, ste=stes[:4], params={"maintenance_method": "both"})
     compared = compare(theirs, ours)
     assert "lifetime:perf_maintenance_mrtlp" in compared
 
 
 @pytest.mark.parametrize("config", ["defaults", "ste-time", "run-normalised"])
-def test_parity_several_rows_per_experience(config, multirow, tmp_path):
+def test_parity_several_rows_per_experience(config, multirow, tmp_path, driver):
     log, stes = multirow
     params, options = CONFIGS[config]
-    theirs = l2metrics(log, stes, options, tmp_path)
+    theirs = l2metrics(log, stes, options, tmp_path, driver)
     ours = compute_metrics(log, ste=stes, params=params)
     assert ours.runs[0].rows is not None  # the log really has several rows per experience
     compared = compare(theirs, ours)
@@ -169,19 +196,19 @@ def test_parity_several_rows_per_experience(config, multirow, tmp_path):
 
 
 @pytest.mark.parametrize("normalization", ["task", "run"])
-def test_parity_data_range(normalization, logs, tmp_path):
+def test_parity_data_range(normalization, logs, tmp_path, driver):
     log, stes, _ = logs
     path = tmp_path / "data_range.json"
     path.write_text(json.dumps(DATA_RANGE))
     theirs = l2metrics(log, stes, {"data_range": DATA_RANGE,
-                                   "normalization_method": normalization}, tmp_path)
+                                   "normalization_method": normalization}, tmp_path, driver)
     ours = compute_metrics(log, ste=stes, params={"data_range": str(path),
                                                   "normalization": normalization})
     compared = compare(theirs, ours)
     assert "lifetime:ste_rel_perf" in compared
 
 
-def test_parity_variant_agnostic_with_two_variants(tmp_path):
+def test_parity_variant_agnostic_with_two_variants(tmp_path, driver):
     """Two variants of alpha in the log, STE runs of one variant: agnostic mode merges them."""
     plan = [("test", [("alpha_v0", 10), ("alpha_v1", 10), ("beta_v0", 10)]),
             ("train", [("alpha_v0", 90)]), ("test", [("alpha_v1", 10), ("beta_v0", 10)]),
@@ -192,7 +219,7 @@ def test_parity_variant_agnostic_with_two_variants(tmp_path):
     stes = [write_l2logger(tmp_path / "ste" / f"{t}-{k}", [("train", [(t, 100 + 10 * k)])],
                            seed=40 + k) for t in ("alpha_v0", "beta_v0") for k in range(2)]
     options = {"variant_mode": "agnostic"}
-    theirs = l2metrics(log, stes, options, tmp_path)
+    theirs = l2metrics(log, stes, options, tmp_path, driver)
     ours = compute_metrics(log, ste=stes, params={"variant_mode": "agnostic"})
     assert set(theirs["tasks"]) == {"alpha", "beta"}
     compared = compare(theirs, ours)

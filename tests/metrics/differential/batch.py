@@ -16,6 +16,7 @@ from typing import Any
 
 from . import files
 from .harness import (
+    L2metrics,
     L2mResult,
     OptionSet,
     compare,
@@ -133,13 +134,19 @@ def run_batch(logs: list[dict[str, Any]], ste_pool: list[dict[str, Any]],
               options: list[OptionSet], work: Path, with_files: bool = True) -> BatchReport:
     """Both tools on every log of the batch under every option set; every value compared, and
     (``with_files``) every key and cell of the ``--format l2metrics`` files."""
+    with L2metrics() as l2m:
+        return _run_batch(logs, ste_pool, options, work, with_files, l2m)
+
+
+def _run_batch(logs: list[dict[str, Any]], ste_pool: list[dict[str, Any]], options: list[OptionSet],
+               work: Path, with_files: bool, l2m: L2metrics) -> BatchReport:
     report = BatchReport(logs=len(logs))
     log_dirs, ste_dirs, ranges = prepare_batch(logs, ste_pool, work)
     l2data = {}
     for mode in sorted({o.ste for o in options}):
         l2data[mode] = work / f"l2data-{mode}"
         if mode != "none" and ste_dirs:
-            store_ste_l2m(work / "ste", mode, l2data[mode])
+            store_ste_l2m(work / "ste", mode, l2data[mode], l2m)
         l2data[mode].mkdir(exist_ok=True)
     where_is = {d.name: d for d in log_dirs}
     for option in options:
@@ -153,7 +160,7 @@ def run_batch(logs: list[dict[str, Any]], ste_pool: list[dict[str, Any]],
             for name in pending:
                 where_is[name] = where_is[name].rename(parent / name)
             got = run_l2metrics(parent, option, l2data[option.ste],
-                                work / f"out-{option.name}-{attempt}", data_range)
+                                work / f"out-{option.name}-{attempt}", data_range, l2m)
             if "*" in got:
                 theirs.update({n: got["*"] for n in pending})
             theirs.update({n: r for n, r in got.items() if n in pending})
@@ -168,7 +175,7 @@ def run_batch(logs: list[dict[str, Any]], ste_pool: list[dict[str, Any]],
         keys = sorted(json.loads(data_range.read_text())) if data_range else []
         theirs_files = files.l2metrics_files(
             sorted(where_is.values()), option, l2data[option.ste],
-            work / f"files-{option.name}", data_range) if with_files else {}
+            work / f"files-{option.name}", data_range, l2m) if with_files else {}
         for name, folder in sorted(where_is.items()):
             where = f"{option.name} {name}"
             why = departs(option, logs[int(name[3:6])]["tasks"], stored, keys)

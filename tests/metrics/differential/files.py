@@ -20,20 +20,18 @@ import csv
 import io
 import json
 import math
-import os
-import subprocess
 from pathlib import Path
 from typing import Any
 
-from .harness import ABS, HERE, L2M_PY, PER_STE_RUN, REL, Comparison, OptionSet
+from .harness import ABS, PER_STE_RUN, REL, Comparison, L2metrics, OptionSet
 
 UNORDERED_KEYS = frozenset({"normalization_data_range"})
 
 
 def l2metrics_files(logs: list[Path], option: OptionSet, l2data: Path, out: Path,
-                    data_range: Path | None = None) -> dict[str, Path | str]:
-    """l2metrics' single-run files of each log, written by its command line
-    (`l2m_files.py`): log name -> the folder holding them, or why l2metrics wrote none."""
+                    data_range: Path | None = None, l2m: L2metrics | None = None) -> dict[str, Path | str]:
+    """l2metrics' single-run files of each log, written by its command line (in ``l2m``, else
+    in a process of its own): log name -> the folder holding them, or why l2metrics wrote none."""
     jobs = []
     for log in logs:
         args = ["-l", str(log), "-O", str(out / log.name), "--no-plot", "--no-save-settings",
@@ -41,17 +39,14 @@ def l2metrics_files(logs: list[Path], option: OptionSet, l2data: Path, out: Path
         if data_range is not None:
             args += ["-d", str(data_range)]
         jobs.append(args)
-    env = dict(os.environ, L2DATA=str(l2data), MPLBACKEND="Agg",
-               PYTHONPATH=str(HERE / "l2m_shim"))
     out.mkdir(parents=True, exist_ok=True)
-    results = out / "l2m_files.json"
-    proc = subprocess.run([str(L2M_PY), str(HERE / "l2m_files.py"), str(results)],
-                          input=json.dumps(jobs), capture_output=True, text=True, env=env,
-                          cwd=out, timeout=1800)
-    if proc.returncode or not results.exists():
-        raise RuntimeError(f"l2m_files.py failed:\n{proc.stderr[-3000:]}")
+    if l2m is None:
+        with L2metrics() as once:
+            results = once.call({"files": jobs}, l2data, out)["results"]
+    else:
+        results = l2m.call({"files": jobs}, l2data, out)["results"]
     got: dict[str, Path | str] = {}
-    for log, result in zip(logs, json.loads(results.read_text())):
+    for log, result in zip(logs, results, strict=True):
         folder = out / log.name
         written = (folder / f"{log.name}_metrics.json").exists()
         got[log.name] = folder if result["ok"] and written else (

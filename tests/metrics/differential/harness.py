@@ -14,6 +14,7 @@ import json
 import math
 import os
 import subprocess
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -136,30 +137,69 @@ class L2mResult:
     error: str | None = None
 
 
-def _l2m(args: list[str], l2data: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, L2DATA=str(l2data), MPLBACKEND="Agg",
-               PYTHONPATH=str(HERE / "l2m_shim"))
-    return subprocess.run([str(L2M_PY), "-m", "l2metrics", *args], capture_output=True,
-                          text=True, env=env, cwd=cwd, timeout=900)
+class L2metrics:
+    """One l2metrics 3.1.0 process (`l2m_cli.py`, in ``.venv-l2m``) that runs its command line
+    once per call: l2metrics is imported once per batch, not once per call (two CPU seconds
+    each). A context manager; the process ends when the block does."""
+
+    def __init__(self) -> None:
+        env = dict(os.environ, MPLBACKEND="Agg", PYTHONPATH=str(HERE / "l2m_shim"))
+        self._errors = tempfile.TemporaryFile("w+")  # what C code prints, apart from the answers
+        self._proc = subprocess.Popen([str(L2M_PY), str(HERE / "l2m_cli.py")], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, stderr=self._errors, text=True, env=env)
+
+    def __enter__(self) -> L2metrics:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        assert self._proc.stdin is not None
+        self._proc.stdin.close()
+        self._proc.wait(timeout=120)
+        self._errors.close()
+
+    def call(self, job: dict[str, Any], l2data: Path, cwd: Path) -> dict[str, Any]:
+        """One job of `l2m_cli.py` with ``$L2DATA`` and the working folder; its answer."""
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        self._proc.stdin.write(json.dumps(dict(job, l2data=str(l2data), cwd=str(cwd))) + "\n")
+        self._proc.stdin.flush()
+        answer = self._proc.stdout.readline()
+        if not answer:
+            self._errors.seek(0)
+            raise RuntimeError(f"the l2metrics process stopped:\n{self._errors.read()[-3000:]}")
+        return dict(json.loads(answer))
+
+    def cli(self, args: list[str], l2data: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+        """``python -m l2metrics ARGS`` with ``$L2DATA`` and the working folder, as a process gives it."""
+        got = self.call({"cli": args}, l2data, cwd)
+        return subprocess.CompletedProcess(["l2metrics", *args], got["returncode"], got["stdout"], got["stderr"])
 
 
-def store_ste_l2m(ste_parent: Path, mode: str, l2data: Path) -> None:
-    """``l2metrics -R -s MODE -l STE_PARENT``: store every STE run under the folder."""
+def _l2m(args: list[str], l2data: Path, cwd: Path, l2m: L2metrics | None) -> subprocess.CompletedProcess[str]:
+    if l2m is not None:
+        return l2m.cli(args, l2data, cwd)
+    with L2metrics() as once:
+        return once.cli(args, l2data, cwd)
+
+
+def store_ste_l2m(ste_parent: Path, mode: str, l2data: Path, l2m: L2metrics | None = None) -> None:
+    """``l2metrics -R -s MODE -l STE_PARENT``: store every STE run under the folder (in ``l2m``,
+    else in a process of its own)."""
     l2data.mkdir(parents=True, exist_ok=True)
-    out = _l2m(["-R", "-s", mode, "-l", str(ste_parent)], l2data, l2data)
+    out = _l2m(["-R", "-s", mode, "-l", str(ste_parent)], l2data, l2data, l2m)
     if out.returncode:
         raise RuntimeError(f"l2metrics could not store the STE runs:\n{out.stderr[-3000:]}")
 
 
 def run_l2metrics(log_parent: Path, option: OptionSet, l2data: Path, out_dir: Path,
-                  data_range: Path | None = None) -> dict[str, L2mResult]:
-    """``l2metrics -R -l LOG_PARENT`` with the option set; run folder name -> its values."""
+                  data_range: Path | None = None, l2m: L2metrics | None = None) -> dict[str, L2mResult]:
+    """``l2metrics -R -l LOG_PARENT`` with the option set (in ``l2m``, else in a process of its
+    own); run folder name -> its values."""
     out_dir.mkdir(parents=True, exist_ok=True)
     args = ["-R", "-l", str(log_parent), "-O", str(out_dir), "-o", "diff", "--no-plot",
             "--no-save-settings", *option.flags]
     if data_range is not None:
         args += ["-d", str(data_range)]
-    proc = _l2m(args, l2data, out_dir)
+    proc = _l2m(args, l2data, out_dir, l2m)
     lifetime_tsv = out_dir / "diff.tsv"
     failed = _failed_run(_output(proc))
     if not lifetime_tsv.exists():  # the first run stopped it: name it, and the caller goes on
