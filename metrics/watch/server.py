@@ -127,30 +127,41 @@ def make_app(hub: Hub) -> Any:
         Route("/api/events", events)], lifespan=lifespan)
 
 
-def free_port(host: str, port: int, tries: int = 20) -> int:
-    """``port`` if it can be bound on ``host``, else the next one that can (tried in order)."""
+def claim_port(host: str, port: int, tries: int = 20) -> socket.socket:
+    """A socket listening on ``port``, or on the next port that can be bound (tried in order).
+
+    It listens from here on, so the port printed to the user is the one served: probing a port
+    and binding it later leaves a gap in which another process (a second ``sylla watch``
+    started at the same moment) takes it, and the page's address then leads to that process.
+    """
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     for candidate in range(port, port + tries):
-        with socket.socket(family, socket.SOCK_STREAM) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            try:
-                probe.bind((host, candidate))
-            except OSError:
-                continue
-            return candidate
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn sets it
+        try:
+            sock.bind((host, candidate))
+            sock.listen(2048)  # uvicorn's default backlog
+        except OSError:
+            sock.close()
+            continue
+        return sock
     raise OSError(f"ports {port}-{port + tries - 1} on {host} are all in use")
 
 
-def serve(follower: Follower, host: str, port: int) -> None:
-    """Serve until interrupted; the follower thread stops with the server."""
+def bound_port(sock: socket.socket) -> int:
+    return int(sock.getsockname()[1])
+
+
+def serve(follower: Follower, sock: socket.socket) -> None:
+    """Serve on ``sock`` (from `claim_port`) until interrupted; the follower thread stops with
+    the server."""
 
     hub = Hub(follower)
     thread = threading.Thread(target=hub.run_follower, name="sylla-watch-follow", daemon=True)
     thread.start()
-    config = uvicorn.Config(make_app(hub), host=host, port=port, log_level="warning",
-                            lifespan="on")
+    config = uvicorn.Config(make_app(hub), log_level="warning", lifespan="on")
     try:
-        uvicorn.Server(config).run()
+        uvicorn.Server(config).run(sockets=[sock])
     finally:
         hub.stop.set()
         thread.join(timeout=2)
@@ -161,10 +172,10 @@ class Background:
     keeps its main thread (and its Ctrl-C) for its own work: `start` returns once the server
     listens, `stop` ends the server and the follower."""
 
-    def __init__(self, follower: Follower, host: str, port: int) -> None:
+    def __init__(self, follower: Follower, sock: socket.socket) -> None:
         self.hub = Hub(follower)
-        config = uvicorn.Config(make_app(self.hub), host=host, port=port, log_level="warning",
-                                lifespan="on")
+        self.sock = sock
+        config = uvicorn.Config(make_app(self.hub), log_level="warning", lifespan="on")
         self.ready = threading.Event()
         self.server = _Server(config, self.ready)
         self.threads = [
@@ -174,14 +185,14 @@ class Background:
 
     def _serve(self) -> None:
         try:
-            self.server.run()
-        except SystemExit:  # uvicorn exits when it cannot bind; `start` reports it
+            self.server.run(sockets=[self.sock])
+        except SystemExit:  # uvicorn exits when it cannot start; `start` reports it
             pass
         finally:
             self.ready.set()
 
     def start(self) -> None:
-        """Start serving; an `OSError` when the server could not start (the port was taken)."""
+        """Start serving; an `OSError` when the server could not start."""
         for thread in self.threads:
             thread.start()
         self.ready.wait()

@@ -64,15 +64,16 @@ def run_watched(args: argparse.Namespace) -> int:
         print("sylla run: --watch needs the watch extra: pip install 'sylla[watch]'", file=sys.stderr)
         return 2
     from sylla.metrics.watch.follow import Follower  # noqa: PLC0415 - lazy: start-up, uvicorn, starlette, watchfiles load only with --watch
-    from sylla.metrics.watch.server import Background, free_port  # noqa: PLC0415 - lazy: as above
+    from sylla.metrics.watch.server import Background, bound_port, claim_port  # noqa: PLC0415 - lazy: as above
     from sylla.metrics.watch.state import Options  # noqa: PLC0415 - lazy: as above
 
     host = "127.0.0.1"
     try:
-        port = free_port(host, args.port)
+        sock = claim_port(host, args.port)
     except OSError as exc:
         print(f"sylla run: {exc}", file=sys.stderr)
         return 2
+    port = bound_port(sock)
     url = f"http://{host}:{port}/"
     pages: list = []
 
@@ -81,7 +82,7 @@ def run_watched(args: argparse.Namespace) -> int:
             follower = Follower(str(run_dir), Options(syllabus=args.syllabus, log_format="l2logger"))
         except MetricsError as exc:
             raise RunError(f"--watch: {exc}") from None
-        page = Background(follower, host, port)
+        page = Background(follower, sock)
         pages.append((page, follower))
         try:
             page.start()

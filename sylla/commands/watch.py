@@ -117,16 +117,17 @@ def _check(follower: Follower, idle_timeout: float) -> int:
 
 
 def _serve(follower: Follower, args: argparse.Namespace) -> int:
-    from sylla.metrics.watch.server import LOOPBACK, free_port, serve  # noqa: PLC0415 - lazy: start-up, uvicorn, starlette load only when serving (not with --check)
+    from sylla.metrics.watch.server import LOOPBACK, bound_port, claim_port, serve  # noqa: PLC0415 - lazy: start-up, uvicorn, starlette load only when serving (not with --check)
 
     if args.host not in LOOPBACK:
         print(f"sylla: warning: serving on {args.host}: anyone who can reach this address "
               "sees the run's metrics (default: 127.0.0.1)", file=sys.stderr)
     try:
-        port = free_port(args.host, args.port)
+        sock = claim_port(args.host, args.port)
     except OSError as exc:
         print(f"sylla: {exc}", file=sys.stderr)
         return 2
+    port = bound_port(sock)
     if port != args.port:
         print(f"sylla: port {args.port} is in use; serving on {port} instead", file=sys.stderr)
     host = f"[{args.host}]" if ":" in args.host else args.host
@@ -136,5 +137,5 @@ def _serve(follower: Follower, args: argparse.Namespace) -> int:
         import webbrowser  # noqa: PLC0415 - lazy: start-up, webbrowser loads only with --open
 
         webbrowser.open(url)
-    serve(follower, args.host, port)
+    serve(follower, sock)
     return 0

@@ -20,8 +20,6 @@ from pathlib import Path
 
 import pytest
 
-from sylla.metrics.watch.server import free_port
-
 from .conftest import SYLLABUS, WATCH
 from .replay import Appender
 
@@ -54,7 +52,7 @@ def _data_lines(run: Path) -> int:
 
 
 def _watch(run: Path) -> tuple[subprocess.Popen, str]:
-    port = free_port("127.0.0.1", 18800)
+    port = 18800  # or the next free one: the watch prints the port it listens on
     proc = subprocess.Popen([sys.executable, "-m", "sylla", "watch", str(run), "--syllabus",
                              str(SYLLABUS), "--port", str(port)], stderr=subprocess.PIPE, text=True)
     line = proc.stderr.readline()

@@ -13,7 +13,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from sylla.metrics.watch.follow import Follower
-from sylla.metrics.watch.server import Hub, free_port, make_app
+from sylla.metrics.watch.server import Hub, bound_port, claim_port, make_app
 from sylla.metrics.watch.state import Options
 
 from .conftest import SYLLABUS, WATCH, batch
@@ -55,7 +55,19 @@ def test_taken_port_gives_the_next_free_one() -> None:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        assert free_port("127.0.0.1", port) > port
+        with claim_port("127.0.0.1", port) as sock:
+            assert bound_port(sock) > port
+
+
+def test_a_claimed_port_is_held_until_served() -> None:
+    """Two watches started at once from the same ``--port`` get two ports: the first listens
+    from the moment it chose its port (a probe closed at once gave both the same one, and
+    the second page's address led to the first watch)."""
+    with claim_port("127.0.0.1", 18765) as first, claim_port("127.0.0.1", 18765) as second:
+        assert bound_port(first) != bound_port(second)
+        for sock in (first, second):
+            with socket.create_connection(("127.0.0.1", bound_port(sock)), timeout=5):
+                pass  # it listens: the connection waits in its backlog
 
 
 def test_cli_says_the_port_it_moved_to_and_warns_on_other_hosts(tmp_path: Path) -> None:
@@ -74,7 +86,7 @@ def test_cli_says_the_port_it_moved_to_and_warns_on_other_hosts(tmp_path: Path) 
     assert lines[0].startswith(f"sylla: port {port} is in use; serving on ")
     assert "watching" in lines[1]
     proc = subprocess.Popen([sys.executable, "-m", "sylla", "watch", str(WATCH / "rewards.csv"),
-                             "--host", "0.0.0.0", "--port", str(free_port("127.0.0.1", 18765))],
+                             "--host", "0.0.0.0", "--port", "18765"],
                             stderr=subprocess.PIPE, text=True)
     try:
         first = proc.stderr.readline()
