@@ -1,7 +1,9 @@
-"""Shared test helpers: fixture paths, and Hypothesis without its per-example deadline."""
+"""Shared test helpers: fixture paths, Hypothesis without its per-example deadline, Ctrl-C for
+the processes the tests start, and the order of the modules."""
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,13 @@ from hypothesis import settings
 # test modules, whose own @settings(...) build on it.
 settings.register_profile("sylla", deadline=None)
 settings.load_profile("sylla")
+
+# A test run started in the background (``bash scripts/test.sh &`` in a script, without job
+# control) inherits SIGINT ignored, and so would every process the tests start: the tests that
+# stop `sylla run --watch` or `sylla watch` with Ctrl-C, as a user does, would wait forever. A
+# handler of this process's own is reset, not inherited, when a child starts.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REPO = Path(__file__).parent.parent
