@@ -216,6 +216,22 @@ async def client(lsp_client: RecordingClient):
     await lsp_client.shutdown_session()
 
 
+@pytest_lsp.fixture(config=CONFIG)
+async def fresh(lsp_client: RecordingClient):
+    """A second started session beside a test's own server, which only ever sees each text
+    whole: what it answers is what the other server must answer after its edits."""
+    await start(lsp_client)
+    yield
+    await lsp_client.shutdown_session()
+
+
+def symbols(client: RecordingClient, uri: str) -> Any:
+    """The outline request for ``uri`` (a future: a test may send it and await it later)."""
+    return client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+
+
 @pytest_lsp.fixture(config=CONFIG, scope="module")
 async def shared(lsp_client: RecordingClient):
     """One started push-mode session for all the tests of a module (the same capabilities as

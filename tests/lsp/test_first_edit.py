@@ -14,9 +14,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-import pytest_lsp
-from lsp_support import CONFIG, RecordingClient, release, start, uri_of
-from lsprotocol import types
+from lsp_support import RecordingClient, release, start, symbols, uri_of
 
 from sylla.grammar.syllabus.synth import phase_pairs
 
@@ -26,19 +24,6 @@ TEXT = phase_pairs(min_bytes=50_000)
 LINES = TEXT.splitlines(keepends=True)
 COUNT_LINE = next(i for i, line in enumerate(LINES) if '"$episode": "Pong"}, "count": 10}' in line)
 
-
-@pytest_lsp.fixture(config=CONFIG)
-async def fresh(lsp_client: RecordingClient):
-    """A second server, which only ever sees the edited text whole."""
-    await start(lsp_client)
-    yield
-    await lsp_client.shutdown_session()
-
-
-def _symbols(client: RecordingClient, uri: str):
-    return client.text_document_document_symbol_async(
-        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=uri))
-    )
 
 
 @pytest.mark.asyncio
@@ -53,16 +38,16 @@ async def test_the_first_edit_while_the_open_is_parsed_gets_the_edited_texts_ans
     held.open(uri, TEXT)
     at = LINES[COUNT_LINE].index('"count": 10') + len('"count": ')
     held.change(uri, 2, (COUNT_LINE, at), (COUNT_LINE, at), new)
-    answer = asyncio.ensure_future(_symbols(held, uri))  # sent while the open's parse is held
+    answer = asyncio.ensure_future(symbols(held, uri))  # sent while the open's parse is held
     release(gate, 2)
     edited = "".join(LINES[:COUNT_LINE]) + LINES[COUNT_LINE][:at] + new + LINES[COUNT_LINE][at:] + "".join(LINES[COUNT_LINE + 1:])
 
     fresh_uri, unedited_uri = uri_of(f"first-edit-fresh-{len(new)}.json"), uri_of(f"first-edit-unedited-{len(new)}.json")
     fresh.open(fresh_uri, edited)
     fresh.open(unedited_uri, TEXT)
-    got, expected = await asyncio.wait_for(answer, 300), await _symbols(fresh, fresh_uri)
+    got, expected = await asyncio.wait_for(answer, 300), await symbols(fresh, fresh_uri)
     assert got == expected
-    assert got != await _symbols(fresh, unedited_uri)  # the edit shows in the outline
+    assert got != await symbols(fresh, unedited_uri)  # the edit shows in the outline
     found = await held.diagnostics_for(uri, 2, timeout=300)
     wanted = await fresh.diagnostics_for(fresh_uri, 1, timeout=300)
     assert [(d.range, d.code, d.message) for d in found] == [(d.range, d.code, d.message) for d in wanted]

@@ -13,9 +13,7 @@ later line moves), and a new instruction (a full parse).
 from __future__ import annotations
 
 import pytest
-import pytest_lsp
-from lsp_support import CONFIG, RecordingClient, start, uri_of
-from lsprotocol import types
+from lsp_support import RecordingClient, start, symbols, uri_of
 
 from sylla.grammar.syllabus.synth import phase_pairs
 
@@ -26,19 +24,6 @@ TEXT = phase_pairs(min_bytes=500_000)
 LINES = TEXT.splitlines(keepends=True)
 COUNT_LINE = next(i for i, line in enumerate(LINES) if '"$episode": "Pong"}, "count": 10}' in line)
 
-
-@pytest_lsp.fixture(config=CONFIG)
-async def fresh(lsp_client: RecordingClient):
-    """A second server, which only ever sees each text whole."""
-    await start(lsp_client)
-    yield
-    await lsp_client.shutdown_session()
-
-
-def _symbols(client: RecordingClient, uri: str):
-    return client.text_document_document_symbol_async(
-        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=uri))
-    )
 
 
 def _edit(text: str, line: int, col: int, end_col: int, new: str) -> str:
@@ -53,7 +38,7 @@ async def test_symbols_right_after_a_change_are_those_of_the_new_text(bare: Reco
     uri = uri_of("symbols-after-change-500k.json")
     bare.open(uri, TEXT)
     await bare.diagnostics_for(uri, 1, timeout=300)
-    before = await _symbols(bare, uri)  # the editor's outline of the opened text
+    before = await symbols(bare, uri)  # the editor's outline of the opened text
     assert len(before) > 1000
 
     count_at = LINES[COUNT_LINE].index('"count": 10') + len('"count": ')
@@ -66,11 +51,11 @@ async def test_symbols_right_after_a_change_are_those_of_the_new_text(bare: Reco
     for version, (line, col, end_col, new) in enumerate(edits, start=2):
         text = _edit(text, line, col, end_col, new)
         bare.change(uri, version, (line, col), (line, end_col), new)
-        answer = await _symbols(bare, uri)  # sent right after the change
+        answer = await symbols(bare, uri)  # sent right after the change
 
         fresh_uri = uri_of(f"symbols-fresh-{version}.json")
         fresh.open(fresh_uri, text)
-        expected = await _symbols(fresh, fresh_uri)
+        expected = await symbols(fresh, fresh_uri)
         assert answer == expected, f"edit {version - 1}: the outline is not the new text's"
         assert answer != before  # an outline of the previous version would fail the line above
         before = answer
