@@ -311,7 +311,10 @@ class _Ahead:
     """The block files' ranges (`_ranges`) parsed in reading order, `DEPTH` ranges ahead of the
     one being reduced, `PARALLEL` at a time on threads of their own, which release the GIL, so
     the reduction's numpy work overlaps the next parses instead of waiting for them (issue 24);
-    the tables come out in reading order whatever order they are parsed in. Without
+    the tables come out in reading order whatever order they are parsed in. A log of one range
+    (an expert run of a million-episode log: one 8 MB file) has nothing to parse beside it, and
+    is parsed on pyarrow's threads, on every core (issue 40: its parse took 21 ms on one core of
+    two, 12 ms on both; three such runs were a serial stretch of `sylla metrics`). Without
     ``enabled`` (a small log, read by the standard-library parser) a range is parsed when it
     is asked for. ``keep_pages``: Arrow's pool keeps the pages of freed parse buffers for the
     next ranges (`l2logger_files.free_parse_memory_at_once`)."""
@@ -336,6 +339,10 @@ class _Ahead:
             self.pool = ThreadPoolExecutor(self.PARALLEL, thread_name_prefix="sylla-parse")
             self.threads = cores() > self.PARALLEL
         self.jobs = ((k, lo, hi) for k in range(len(files)) for lo, hi in _ranges(files[k]))
+        if self.pool is not None and len(files) == 1:
+            ranges = _ranges(files[0])
+            self.threads = self.threads or len(ranges) == 1
+            self.jobs = ((0, lo, hi) for lo, hi in ranges)
         self.queue: "deque[tuple[int, int, Future[pa.Table]]]" = deque()
 
     def _fill(self) -> None:

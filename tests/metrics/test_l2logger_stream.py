@@ -195,6 +195,37 @@ def test_ranges_cut_a_file_after_line_ends_and_cover_it(tmp_path, size, monkeypa
     assert (len(ranges) > 1) == (len(lines[0]) + size < len(data))
 
 
+@pytest.mark.parametrize("range_bytes", [1 << 30, 300])
+def test_a_log_of_one_range_is_parsed_on_every_core(tmp_path, range_bytes, monkeypatch):
+    """A log of one block file in one range (an expert run) has no other range to parse beside
+    it: it is parsed on pyarrow's threads. A log of several ranges parses two at a time, on
+    pyarrow's threads only where there are more cores than that (`_Ahead.PARALLEL`); either
+    way the run read is the same."""
+    from sylla.metrics.readers import l2logger_stream
+
+    log = write_l2logger(tmp_path / "ste", [("train", [("alpha_v0", 80)])], seed=5)
+    (file,) = sorted(log.rglob("data-log.tsv"))
+    (expected,), _ = align(read_log(log, stream=False, progress=False))
+    monkeypatch.setattr(l2logger_stream, "SMALL", -1)
+    monkeypatch.setattr(l2logger_stream, "_read_small", _unusual)  # pyarrow parses every file
+    monkeypatch.setattr(l2logger_stream, "RANGE", range_bytes)
+    parsed_with: list[bool] = []
+    parse = l2logger_stream._parse_range
+
+    def recorded(file: Path, lo: int, hi: int, perf: str, subtype: bool,
+                 threads: bool = True) -> object:
+        parsed_with.append(threads)
+        return parse(file, lo, hi, perf, subtype, threads)
+
+    monkeypatch.setattr(l2logger_stream, "_parse_range", recorded)
+    (got,), _ = align(read_log(log, stream=True, progress=False))
+    _same_run(got, expected)
+    several = len(l2logger_stream._ranges(file)) > 1
+    assert several == (range_bytes == 300)
+    expected_threads = l2logger_stream.cores() > l2logger_stream._Ahead.PARALLEL or not several
+    assert parsed_with and set(parsed_with) == {expected_threads}
+
+
 def test_a_file_with_only_its_header_is_one_empty_range(tmp_path):
     from sylla.metrics.readers import l2logger_stream
 
