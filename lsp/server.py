@@ -197,9 +197,13 @@ class SyllaServer(LanguageServer):
             analysis.schedule  # noqa: B018 - read for its effect: the cached schedule is built now
 
         self.requests_first.wait()
+        # the checks the parse left for the lint (a just-opened syllabus's schema check: most
+        # of a second at 500 KB, which the outline, hover and completion do not wait for),
+        # stepping aside for requests every few dozen instructions
+        parsed = analysis.checked(self.requests_first.pauses())
         with between_rules(self.requests_first.pauses()):  # and again before each rule
             outcome = outcome_for(
-                snap.uri, snap.version, snap.text, path, config, self.encoding, analysis.result, analysis.positions,
+                snap.uri, snap.version, snap.text, path, config, self.encoding, parsed, analysis.positions,
                 language,
             )
         outcome.config_problem = problem
@@ -517,8 +521,8 @@ def _diagnostics(server: SyllaServer) -> None:
         only = [str(k) for k in params.context.only] if params.context.only else None
         fixed = None
         if wants_fix_all(outcome, only):  # the fix loop lints once a round: off the event loop
-            parsed = analysis.result if analysis is not None and analysis.text == outcome.text else None
-            fixed = await server.off_loop(fix_all_text, outcome, parsed)
+            checked = analysis.checked if analysis is not None and analysis.text == outcome.text else None
+            fixed = await server.off_loop(lambda: fix_all_text(outcome, checked() if checked is not None else None))
         return code_actions(outcome, outcome.positions.span(params.range), only, model, fixed)
 
 
