@@ -37,10 +37,11 @@ from .languages import CompletionRequest, editor_for
 from .outline import Pieces, document_symbols
 from .positions import PositionMap
 from .priority import RequestsFirst
-from .pygls_compat import RawJson, SyllaProtocol, Wire, use_lsp_line_rules
+from .pygls_compat import LspTextDocument, RawJson, SyllaProtocol, Wire, use_lsp_line_rules
 from .settings import ClientSettings, ConfigProblem, load
 from .stale import Stale
 from .sync import encoding_name
+from .warm import warm_up
 
 log = logging.getLogger("sylla.lsp")
 
@@ -182,6 +183,9 @@ class SyllaServer(LanguageServer):
             return empty_outcome(snap.uri, snap.version, snap.text, self.encoding)
         self.documents.linted_as(snap.uri, language)
         analysis = self.documents.analyse(snap.uri, snap.version, snap.text, self.encoding, language)
+        doc = self.workspace.text_documents.get(snap.uri)
+        if isinstance(doc, LspTextDocument):
+            doc.adopt_index(analysis.result.lines)
         if editor_for(language).symbols:
             # an editor shows the outline and asks for it after every change: write it now,
             # with the parse and before the rules, rather than beside them. The
@@ -423,6 +427,7 @@ def _session(server: SyllaServer) -> None:
     @guard.notification
     def initialized(params: types.InitializedParams) -> None:
         server.start_settings_pull()
+        warm_up(server.protocol)  # the first edit's messages meet their converters made
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     @guard.notification
