@@ -125,8 +125,21 @@ class LanguageSpec(ABC, Generic[P, C]):
 
     def reparse(self, previous: P, text: str, path: str | None) -> P | None:
         """A new version of a buffer parsed from the previous version's parse, with the same
-        result as a full parse; None: the language parses each version whole."""
+        result as a full parse; None: the language parses each version whole. A parse whose
+        checks were left for later (``parse_unchecked``) gives one whose checks are too."""
         return None
+
+    def parse_unchecked(self, text: str, path: str | None) -> P:
+        """The parse of an editor buffer with the checks only findings need left for
+        ``checked``: what the editor's outline, hover and completion answer from while the
+        lint makes them (a syllabus: its schema check). By default, ``parse_buffer``'s."""
+        return self.parse_buffer(text, path)
+
+    def checked(self, parsed: P, between: Callable[[], None] | None = None) -> P:
+        """``parsed`` with the checks ``parse_unchecked`` left for later made: the parse
+        ``parse_buffer`` gives, which the lint reads; ``between`` is called between steps of
+        them (the editor's requests go first there)."""
+        return parsed
 
     def encode(self, original: bytes, text: str) -> bytes:
         """The bytes to write for a fixed ``text`` of a file whose bytes were ``original``:

@@ -7,7 +7,8 @@ reads a private member, checked against pygls 2.1, and a new pygls must be check
   read (upstream: openlawlibrary/pygls#326, "Be less strict with wrong LSP types?", open);
   overrides ``_send_response`` and reads ``_converter``, ``_result_types``,
   ``_include_headers`` and ``_server._report_server_error`` to send an answer that is already
-  JSON text.
+  JSON text; reads ``_converter`` and ``_serialize_message`` to make the converters of the
+  edit's messages at start-up (``make_converters``).
 - ``LspTextDocument`` (``TextDocument``): LSP's line rules (see ``sync``); overrides
   ``_apply_incremental_change``, reads and sets ``_source``.
 - ``LspWorkspace`` / ``use_lsp_line_rules``: pygls builds its ``Workspace`` inside its own
@@ -35,6 +36,7 @@ from typing import Any, Sequence
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams
 from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import JsonRPCResponseMessage
 from pygls.workspace import TextDocument, Workspace
 
 from sylla.grammar.core import LineIndex
@@ -126,6 +128,17 @@ class SyllaProtocol(LanguageServerProtocol):
             return
         super().handle_message(message)
 
+    def make_converters(self, methods: Sequence[str], answers: Sequence[Any]) -> None:
+        """Have the converter write its code for the messages of ``methods`` and for
+        ``answers`` (each sent as a response is), before a message of theirs arrives
+        (``warm``): it writes it on first use, milliseconds per type."""
+        for method in methods:
+            message = self.get_message_type(method)
+            if message is not None:
+                self._converter.get_structure_hook(message)
+        for answer in answers:
+            json.dumps(JsonRPCResponseMessage(id=0, result=answer, jsonrpc=self.VERSION), default=self._serialize_message)
+
 
 class LspTextDocument(TextDocument):
     """A pygls document whose lines and incremental edits follow LSP's line rules.
@@ -141,6 +154,13 @@ class LspTextDocument(TextDocument):
         index = self._index if self._index is not None and self._index.text is source else LineIndex(source)
         self._index = apply_indexed(index, change, encoding_name(self.position_codec.encoding))
         self._source = self._index.text
+
+    def adopt_index(self, index: LineIndex) -> None:
+        """Keep ``index`` as the line index of the text if it is the index of exactly this
+        text (the parse of an opened document builds one anyway): the first edit after
+        opening a 500 KB document then finds its 10,000 line breaks in it instead of again."""
+        if self._index is None and index.text is self._source:
+            self._index = index
 
     @property
     def lines(self) -> Sequence[str]:

@@ -37,10 +37,11 @@ from .languages import CompletionRequest, editor_for
 from .outline import Pieces, document_symbols
 from .positions import PositionMap
 from .priority import RequestsFirst
-from .pygls_compat import RawJson, SyllaProtocol, Wire, use_lsp_line_rules
+from .pygls_compat import LspTextDocument, RawJson, SyllaProtocol, Wire, use_lsp_line_rules
 from .settings import ClientSettings, ConfigProblem, load
 from .stale import Stale
 from .sync import encoding_name
+from .warm import warm_up
 
 log = logging.getLogger("sylla.lsp")
 
@@ -182,6 +183,9 @@ class SyllaServer(LanguageServer):
             return empty_outcome(snap.uri, snap.version, snap.text, self.encoding)
         self.documents.linted_as(snap.uri, language)
         analysis = self.documents.analyse(snap.uri, snap.version, snap.text, self.encoding, language)
+        doc = self.workspace.text_documents.get(snap.uri)
+        if isinstance(doc, LspTextDocument):
+            doc.adopt_index(analysis.result.lines)
         if editor_for(language).symbols:
             # an editor shows the outline and asks for it after every change: write it now,
             # with the parse and before the rules, rather than beside them. The
@@ -197,9 +201,13 @@ class SyllaServer(LanguageServer):
             analysis.schedule  # noqa: B018 - read for its effect: the cached schedule is built now
 
         self.requests_first.wait()
+        # the checks the parse left for the lint (a just-opened syllabus's schema check: most
+        # of a second at 500 KB, which the outline, hover and completion do not wait for),
+        # stepping aside for requests every few dozen instructions
+        parsed = analysis.checked(self.requests_first.pauses())
         with between_rules(self.requests_first.pauses()):  # and again before each rule
             outcome = outcome_for(
-                snap.uri, snap.version, snap.text, path, config, self.encoding, analysis.result, analysis.positions,
+                snap.uri, snap.version, snap.text, path, config, self.encoding, parsed, analysis.positions,
                 language,
             )
         outcome.config_problem = problem
@@ -419,6 +427,7 @@ def _session(server: SyllaServer) -> None:
     @guard.notification
     def initialized(params: types.InitializedParams) -> None:
         server.start_settings_pull()
+        warm_up(server.protocol)  # the first edit's messages meet their converters made
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     @guard.notification
@@ -517,8 +526,8 @@ def _diagnostics(server: SyllaServer) -> None:
         only = [str(k) for k in params.context.only] if params.context.only else None
         fixed = None
         if wants_fix_all(outcome, only):  # the fix loop lints once a round: off the event loop
-            parsed = analysis.result if analysis is not None and analysis.text == outcome.text else None
-            fixed = await server.off_loop(fix_all_text, outcome, parsed)
+            checked = analysis.checked if analysis is not None and analysis.text == outcome.text else None
+            fixed = await server.off_loop(lambda: fix_all_text(outcome, checked() if checked is not None else None))
         return code_actions(outcome, outcome.positions.span(params.range), only, model, fixed)
 
 

@@ -43,7 +43,7 @@ from sylla.grammar.core import Diagnostic, LineIndex, Severity, Span
 from sylla.grammar.syllabus.build import build, build_instruction
 from sylla.grammar.syllabus.lalr import MAX_DEPTH, Item, Node, Tok, parse_around, parse_list, parse_range
 from sylla.grammar.syllabus.model import Instruction, NonJson, NonJsonKind, Syllabus, TopLevelKey
-from sylla.grammar.syllabus.parse import ParseResult, parse
+from sylla.grammar.syllabus.parse import ParseResult, parse, unchecked
 from sylla.grammar.syllabus.schema import validate, validate_instruction, validate_top
 from sylla.grammar.syllabus.shifted import Shifted
 from sylla.grammar.syllabus.source_map import SourceMap
@@ -98,16 +98,20 @@ def changed_region(old: str, new: str) -> tuple[int, int, int]:
 
 def reparse(previous: ParseResult, text: str) -> ParseResult:
     """``parse(text, previous.path)``, reusing ``previous`` (the parse of an earlier version)
-    where that provably gives the same result."""
+    where that provably gives the same result. When ``previous`` left its schema check for
+    later (``ParseResult.schema_pending``), so does the result: the schema diagnostics it
+    would carry over are not known (``parse.checked`` makes the check)."""
+    pending = previous.schema_pending
     if isinstance(text, str):
         with paused_gc():
-            fast = _reparse(previous, text)
+            fast = _reparse(previous, text, not pending)
         if fast is not None:
-            return fast
-    return parse(text, previous.path)
+            return unchecked(fast) if pending else fast
+    return parse(text, previous.path, schema=not pending)
 
 
-def _reparse(previous: ParseResult, text: str) -> ParseResult | None:
+def _reparse(previous: ParseResult, text: str, schema: bool = True) -> ParseResult | None:
+    """``reparse``'s fast paths; ``schema`` False: no schema check (the caller drops what it would find)."""
     model = previous.model
     if model is None or model.source_map is None or text.startswith("\ufeff") or model.form not in ("object", "array"):
         return None
@@ -130,19 +134,19 @@ def _reparse(previous: ParseResult, text: str) -> ParseResult | None:
     if start == old_end == new_end:
         return None  # the same text: nothing to reuse that the caller does not have
     if previous.events is None and all(d.kind == "schema" for d in previous.diagnostics):
-        fast = _one_instruction(previous, text, model, root, array, items, start, old_end, new_end)
+        fast = _one_instruction(previous, text, model, root, array, items, start, old_end, new_end, schema)
         if fast is not None:
             return fast
     if array.start < start and old_end < array.end and old[array.end - 1] == "]":
-        return _reparse_list(previous, text, model, root, array, start, old_end, new_end)
+        return _reparse_list(previous, text, model, root, array, start, old_end, new_end, schema)
     if old_end <= array.start or start >= array.end:
-        return _reparse_around(previous, text, model, root, array, start, old_end, new_end)
+        return _reparse_around(previous, text, model, root, array, start, old_end, new_end, schema)
     return None
 
 
 def _one_instruction(
     previous: ParseResult, text: str, model: Syllabus, root: Node, array: Node,
-    items: list[Item], start: int, old_end: int, new_end: int,
+    items: list[Item], start: int, old_end: int, new_end: int, schema: bool = True,
 ) -> ParseResult | None:
     """The edit strictly inside one instruction, which still parses alone without a problem:
     that instruction parsed again, every other one reused (see the module docstring)."""
@@ -161,7 +165,7 @@ def _one_instruction(
         or fresh.start != s or fresh.end != e
     ):
         return None
-    return _splice(previous, text, model, root, array, i, fresh, sub.non_json, delta)
+    return _splice(previous, text, model, root, array, i, fresh, sub.non_json, delta, schema)
 
 
 _start = operator.attrgetter("start")
@@ -186,6 +190,7 @@ def _splice(
     fresh: Item,
     fresh_non_json: list[NonJson],
     delta: int,
+    schema: bool = True,
 ) -> ParseResult:
     old_item = array.children[i]
     after = old_item.end  # old offsets at or past this one move by ``delta``
@@ -253,7 +258,8 @@ def _splice(
     mine = base + (i,)
     depth = len(mine)
     problems = [d if d.span.end < after else _moved_diagnostic(d, move) for d in previous.diagnostics if d.path[:depth] != mine]
-    problems.extend(validate_instruction(fresh.value, mine, source, text[fresh.start : fresh.end]))
+    if schema:
+        problems.extend(validate_instruction(fresh.value, mine, source, text[fresh.start : fresh.end]))
     problems.sort(key=lambda d: (d.span.start, d.span.end))
     return ParseResult(new_model, problems, text, previous.path)
 
@@ -291,7 +297,7 @@ def _syntax_clean(diagnostics: list[Diagnostic]) -> bool:
 
 def _reparse_list(
     previous: ParseResult, text: str, model: Syllabus, root: Node, array: Node,
-    start: int, old_end: int, new_end: int,
+    start: int, old_end: int, new_end: int, schema: bool = True,
 ) -> ParseResult | None:
     """An edit inside the instruction list's brackets: the instructions it touches and one
     unchanged neighbour on each side are parsed again, as the elements of a list.
@@ -353,7 +359,7 @@ def _reparse_list(
         for it in fresh:
             if it.__class__ is Node and text.count("{", it.start, it.end) + text.count("[", it.start, it.end) > _MAX_BRACKETS:
                 return None
-    return _splice_list(previous, text, model, root, array, a, b, fresh, sub.non_json, sub.problems, sub.events, s, e_old, delta)
+    return _splice_list(previous, text, model, root, array, a, b, fresh, sub.non_json, sub.problems, sub.events, s, e_old, delta, schema)
 
 
 def _first_end_at_or_after(items: list[Item], offset: int) -> int:
@@ -376,7 +382,7 @@ def _mover(after: int, delta: int) -> Any:
 def _splice_list(
     previous: ParseResult, text: str, model: Syllabus, root: Node, array: Node,
     a: int, b: int, fresh: list[Item], fresh_non_json: list[NonJson], fresh_problems: list[Diagnostic],
-    events: list[int] | None, s: int, e_old: int, delta: int,
+    events: list[int] | None, s: int, e_old: int, delta: int, check: bool = True,
 ) -> ParseResult:
     """The previous parse with ``items[a:b]`` (old text ``[s, e_old)``) replaced by ``fresh``."""
     old_items = array.children
@@ -436,7 +442,9 @@ def _splice_list(
     problems.extend(fresh_problems)
     dirty = _dirty(lo, hi, a, b, len(fresh), shift) if kept is not None else (0, 0)
     memo = None
-    if not clean:
+    if not check:
+        pass  # the caller drops the schema diagnostics: the check is made later (``reparse``)
+    elif not clean:
         memo = None if kept is None else (tuple(schema), dirty[0], dirty[1])
     elif was_clean:
         problems.extend(moved)
@@ -534,7 +542,7 @@ def _moved_items(items: list[Item], first: int, delta: int) -> list[Item]:
 
 def _reparse_around(
     previous: ParseResult, text: str, model: Syllabus, root: Node, array: Node,
-    start: int, old_end: int, new_end: int,
+    start: int, old_end: int, new_end: int, schema: bool = True,
 ) -> ParseResult | None:
     """An edit outside the instruction list (a top-level key, the space around the list):
     the document parsed again with the list, unchanged, standing in as one value.
@@ -598,7 +606,7 @@ def _reparse_around(
     for x in inside:
         if x.kind != "schema":
             problems.append(_moved_diagnostic(x, moved) if d else x)
-    if clean:
+    if clean and schema:
         if _syntax_clean(previous.diagnostics):
             problems.extend(_moved_diagnostic(x, moved) if d else x for x in inside if x.kind == "schema")
             if model.form == "object":
