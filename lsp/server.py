@@ -28,7 +28,7 @@ from sylla.linter.engine import between_rules
 
 from . import guard, stale, transport
 from .code_actions import FIX_ALL, code_actions, fix_all_text, wants_fix_all
-from .debounce import LintScheduler, Snapshot
+from .debounce import LintScheduler, Snapshot, Superseded
 from .diagnostics import LintOutcome, empty_outcome, failed_outcome, outcome_for
 from .documents import Analysis, Documents, Language, looks_like_xml, served
 from .hover import WAIT, stale_hover
@@ -204,14 +204,29 @@ class SyllaServer(LanguageServer):
         # the checks the parse left for the lint (a just-opened syllabus's schema check: most
         # of a second at 500 KB, which the outline, hover and completion do not wait for),
         # stepping aside for requests every few dozen instructions
-        parsed = analysis.checked(self.requests_first.pauses())
-        with between_rules(self.requests_first.pauses()):  # and again before each rule
+        parsed = analysis.checked(self.steps(snap))
+        with between_rules(self.steps(snap)):  # and again before each rule
             outcome = outcome_for(
                 snap.uri, snap.version, snap.text, path, config, self.encoding, parsed, analysis.positions,
                 language,
             )
         outcome.config_problem = problem
         return outcome
+
+    def steps(self, snap: Snapshot) -> Callable[[], None]:
+        """What a lint of ``snap`` calls between its steps: it stops (``Superseded``) once the
+        document has a newer version, whose lint would otherwise wait behind it (an edit typed
+        right after opening a 500 KB syllabus waited for the open's whole schema check and
+        rules), and otherwise steps aside while an editor request is answered."""
+        pause = self.requests_first.pauses()
+
+        def step() -> None:
+            doc = self.workspace.text_documents.get(snap.uri)
+            if doc is not None and doc.version != snap.version:
+                raise Superseded(f"{snap.uri} changed from version {snap.version} to {doc.version}")
+            pause()
+
+        return step
 
     def symbols_of(self, snap: Snapshot, language: Language) -> str:
         """The outline's JSON text of one version, parsing it (or waiting for its parse) first."""

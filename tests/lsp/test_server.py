@@ -15,6 +15,7 @@ from pygls.protocol.json_rpc import JsonRPCResponseMessage
 
 from sylla.grammar.core import LineIndex
 from sylla.grammar.syllabus.synth import phase_pairs
+from sylla.lsp.debounce import Superseded
 from sylla.lsp.languages import CompletionRequest, editor_for
 from sylla.lsp.pygls_compat import LspTextDocument
 from sylla.lsp.server import create_server
@@ -130,3 +131,39 @@ def test_the_edit_messages_converters_are_made_when_the_session_starts(tmp_path:
     for answer in (hover, completion):
         json.dumps(JsonRPCResponseMessage(id=0, result=answer, jsonrpc="2.0"), default=server.protocol._serialize_message)
     assert _generated() == before
+
+
+def test_a_lint_stops_at_its_next_step_once_its_document_has_a_newer_version(tmp_path: Path) -> None:
+    """An edit typed while the open's lint runs (its schema check of a large syllabus takes most
+    of a second) no longer waits for that lint to finish its check and rules, only to be
+    discarded: it stops at its next step, and the newer version's lint gives the findings a
+    server that saw only the newer version gives."""
+    server = create_server()
+    for handler, args, _ in server.protocol.lsp_initialize(types.InitializeParams(capabilities=types.ClientCapabilities())):
+        handler(*args)
+    path = tmp_path / "typed.json"
+    path.write_text(TEXT, encoding="utf-8")
+    uri = path.as_uri()
+    server.workspace.put_text_document(types.TextDocumentItem(uri=uri, language_id="json", version=1, text=TEXT))
+    opened = server.snapshot(uri)
+    assert opened is not None
+    at = _position(TEXT.index('"count": 100') + len('"count": '))
+    server.workspace.update_text_document(
+        types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        types.TextDocumentContentChangePartial(range=types.Range(at, at), text="x"),
+    )
+    with pytest.raises(Superseded):
+        server.compute(opened)
+    typed = server.snapshot(uri)
+    assert typed is not None and typed.version == 2
+    outcome = server.compute(typed)
+
+    fresh = create_server()
+    for handler, args, _ in fresh.protocol.lsp_initialize(types.InitializeParams(capabilities=types.ClientCapabilities())):
+        handler(*args)
+    fresh.workspace.put_text_document(types.TextDocumentItem(uri=uri, language_id="json", version=2, text=typed.text))
+    alone = fresh.snapshot(uri)
+    assert alone is not None
+    expected = fresh.compute(alone)
+    assert outcome.findings and [(f.code, f.span) for f in outcome.findings] == [(f.code, f.span) for f in expected.findings]
+    assert outcome.diagnostics == expected.diagnostics
