@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from sylla.metrics import compute_metrics
-from sylla.metrics.plugins.l2m import theil_sen_slope
+from sylla.metrics.plugins.l2m import exp_means, theil_sen_slope
 from sylla.metrics.preprocess import l2m_smooth, l2m_window
 
 from .conftest import FIXTURES, SYLLABUS
@@ -159,3 +161,35 @@ def test_data_range_file_is_validated(tmp_path, content, words):
     with pytest.raises(MetricsError) as info:
         load_data_range(str(path), ["alpha_v0", "beta_v0"])
     assert words in info.value.message and info.value.exit_code == 2
+
+
+@st.composite
+def _laid_out_rows(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray]:
+    """Rows as a block of several workers lays them out: each worker's experiences rising,
+    the workers one after the other, one or more rows per experience; the numbers drawn
+    whole (dense or sparse, from a negative start) or not, with signed zeros and NaN rows."""
+    workers = draw(st.integers(2, 4))
+    start = draw(st.sampled_from([0.0, -0.0, -7.0, 3.0, 0.5]))
+    gap = draw(st.sampled_from([1, 2, 0.5, 5000]))
+    exps = start + gap * np.arange(draw(st.integers(2, 60)), dtype=np.float64)
+    owner = np.array(draw(st.lists(st.integers(0, workers - 1), min_size=exps.size,
+                                   max_size=exps.size)))
+    counts = np.array(draw(st.lists(st.integers(1, 3), min_size=exps.size, max_size=exps.size)))
+    exp = np.concatenate([np.repeat(exps[owner == k], counts[owner == k])
+                          for k in range(workers)])
+    perf = np.array(draw(st.lists(st.one_of(st.floats(-1e6, 1e6), st.just(-0.0),
+                                            st.just(float("nan"))),
+                                  min_size=exp.size, max_size=exp.size)), dtype=np.float64)
+    return perf, exp
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(_laid_out_rows())
+def test_exp_means_of_unsorted_rows_are_np_uniques_bit_for_bit(rows):
+    """The means of a block whose experience numbers are not sorted (several workers) rank
+    the numbers without sorting them: the same bits as grouping by `np.unique`'s inverse."""
+    perf, exp = rows
+    assume(not np.all(exp[1:] >= exp[:-1]))  # sorted numbers take another branch
+    _, inverse = np.unique(exp, return_inverse=True)
+    expected = np.bincount(inverse, weights=perf) / np.bincount(inverse)
+    assert exp_means(perf, exp).tobytes() == expected.tobytes()
