@@ -29,6 +29,8 @@ from .common import AGGREGATION, aggregate
 if TYPE_CHECKING:
     import pandas as pd
 
+    from ..blockwise import Blocks
+
 SMOOTHING = Parameter("smoothing", "flat", "l2metrics smoothing window shape (l2metrics -g): "
                       "flat moving average, a tapered numpy window, or none",
                       choices=(*WINDOWS, "none"), l2metrics="-g/--smoothing-method")
@@ -88,10 +90,16 @@ class BlockMeans:
     three times over (issue 24). For a run of one row per experience nothing is kept: the
     means are the rows."""
 
-    def __init__(self, run: RunData, scope: tuple[str, ...]) -> None:
+    def __init__(self, run: RunData, scope: tuple[str, ...], blocks: "Blocks | None" = None
+                 ) -> None:
         self.run = run
         self.keep = scope[-1] == "rows"
         self.kept: dict[tuple[int, int], np.ndarray] = {}
+        #: a block's position by its range, when a keeping memo holds each block's groups
+        self._blocks = blocks if blocks is not None and blocks.memo.keeps else None
+        self._at = ({(a, z): i for i, (a, z) in enumerate(zip(self._blocks.starts,
+                                                               self._blocks.stops))}
+                    if self._blocks is not None else {})
 
     def of(self, a: int, z: int, rows: np.ndarray | None = None) -> np.ndarray:
         """The experience means of rows ``[a, z)`` (a block's range; ``rows``: its values, when
@@ -99,7 +107,14 @@ class BlockMeans:
         it."""
         got = self.kept.get((a, z))
         if got is None:
-            got = exp_means(self.run.perf[a:z] if rows is None else rows, self.run.exp[a:z])
+            exp = self.run.exp[a:z]
+            i = self._at.get((a, z))
+            groups: Groups | None = None
+            if i is not None and self._blocks is not None:
+                # the block's rows as read (its experience numbers): kept while they are
+                groups = self._blocks.rows_value(i, ("exp groups",),
+                                                 functools.partial(exp_groups, exp))
+            got = exp_means(self.run.perf[a:z] if rows is None else rows, exp, groups)
             if self.keep:
                 got.flags.writeable = False
                 self.kept[a, z] = got
@@ -125,7 +140,7 @@ def regimes(ctx: Context) -> Regimes:
     run, blocks = prepared.run, prepared.blocks
     b = run.blocks
     n = len(b)
-    means = BlockMeans(run, _scope(ctx))
+    means = BlockMeans(run, _scope(ctx), blocks)
     sat, e2s, term, e2t, low, high = (np.full(n, np.nan) for _ in range(6))
     for i, (a, z, kind) in enumerate(zip(column(b, "start"), column(b, "stop"),
                                          column(b, "kind"))):
@@ -296,30 +311,54 @@ def _recovery(means: BlockMeans, a: int, z: int, target: float) -> float:
     return float(hits[0]) if hits.size else float(z - a + 1)
 
 
-def exp_means(x: np.ndarray, exp: np.ndarray | None) -> np.ndarray:
+def exp_means(x: np.ndarray, exp: np.ndarray | None,
+              groups: "Groups | None" = None) -> np.ndarray:
     """One value per experience, in experience order: l2metrics computes saturation, terminal
     performance and recovery on ``groupby("exp_num").mean()`` of the (smoothed) rows, and
-    everything else on the rows themselves."""
+    everything else on the rows themselves. ``groups``: `exp_groups` of ``exp`` when the
+    caller has it (a followed run keeps each block's)."""
     if exp is None or x.size < 2:
         return x
+    kind, index, counts = exp_groups(exp) if groups is None else groups
+    if kind == "each":
+        return x
+    if kind == "runs":  # sorted: each experience's rows are one run
+        sums = np.add.reduceat(x, index)
+        sums /= counts
+        return sums
+    return np.bincount(index, weights=x) / counts
+
+
+#: how `exp_means` groups a block's rows: ``("each", ...)`` for rising experience numbers (a
+#: row each), ``("runs", starts, counts)`` for sorted ones, ``("ranks", each row's rank,
+#: counts)`` for others
+Groups = tuple[str, np.ndarray, np.ndarray]
+
+
+def exp_groups(exp: np.ndarray) -> Groups:
+    """Each experience's rows, for `exp_means`. They depend on the experience numbers alone,
+    so a block whose values are rescaled (a followed run whose task's range moved) keeps
+    them."""
+    if exp.size < 2:
+        return "each", _NONE, _NONE
     # comparisons, not np.diff: a bool per row instead of a float (rows of a long task run to
     # tens of megabytes); experience numbers are finite, so the two agree
     if bool(np.all(exp[1:] > exp[:-1])):
-        return x
-    if bool(np.all(exp[1:] >= exp[:-1])):  # sorted: each experience's rows are one run
+        return "each", _NONE, _NONE
+    if bool(np.all(exp[1:] >= exp[:-1])):
         change = np.empty(exp.size, dtype=bool)
         change[0] = True
         np.not_equal(exp[1:], exp[:-1], out=change[1:])
         starts = np.flatnonzero(change)
         del change
-        sums = np.add.reduceat(x, starts)
-        counts = np.diff(starts, append=x.size)
-        sums /= counts
-        return sums
+        return "runs", starts, np.diff(starts, append=exp.size)
     inverse = _dense_ranks(exp)
     if inverse is None:
         keys, inverse = np.unique(exp, return_inverse=True)
-    return np.bincount(inverse, weights=x) / np.bincount(inverse)
+    return "ranks", inverse, np.bincount(inverse)
+
+
+_NONE = np.empty(0, dtype=np.int64)
 
 
 def _dense_ranks(exp: np.ndarray) -> np.ndarray | None:
