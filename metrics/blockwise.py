@@ -106,6 +106,12 @@ class Blocks:
         values are scaled anew keeps it."""
         return self.memo.get((*self._rows_keys[i], *what), fn)
 
+    def rows_value_of(self, which: list[int], what: tuple[Hashable, ...],
+                      fn: Callable[[], T]) -> T:
+        """``fn()``, a value of the rows as read of the blocks ``which`` together, from the
+        memo when it holds it (as `rows_value`)."""
+        return self.memo.get((tuple(self._rows_keys[i] for i in which), *what), fn)
+
     def value_of(self, which: list[int], what: tuple[Hashable, ...], fn: Callable[[], T]) -> T:
         """``fn()``, a value of the blocks ``which`` together (a task's training), from the
         memo when it holds it for their values as they stand."""

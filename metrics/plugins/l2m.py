@@ -801,14 +801,18 @@ def _learning(r: Regimes, task: str, train: list[int]) -> tuple[float, float, fl
     """A task's saturation and experiences to it (of its training's experience means) and
     the least-squares slope of its training rows, as sample efficiency takes them. A task
     trained in one block has that block's experience means, whose saturation the regime
-    values hold already (the same numbers: the same smoothing of the same means)."""
+    values hold already (the same numbers: the same smoothing of the same means). The
+    centred experience numbers depend on the rows as read alone: a followed run keeps them
+    while the task's values are scaled anew (`Blocks.rows_value_of`)."""
     if len(train) == 1:
         sat, e2s = float(r.saturation[train[0]]), float(r.exp_to_sat[train[0]])
     else:
         sat, e2s = l2m_saturation(_task_exp_means(r, task))
-    x, exp = _task_train(r.prepared.run, task)  # the rows, for the slope alone
-    assert exp is not None  # with_exp defaults to True
-    return sat, e2s, _slope_consuming(exp, x)
+    run = r.prepared.run
+    ranges = _train_ranges(run, task)
+    exp, denom = r.prepared.blocks.rows_value_of(
+        train, ("centred exp",), lambda: _centred(gather(run.exp, ranges)))
+    return sat, e2s, _slope_of(exp, denom, gather(run.perf, ranges))
 
 
 def unfittable_task(run: RunData) -> str | None:
@@ -830,15 +834,21 @@ SE_DETAILS = ("ste_saturation_vals", "ste_exp_to_sat_vals", "se_saturation_vals"
               "se_exp_to_sat_vals")
 
 
-def _slope_consuming(x: np.ndarray, y: np.ndarray) -> float:
-    """Least-squares slope (what l2metrics takes from ``np.polyfit(x, y, 1)``), centring ``x``
-    and ``y`` in place: no further arrays of a task's length. The caller must not use them
-    afterwards."""
+def _centred(x: np.ndarray) -> tuple[np.ndarray, float]:
+    """``x`` centred in place (read-only after), and its sum of squares: the first half of
+    the least-squares slope (`_slope_of`)."""
     if x.size < 2:
-        return 0.0
+        return x, 0.0
     x -= x.mean()
-    denom = float(np.dot(x, x))
-    if not denom:
+    x.flags.writeable = False
+    return x, float(np.dot(x, x))
+
+
+def _slope_of(x: np.ndarray, denom: float, y: np.ndarray) -> float:
+    """Least-squares slope (what l2metrics takes from ``np.polyfit(x, y, 1)``) of ``y`` on
+    the centred ``x`` (whose sum of squares is ``denom``, `_centred`), centring ``y`` in
+    place: no further arrays of a task's length. The caller must not use ``y`` afterwards."""
+    if x.size < 2 or not denom:
         return 0.0
     y -= y.mean()
     return float(np.dot(x, y) / denom)
