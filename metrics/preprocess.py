@@ -135,6 +135,11 @@ def l2m_saturation(x: np.ndarray, window_length: int | None = None,
     ``smooth``: `l2m_smooth` of the block with the window l2metrics takes for it (default),
     or the same numbers by another route (`l2m_smooth_from`)."""
     y = smooth(x) if smooth is not None else l2m_smooth(x, window_length)
+    if not y.size:
+        return math.nan, math.nan
+    top = np.max(y)
+    if not np.isnan(top):  # no NaN: the first value equal to the max is argmax's
+        return float(top), float(np.argmax(y))
     y = y[~np.isnan(y)]
     if not y.size:
         return math.nan, math.nan

@@ -193,3 +193,22 @@ def test_exp_means_of_unsorted_rows_are_np_uniques_bit_for_bit(rows):
     _, inverse = np.unique(exp, return_inverse=True)
     expected = np.bincount(inverse, weights=perf) / np.bincount(inverse)
     assert exp_means(perf, exp).tobytes() == expected.tobytes()
+
+
+@pytest.mark.parametrize("values", [[1.0, 3.0, 3.0, 2.0], [-0.0, 0.0, -1.0], [0.0, -0.0],
+                                    [np.nan, 2.0, 2.0, 1.0], [1.0, np.nan, 5.0, np.nan, 5.0],
+                                    [np.nan, np.nan], [4.0], []])
+def test_saturation_is_the_first_maximum_of_the_values_that_are_numbers(values):
+    """Saturation and experiences to it: the max of the smoothed block without its NaN, and
+    the first place among those values that equals it (with or without NaN, ties and signed
+    zeros)."""
+    from sylla.metrics.preprocess import l2m_saturation
+
+    y = np.array(values, dtype=np.float64)
+    kept = y[~np.isnan(y)]
+    top, at = l2m_saturation(y, smooth=lambda x: x)
+    if not kept.size:
+        assert np.isnan(top) and np.isnan(at)
+    else:
+        assert np.float64(top).tobytes() == np.max(kept).tobytes()
+        assert at == float(np.flatnonzero(kept == np.max(kept))[0])
