@@ -173,9 +173,11 @@ class Incremental:
             return None  # not the run align made: every update recomputes
         if memo is not None:
             inc.memo = memo
-            # the memo compares the rows of each computation with the last one's; shown the
-            # run's own growing arrays now (one comparison, inside this full computation),
-            # the first update finds them in the same memory instead of comparing 1M rows
+            # the run laid out is align's bit for bit (`_same_run`): the memo keeps every
+            # block's key without comparing, and holds the laid-out arrays from now on (with
+            # one worker its growing arrays, which the first update finds in the same memory;
+            # with several, arrays each update writes over, which it never compares)
+            memo.vouch(laid, set(), in_place=len(inc.shares) > 1)
             memo.admit(laid)
         return inc
 
@@ -419,7 +421,16 @@ def _same_run(laid: RunData, run: RunData) -> bool:
                   for c in ("start", "stop")]
     pairs += [(column(laid.blocks, c), column(run.blocks, c))
               for c in ("block", "start", "stop", "partial")]
-    return all(np.array_equal(np.asarray(a), np.asarray(b)) for a, b in pairs)
+    return all(_bits_equal(np.asarray(a), np.asarray(b)) for a, b in pairs)
+
+
+def _bits_equal(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether ``a`` and ``b`` hold the same values, floats bit for bit (``-0.0`` is no
+    ``0.0``, a NaN is itself): the memo takes the laid-out run's blocks for align's."""
+    if a.dtype == b.dtype == np.float64 and a.shape == b.shape:
+        return bool(np.array_equal(np.ascontiguousarray(a).view(np.uint64),
+                                   np.ascontiguousarray(b).view(np.uint64)))
+    return bool(np.array_equal(a, b))
 
 
 def _columns(frame: pd.DataFrame, worker: str) -> Rows:
