@@ -3,6 +3,8 @@ normalisation off so every number is visible in the rewards), plus preprocessing
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
@@ -212,3 +214,20 @@ def test_saturation_is_the_first_maximum_of_the_values_that_are_numbers(values):
     else:
         assert np.float64(top).tobytes() == np.max(kept).tobytes()
         assert at == float(np.flatnonzero(kept == np.max(kept))[0])
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.lists(st.one_of(st.floats(allow_nan=False, allow_infinity=True),
+                          st.sampled_from([-0.0, 1e300, -1e300])), max_size=300),
+       st.integers(0, 20), st.booleans())
+def test_a_blocks_nan_mean_is_numpys_bit_for_bit(values, start, with_nan):
+    """A block's average performance (`_nanmean`) is ``np.nanmean`` of the block bit for bit,
+    with NaN in it or not, wherever the block starts in the run's array."""
+    from sylla.metrics.plugins.l2m import _nanmean
+
+    run = np.array([1.5] * start + values + ([float("nan")] if with_nan else []))
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        got = _nanmean(run, start, len(run))
+        expected = float(np.nanmean(run[start:]))
+    assert np.float64(got).tobytes() == np.float64(expected).tobytes()
