@@ -49,6 +49,7 @@ class Blocks:
         #: per block, what its values went through so far, as a memo key
         self.lineage: list[tuple[Hashable, ...]] = [
             (*scope, key) for key in memo.block_keys(run)]
+        self._rows_keys = list(self.lineage)  # each block's rows, before any step
         n = int(run.perf.shape[0])
         tiled = (bool(self.starts) and self.starts[0] == 0 and self.stops[-1] == n
                  and all(a == z for a, z in zip(self.starts[1:], self.stops[:-1])))
@@ -98,6 +99,18 @@ class Blocks:
         """``fn()``, a value of block ``i``'s values as they stand (``what`` names it and
         every other input ``fn`` has): from the memo when it holds it."""
         return self.memo.get((*self.lineage[i], *what), fn)
+
+    def rows_value(self, i: int, what: tuple[Hashable, ...], fn: Callable[[], T]) -> T:
+        """``fn()``, a value of block ``i``'s rows as read (not of its values as they stand:
+        the experience numbers' grouping), from the memo when it holds it: a block whose
+        values are scaled anew keeps it."""
+        return self.memo.get((*self._rows_keys[i], *what), fn)
+
+    def rows_value_of(self, which: list[int], what: tuple[Hashable, ...],
+                      fn: Callable[[], T]) -> T:
+        """``fn()``, a value of the rows as read of the blocks ``which`` together, from the
+        memo when it holds it (as `rows_value`)."""
+        return self.memo.get((tuple(self._rows_keys[i] for i in which), *what), fn)
 
     def value_of(self, which: list[int], what: tuple[Hashable, ...], fn: Callable[[], T]) -> T:
         """``fn()``, a value of the blocks ``which`` together (a task's training), from the

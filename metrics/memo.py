@@ -91,6 +91,9 @@ class BlockMemo(Memo):
         #: computation are let go at `sweep`
         self._data: dict[int, tuple[Any, Hashable]] = {}
         self._data_used: set[int] = set()
+        #: the run the next `admit` is told about (`vouch`) and the ordinals of its blocks
+        #: whose rows changed
+        self._vouched: tuple[Any, frozenset[Any], bool] | None = None
         self.hits = 0
         self.misses = 0
         self.changed = 0  # blocks `admit` found new or changed, over all computations
@@ -110,6 +113,9 @@ class BlockMemo(Memo):
         what it spilled."""
         import numpy as np  # noqa: PLC0415 - lazy: as in `get`
 
+        vouched, self._vouched = self._vouched, None
+        changed = vouched[1] if vouched is not None and vouched[0] is run else None
+        in_place = vouched is not None and vouched[0] is run and vouched[2]
         views = [("episodes", run)] + ([("rows", run.rows)] if run.rows is not None else [])
         if not all(isinstance(a, np.ndarray) for _, v in views for a in (v.perf, v.exp)):
             self._views, self._keys, self._admitted = {}, {}, ()
@@ -128,9 +134,10 @@ class BlockMemo(Memo):
             for ordinal, a, z in zip(column(b, "block").tolist(), column(b, "start").tolist(),
                                      column(b, "stop").tolist()):
                 was = old_blocks.get(ordinal)
-                if was is not None and was[1] - was[0] == z - a and len(old_arrays) == 2 and all(
-                        _same(old[was[0]:was[1]], new[a:z])
-                        for old, new in zip(old_arrays, arrays)):
+                if was is not None and was[1] - was[0] == z - a and (
+                        ordinal not in changed if changed is not None else
+                        len(old_arrays) == 2 and all(_same(old[was[0]:was[1]], new[a:z])
+                                                     for old, new in zip(old_arrays, arrays))):
                     generation = was[2]
                 else:
                     self._generation += 1
@@ -138,10 +145,25 @@ class BlockMemo(Memo):
                     generation = self._generation
                 blocks[ordinal] = (int(a), int(z), generation)
                 own.append((name, ordinal, generation))
-            kept[name] = (arrays, blocks)
+            # arrays the next run may overwrite are never compared
+            kept[name] = ((), blocks) if in_place else (arrays, blocks)
             keys[id(view)] = own
         self._views, self._keys, self._admitted = kept, keys, tuple(v for _, v in views)
         return True
+
+    def vouch(self, run: Any, changed: "set[Any]", in_place: bool) -> None:
+        """Tell the next `admit` of ``run`` (this very object) that its blocks are those of
+        the run admitted last, with the same rows bit for bit, except the blocks whose
+        ordinals are in ``changed`` (new ones or rows appended): it keeps the other blocks'
+        keys without comparing their rows.
+
+        Why: a follower that knows which rows it appended (the incremental path, which
+        refuses anything but appended rows) lays the next run out over the arrays of the last
+        one (`sylla.metrics.watch.shares.Layout`); comparing would cost a pass over the run
+        and could not tell rows overwritten in place. ``in_place``: the next run may be
+        written over ``run``'s arrays; its blocks are then not compared later either, and an
+        `admit` without `vouch` after it takes every block as changed."""
+        self._vouched = (run, frozenset(changed), in_place)
 
     def block_keys(self, view: Any) -> list[Hashable]:
         keys = self._keys.get(id(view))

@@ -111,6 +111,9 @@ def l2m_smooth_from(x: np.ndarray, last: tuple[np.ndarray, np.ndarray] | None,
     n_old = x_old.size
     if x.size < n_old or l2m_window(n_old, window_length) != w or n_old < w:
         return np.array(l2m_smooth(x, window_length, window), dtype=np.float64, copy=True)
+    if not np.array_equal(x_old[:w].view(np.uint64), x[:w].view(np.uint64)):
+        # the head padding changed (a block scaled anew): no need to find where
+        return np.array(l2m_smooth(x, window_length, window), dtype=np.float64, copy=True)
     differ = np.flatnonzero(x_old.view(np.uint64) != x[:n_old].view(np.uint64))
     k = int(differ[0]) if differ.size else n_old  # values before k are as last time
     if k < w:  # the head padding changed
@@ -132,6 +135,11 @@ def l2m_saturation(x: np.ndarray, window_length: int | None = None,
     ``smooth``: `l2m_smooth` of the block with the window l2metrics takes for it (default),
     or the same numbers by another route (`l2m_smooth_from`)."""
     y = smooth(x) if smooth is not None else l2m_smooth(x, window_length)
+    if not y.size:
+        return math.nan, math.nan
+    top = np.max(y)
+    if not np.isnan(top):  # no NaN: the first value equal to the max is argmax's
+        return float(top), float(np.argmax(y))
     y = y[~np.isnan(y)]
     if not y.size:
         return math.nan, math.nan
@@ -179,7 +187,7 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
                  functools.partial(l2m_smooth, window_length=window_length, window=smoothing),
                  functools.partial(l2m_smooth_from, window_length=window_length,
                                    window=smoothing))
-    ste_perf = _smoothed_ste(ste, smoothing, window_length)
+    ste_perf = _smoothed_ste(ste, smoothing, window_length, memo)
     of_task = _task_blocks(column(run.blocks, "task"))
     if clamp:
         for task, which in of_task.items():
@@ -221,17 +229,29 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
     return Prepared(run=new_run, ste=new_ste, ranges=ranges, blocks=blocks)
 
 
-def _smoothed_ste(ste: dict[str, list[RunData]], smoothing: str,
-                  window_length: int | None) -> "dict[str, list[np.ndarray | SpillArray]]":
-    """A copy of each STE run's values, each block smoothed as the run's."""
-    ste_perf = {t: [s.perf.copy() for s in runs] for t, runs in ste.items()}
-    if smoothing != "none":
-        for task, runs in ste.items():
-            for i, s in enumerate(runs):
-                for a, b in zip(column(s.blocks, "start"), column(s.blocks, "stop")):
-                    ste_perf[task][i][a:b] = l2m_smooth(ste_perf[task][i][a:b], window_length,
-                                                        smoothing)
-    return ste_perf
+def _smoothed_ste(ste: dict[str, list[RunData]], smoothing: str, window_length: int | None,
+                  memo: Memo = NO_MEMO) -> "dict[str, list[np.ndarray | SpillArray]]":
+    """A copy of each STE run's values, each block smoothed as the run's. A keeping memo
+    (a followed run's) keeps each STE run's smoothing: the runs do not change while the log
+    grows (`Memo.data_key` names them), and the copy is what clamping and scaling write to."""
+    return {t: [_smoothed_run(s, smoothing, window_length, memo) for s in runs]
+            for t, runs in ste.items()}
+
+
+def _smoothed_run(s: RunData, smoothing: str, window_length: int | None,
+                  memo: Memo) -> "np.ndarray | SpillArray":
+    def smoothed() -> "np.ndarray | SpillArray":
+        perf = s.perf.copy()
+        if smoothing != "none":
+            for a, b in zip(column(s.blocks, "start"), column(s.blocks, "stop")):
+                perf[a:b] = l2m_smooth(perf[a:b], window_length, smoothing)
+        return perf
+
+    if not memo.keeps or not isinstance(s.perf, np.ndarray):
+        return smoothed()
+    ranges = tuple(zip(column(s.blocks, "start").tolist(), column(s.blocks, "stop").tolist()))
+    key = (memo.data_key(s.perf), ranges, "ste smoothed", smoothing, window_length)
+    return np.array(memo.get(key, smoothed), copy=True)
 
 
 def _scale_ste(ste: dict[str, list[RunData]], ste_perf: "dict[str, list[np.ndarray | SpillArray]]",

@@ -29,6 +29,8 @@ from .common import AGGREGATION, aggregate
 if TYPE_CHECKING:
     import pandas as pd
 
+    from ..blockwise import Blocks
+
 SMOOTHING = Parameter("smoothing", "flat", "l2metrics smoothing window shape (l2metrics -g): "
                       "flat moving average, a tapered numpy window, or none",
                       choices=(*WINDOWS, "none"), l2metrics="-g/--smoothing-method")
@@ -88,10 +90,16 @@ class BlockMeans:
     three times over (issue 24). For a run of one row per experience nothing is kept: the
     means are the rows."""
 
-    def __init__(self, run: RunData, scope: tuple[str, ...]) -> None:
+    def __init__(self, run: RunData, scope: tuple[str, ...], blocks: "Blocks | None" = None
+                 ) -> None:
         self.run = run
         self.keep = scope[-1] == "rows"
         self.kept: dict[tuple[int, int], np.ndarray] = {}
+        #: a block's position by its range, when a keeping memo holds each block's groups
+        self._blocks = blocks if blocks is not None and blocks.memo.keeps else None
+        self._at = ({(a, z): i for i, (a, z) in enumerate(zip(self._blocks.starts,
+                                                               self._blocks.stops))}
+                    if self._blocks is not None else {})
 
     def of(self, a: int, z: int, rows: np.ndarray | None = None) -> np.ndarray:
         """The experience means of rows ``[a, z)`` (a block's range; ``rows``: its values, when
@@ -99,7 +107,14 @@ class BlockMeans:
         it."""
         got = self.kept.get((a, z))
         if got is None:
-            got = exp_means(self.run.perf[a:z] if rows is None else rows, self.run.exp[a:z])
+            exp = self.run.exp[a:z]
+            i = self._at.get((a, z))
+            groups: Groups | None = None
+            if i is not None and self._blocks is not None:
+                # the block's rows as read (its experience numbers): kept while they are
+                groups = self._blocks.rows_value(i, ("exp groups",),
+                                                 functools.partial(exp_groups, exp))
+            got = exp_means(self.run.perf[a:z] if rows is None else rows, exp, groups)
             if self.keep:
                 got.flags.writeable = False
                 self.kept[a, z] = got
@@ -125,7 +140,7 @@ def regimes(ctx: Context) -> Regimes:
     run, blocks = prepared.run, prepared.blocks
     b = run.blocks
     n = len(b)
-    means = BlockMeans(run, _scope(ctx))
+    means = BlockMeans(run, _scope(ctx), blocks)
     sat, e2s, term, e2t, low, high = (np.full(n, np.nan) for _ in range(6))
     for i, (a, z, kind) in enumerate(zip(column(b, "start"), column(b, "stop"),
                                          column(b, "kind"))):
@@ -296,28 +311,76 @@ def _recovery(means: BlockMeans, a: int, z: int, target: float) -> float:
     return float(hits[0]) if hits.size else float(z - a + 1)
 
 
-def exp_means(x: np.ndarray, exp: np.ndarray | None) -> np.ndarray:
+def exp_means(x: np.ndarray, exp: np.ndarray | None,
+              groups: "Groups | None" = None) -> np.ndarray:
     """One value per experience, in experience order: l2metrics computes saturation, terminal
     performance and recovery on ``groupby("exp_num").mean()`` of the (smoothed) rows, and
-    everything else on the rows themselves."""
+    everything else on the rows themselves. ``groups``: `exp_groups` of ``exp`` when the
+    caller has it (a followed run keeps each block's)."""
     if exp is None or x.size < 2:
         return x
+    kind, index, counts = exp_groups(exp) if groups is None else groups
+    if kind == "each":
+        return x
+    if kind == "runs":  # sorted: each experience's rows are one run
+        sums = np.add.reduceat(x, index)
+        sums /= counts
+        return sums
+    return np.bincount(index, weights=x) / counts
+
+
+#: how `exp_means` groups a block's rows: ``("each", ...)`` for rising experience numbers (a
+#: row each), ``("runs", starts, counts)`` for sorted ones, ``("ranks", each row's rank,
+#: counts)`` for others
+Groups = tuple[str, np.ndarray, np.ndarray]
+
+
+def exp_groups(exp: np.ndarray) -> Groups:
+    """Each experience's rows, for `exp_means`. They depend on the experience numbers alone,
+    so a block whose values are rescaled (a followed run whose task's range moved) keeps
+    them."""
+    if exp.size < 2:
+        return "each", _NONE, _NONE
     # comparisons, not np.diff: a bool per row instead of a float (rows of a long task run to
     # tens of megabytes); experience numbers are finite, so the two agree
     if bool(np.all(exp[1:] > exp[:-1])):
-        return x
-    if bool(np.all(exp[1:] >= exp[:-1])):  # sorted: each experience's rows are one run
+        return "each", _NONE, _NONE
+    if bool(np.all(exp[1:] >= exp[:-1])):
         change = np.empty(exp.size, dtype=bool)
         change[0] = True
         np.not_equal(exp[1:], exp[:-1], out=change[1:])
         starts = np.flatnonzero(change)
         del change
-        sums = np.add.reduceat(x, starts)
-        counts = np.diff(starts, append=x.size)
-        sums /= counts
-        return sums
-    keys, inverse = np.unique(exp, return_inverse=True)
-    return np.bincount(inverse, weights=x) / np.bincount(inverse)
+        return "runs", starts, np.diff(starts, append=exp.size)
+    inverse = _dense_ranks(exp)
+    if inverse is None:
+        keys, inverse = np.unique(exp, return_inverse=True)
+    return "ranks", inverse, np.bincount(inverse)
+
+
+_NONE = np.empty(0, dtype=np.int64)
+
+
+def _dense_ranks(exp: np.ndarray) -> np.ndarray | None:
+    """``np.unique(exp, return_inverse=True)[1]`` (each row's rank among the distinct
+    experience numbers) without sorting, for whole experience numbers spanning at most about
+    twice as many values as there are rows (what l2logger writes: one shared counter), else
+    None. Why: several workers' rows are laid out worker by worker, so a block's numbers are
+    not sorted, and sorting them was most of the means' cost (50 ms for 800k rows, 15 this
+    way; tests/metrics/test_l2m_hand.py compares the two). The ranks are the same integers,
+    so `np.bincount` adds the same rows in the same order: the means are the same bits."""
+    lo, hi = float(exp.min()), float(exp.max())
+    if not (math.isfinite(lo) and math.isfinite(hi)) or hi - lo > 2 * exp.size + 1024:
+        return None
+    offset = exp - lo
+    index = offset.astype(np.int64)
+    if not bool(np.all(index == offset)):
+        return None  # not whole numbers
+    present = np.zeros(int(hi - lo) + 1, dtype=np.int64)
+    present[index] = 1
+    np.cumsum(present, out=present)
+    present -= 1
+    return present[index]
 
 
 def theil_sen_slope(y: np.ndarray) -> float:
@@ -415,7 +478,15 @@ class AvgPerf:
 
 
 def _nanmean(perf: "np.ndarray | SpillArray", a: int, z: int) -> float:
-    return float(np.nanmean(perf[a:z]))
+    """``np.nanmean`` of a block. Without NaN in it that is ``np.mean``: numpy's nanmean sums
+    a copy of the same values (NaN set to 0) and divides by their count, the same pairwise
+    sum and division, without the copy and the masks (a block a moved range rescales is
+    averaged again at each such update)."""
+    x = perf[a:z]
+    if isinstance(x, np.ndarray) and x.dtype == np.float64 and x.ndim == 1 and x.size and \
+            not np.isnan(x).any():
+        return float(np.mean(x))
+    return float(np.nanmean(x))
 
 
 def _methods(chosen: str, both: tuple[str, str]) -> list[str]:
@@ -738,14 +809,18 @@ def _learning(r: Regimes, task: str, train: list[int]) -> tuple[float, float, fl
     """A task's saturation and experiences to it (of its training's experience means) and
     the least-squares slope of its training rows, as sample efficiency takes them. A task
     trained in one block has that block's experience means, whose saturation the regime
-    values hold already (the same numbers: the same smoothing of the same means)."""
+    values hold already (the same numbers: the same smoothing of the same means). The
+    centred experience numbers depend on the rows as read alone: a followed run keeps them
+    while the task's values are scaled anew (`Blocks.rows_value_of`)."""
     if len(train) == 1:
         sat, e2s = float(r.saturation[train[0]]), float(r.exp_to_sat[train[0]])
     else:
         sat, e2s = l2m_saturation(_task_exp_means(r, task))
-    x, exp = _task_train(r.prepared.run, task)  # the rows, for the slope alone
-    assert exp is not None  # with_exp defaults to True
-    return sat, e2s, _slope_consuming(exp, x)
+    run = r.prepared.run
+    ranges = _train_ranges(run, task)
+    exp, denom = r.prepared.blocks.rows_value_of(
+        train, ("centred exp",), lambda: _centred(gather(run.exp, ranges)))
+    return sat, e2s, _slope_of(exp, denom, gather(run.perf, ranges))
 
 
 def unfittable_task(run: RunData) -> str | None:
@@ -767,15 +842,21 @@ SE_DETAILS = ("ste_saturation_vals", "ste_exp_to_sat_vals", "se_saturation_vals"
               "se_exp_to_sat_vals")
 
 
-def _slope_consuming(x: np.ndarray, y: np.ndarray) -> float:
-    """Least-squares slope (what l2metrics takes from ``np.polyfit(x, y, 1)``), centring ``x``
-    and ``y`` in place: no further arrays of a task's length. The caller must not use them
-    afterwards."""
+def _centred(x: np.ndarray) -> tuple[np.ndarray, float]:
+    """``x`` centred in place (read-only after), and its sum of squares: the first half of
+    the least-squares slope (`_slope_of`)."""
     if x.size < 2:
-        return 0.0
+        return x, 0.0
     x -= x.mean()
-    denom = float(np.dot(x, x))
-    if not denom:
+    x.flags.writeable = False
+    return x, float(np.dot(x, x))
+
+
+def _slope_of(x: np.ndarray, denom: float, y: np.ndarray) -> float:
+    """Least-squares slope (what l2metrics takes from ``np.polyfit(x, y, 1)``) of ``y`` on
+    the centred ``x`` (whose sum of squares is ``denom``, `_centred`), centring ``y`` in
+    place: no further arrays of a task's length. The caller must not use ``y`` afterwards."""
+    if x.size < 2 or not denom:
         return 0.0
     y -= y.mean()
     return float(np.dot(x, y) / denom)

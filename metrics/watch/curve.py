@@ -116,6 +116,9 @@ class Curve:
         self._done: list[_Bin] = []  # the finished bins behind `points`
         self._open: list[_Bin] = []  # each worker's last bin while it may still grow
         self._workers: set[tuple] = set()  # the (run, worker) pairs fed so far
+        #: each (run, worker) with finished bins, by its first bin's place in `_done`: the
+        #: order binning every bin again gives the workers, kept for binning the tail alone
+        self._done_rank: dict[tuple, int] = {}
 
     def reset(self) -> None:
         """Forget every point (the log was truncated or replaced)."""
@@ -151,10 +154,11 @@ class Curve:
 
     def _bin(self, columns: dict[str, Any], n: int, tail: bool) -> bool:
         """Bin the new rows with the bins that may still grow (``tail``: only the unfinished
-        bins, for one worker whose finished bins keep their width), or with every bin.
+        bins, the finished ones keeping their width), or with every bin.
         Returns False, changing nothing, when ``tail`` cannot give what binning every bin
-        gives: several workers (their order in `points` is set by every bin), or a width that
-        must double (every finished bin is merged again)."""
+        gives: no finished bin yet, or a width that must double (every finished bin is merged
+        again). Several workers' bins are ordered as binning every bin orders them: workers
+        by their first finished bin (`_done_rank`), then by their first bin or row here."""
         old = self._open if tail else self._done + self._open
         # every bin and every new row as a weighted row: (key, first, last, total, n)
         new_codes, new_keys = _new_keys(columns, n)
@@ -163,10 +167,10 @@ class Curve:
         mapping = np.array([index.setdefault(k, len(index)) for k in new_keys], dtype=np.int64)
         key_values = list(index)
         key_codes = np.concatenate([np.array(old_codes, dtype=np.int64), mapping[new_codes]])
-        who_of_key: dict[tuple, int] = {}
+        who_of_key: dict[tuple, int] = dict(self._done_rank) if tail else {}
         who = np.array([who_of_key.setdefault(k[:2], len(who_of_key)) for k in key_values],
                        dtype=np.int64)[key_codes]
-        if tail and (len(self._workers.union(who_of_key)) != 1 or not self._done):
+        if tail and not self._done:
             return False
         first_new = np.asarray(columns["episode"], dtype=np.int64)
         perf_new = np.asarray(columns["perf"], dtype=np.float64)
@@ -209,16 +213,17 @@ class Curve:
         if width != self.width:
             self.width = width
             self.epoch += 1
-            self._done = finished
-            self.points = [b.point() for b in finished]
+            self._done, self._done_rank, self.points = [], {}, []
+            new = finished
         elif tail:  # the finished bins of the tail all follow those kept
-            self._done.extend(finished)
-            self.points.extend(b.point() for b in finished)
+            new = finished
         else:  # the finished bins come first in each worker's order and are unchanged
             known = {(b.key, b.episode) for b in self._done}
             new = [b for b in finished if (b.key, b.episode) not in known]
-            self._done.extend(new)
-            self.points.extend(b.point() for b in new)
+        self._done.extend(new)
+        self.points.extend(b.point() for b in new)
+        for b in new:
+            self._done_rank.setdefault(b.key[:2], len(self._done_rank))
         return True
 
     @staticmethod

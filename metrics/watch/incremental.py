@@ -4,7 +4,7 @@ folder in any shape l2logger writes (rows appended to each worker's last block
 or several), with a syllabus. Only the appended rows are parsed (`chunk.parse_rows`,
 `l2logger_tail`), checked against each worker's schedule and aligned; each worker's arrays
 grow in place (`growing.Growing`, `shares.Share`) and are laid out in align's order
-(`shares.lay_out`).
+(`shares.Layout`, which writes again only the blocks that changed).
 
 Why this is safe to do beside the batch path: the fast path only ever handles the case where
 the batch path cannot complain. The appended rows must continue the episode (experience)
@@ -54,7 +54,7 @@ from .growing import Growing
 from .l2logger_tail import L2loggerTail
 from .labels import Labels, concat, constant, equals, labels, matches
 from .logged import LoggedRows
-from .shares import Share, lay_out
+from .shares import Layout, Share
 from .ste_runs import SteRuns
 from .tail import START, appended
 
@@ -122,6 +122,8 @@ class Incremental:
         self.intact = True
         #: the plugins' per-block values of the rows read so far (the follower's, from `seed`)
         self.memo = BlockMemo()
+        #: the run laid out from the shares, over the arrays of the last update's
+        self.layout = Layout()
         #: the STE runs as the follower keeps them (from `seed`), else read from their paths
         self.ste: SteRuns | None = None
         self._tmp = Path(tempfile.mkdtemp(prefix="sylla-watch-rows-"))
@@ -163,16 +165,19 @@ class Incremental:
         run = result.runs[0]
         counts = [share.n for share in inc.shares]
         partial = inc._partial_blocks(counts)
-        laid = lay_out(inc.shares, inc.run, inc._blocks(inc._present(), partial), bool(partial))
+        laid = inc.layout(inc.shares, inc.run, inc._blocks(inc._present(), partial),
+                          bool(partial))
         if not _same_run(laid, run) or not all(
                 inc._conforms(_columns(frame, share.name), 0, share) for share in inc.shares):
             inc.close()
             return None  # not the run align made: every update recomputes
         if memo is not None:
             inc.memo = memo
-            # the memo compares the rows of each computation with the last one's; shown the
-            # run's own growing arrays now (one comparison, inside this full computation),
-            # the first update finds them in the same memory instead of comparing 1M rows
+            # the run laid out is align's bit for bit (`_same_run`): the memo keeps every
+            # block's key without comparing, and holds the laid-out arrays from now on (with
+            # one worker its growing arrays, which the first update finds in the same memory;
+            # with several, arrays each update writes over, which it never compares)
+            memo.vouch(laid, set(), in_place=len(inc.shares) > 1)
             memo.admit(laid)
         return inc
 
@@ -288,15 +293,22 @@ class Incremental:
         if parts is None:
             return None
         self.intact = False  # until the update is whole (a plugin may refuse the run)
+        changed: set[int] = set()  # the ordinals of the blocks that get rows
         for share in self.shares:
             rows = parts.get(share.name)
             if rows is not None:
+                n = share.n
                 share.extend(rows["perf"], rows["exp" if "exp" in rows else "episode"],
                              rows.get("row_perf"), rows.get("nrows"))
+                bounds = share.bounds
+                changed.update(np.flatnonzero((bounds[:, 0] < share.n)
+                                              & (bounds[:, 1] > n)).tolist())
         counts = [share.n for share in self.shares]
         partial = self._partial_blocks(counts)
-        run = lay_out(self.shares, self.run, self._blocks(self._present(), partial),
-                      bool(partial))
+        run = self.layout(self.shares, self.run, self._blocks(self._present(), partial),
+                          bool(partial))
+        # only appended rows reach here (`_read_new`): the memo need not compare the others
+        self.memo.vouch(run, changed, in_place=len(self.shares) > 1)
         log = EpisodeLog(frame=Columns({}, []), path=str(self.path), format=self.format,
                          files=[str(self.path)], perf=self.perf_name,
                          warnings=self.reader_warnings + self._notes(counts), runs=[run])
@@ -409,7 +421,16 @@ def _same_run(laid: RunData, run: RunData) -> bool:
                   for c in ("start", "stop")]
     pairs += [(column(laid.blocks, c), column(run.blocks, c))
               for c in ("block", "start", "stop", "partial")]
-    return all(np.array_equal(np.asarray(a), np.asarray(b)) for a, b in pairs)
+    return all(_bits_equal(np.asarray(a), np.asarray(b)) for a, b in pairs)
+
+
+def _bits_equal(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether ``a`` and ``b`` hold the same values, floats bit for bit (``-0.0`` is no
+    ``0.0``, a NaN is itself): the memo takes the laid-out run's blocks for align's."""
+    if a.dtype == b.dtype == np.float64 and a.shape == b.shape:
+        return bool(np.array_equal(np.ascontiguousarray(a).view(np.uint64),
+                                   np.ascontiguousarray(b).view(np.uint64)))
+    return bool(np.array_equal(a, b))
 
 
 def _columns(frame: pd.DataFrame, worker: str) -> Rows:

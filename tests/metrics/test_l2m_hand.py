@@ -3,11 +3,15 @@ normalisation off so every number is visible in the rewards), plus preprocessing
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from sylla.metrics import compute_metrics
-from sylla.metrics.plugins.l2m import theil_sen_slope
+from sylla.metrics.plugins.l2m import exp_means, theil_sen_slope
 from sylla.metrics.preprocess import l2m_smooth, l2m_window
 
 from .conftest import FIXTURES, SYLLABUS
@@ -159,3 +163,71 @@ def test_data_range_file_is_validated(tmp_path, content, words):
     with pytest.raises(MetricsError) as info:
         load_data_range(str(path), ["alpha_v0", "beta_v0"])
     assert words in info.value.message and info.value.exit_code == 2
+
+
+@st.composite
+def _laid_out_rows(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray]:
+    """Rows as a block of several workers lays them out: each worker's experiences rising,
+    the workers one after the other, one or more rows per experience; the numbers drawn
+    whole (dense or sparse, from a negative start) or not, with signed zeros and NaN rows."""
+    workers = draw(st.integers(2, 4))
+    start = draw(st.sampled_from([0.0, -0.0, -7.0, 3.0, 0.5]))
+    gap = draw(st.sampled_from([1, 2, 0.5, 5000]))
+    exps = start + gap * np.arange(draw(st.integers(2, 60)), dtype=np.float64)
+    owner = np.array(draw(st.lists(st.integers(0, workers - 1), min_size=exps.size,
+                                   max_size=exps.size)))
+    counts = np.array(draw(st.lists(st.integers(1, 3), min_size=exps.size, max_size=exps.size)))
+    exp = np.concatenate([np.repeat(exps[owner == k], counts[owner == k])
+                          for k in range(workers)])
+    perf = np.array(draw(st.lists(st.one_of(st.floats(-1e6, 1e6), st.just(-0.0),
+                                            st.just(float("nan"))),
+                                  min_size=exp.size, max_size=exp.size)), dtype=np.float64)
+    return perf, exp
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(_laid_out_rows())
+def test_exp_means_of_unsorted_rows_are_np_uniques_bit_for_bit(rows):
+    """The means of a block whose experience numbers are not sorted (several workers) rank
+    the numbers without sorting them: the same bits as grouping by `np.unique`'s inverse."""
+    perf, exp = rows
+    assume(not np.all(exp[1:] >= exp[:-1]))  # sorted numbers take another branch
+    _, inverse = np.unique(exp, return_inverse=True)
+    expected = np.bincount(inverse, weights=perf) / np.bincount(inverse)
+    assert exp_means(perf, exp).tobytes() == expected.tobytes()
+
+
+@pytest.mark.parametrize("values", [[1.0, 3.0, 3.0, 2.0], [-0.0, 0.0, -1.0], [0.0, -0.0],
+                                    [np.nan, 2.0, 2.0, 1.0], [1.0, np.nan, 5.0, np.nan, 5.0],
+                                    [np.nan, np.nan], [4.0], []])
+def test_saturation_is_the_first_maximum_of_the_values_that_are_numbers(values):
+    """Saturation and experiences to it: the max of the smoothed block without its NaN, and
+    the first place among those values that equals it (with or without NaN, ties and signed
+    zeros)."""
+    from sylla.metrics.preprocess import l2m_saturation
+
+    y = np.array(values, dtype=np.float64)
+    kept = y[~np.isnan(y)]
+    top, at = l2m_saturation(y, smooth=lambda x: x)
+    if not kept.size:
+        assert np.isnan(top) and np.isnan(at)
+    else:
+        assert np.float64(top).tobytes() == np.max(kept).tobytes()
+        assert at == float(np.flatnonzero(kept == np.max(kept))[0])
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.lists(st.one_of(st.floats(allow_nan=False, allow_infinity=True),
+                          st.sampled_from([-0.0, 1e300, -1e300])), max_size=300),
+       st.integers(0, 20), st.booleans())
+def test_a_blocks_nan_mean_is_numpys_bit_for_bit(values, start, with_nan):
+    """A block's average performance (`_nanmean`) is ``np.nanmean`` of the block bit for bit,
+    with NaN in it or not, wherever the block starts in the run's array."""
+    from sylla.metrics.plugins.l2m import _nanmean
+
+    run = np.array([1.5] * start + values + ([float("nan")] if with_nan else []))
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        got = _nanmean(run, start, len(run))
+        expected = float(np.nanmean(run[start:]))
+    assert np.float64(got).tobytes() == np.float64(expected).tobytes()

@@ -161,3 +161,43 @@ def test_a_batch_computation_asks_each_block_saturation_once(tmp_path, monkeypat
     monkeypatch.setattr(result, "RunMemo", lambda: NO_MEMO)
     compute_metrics(log, progress=False)
     assert 0 < with_memo < len(seen)
+
+
+def test_a_vouched_run_keeps_the_keys_of_the_blocks_it_says_are_unchanged() -> None:
+    """A follower that appended the rows itself says which blocks took them (`vouch`): the
+    others keep their keys without a comparison, so rows written over in place (where a
+    comparison would read the new rows twice) cannot be mistaken for the old ones."""
+    memo = BlockMemo()
+    first = _run([1.0], [2.0, 3.0], [4.0])
+    memo.admit(first)
+    keys = memo.block_keys(first)
+    inserted = _run([1.0], [2.0, 3.0, 3.5], [4.0])
+    inserted.perf[0] = inserted.exp[0] = 0.0  # not compared: block 0 is vouched unchanged
+    memo.vouch(inserted, {1}, in_place=True)
+    memo.admit(inserted)
+    now = memo.block_keys(inserted)
+    assert now[0] == keys[0] and now[1] != keys[1] and now[2] == keys[2]
+    assert memo.changed == 4  # three named first, one named again
+
+
+def test_after_a_run_laid_out_in_place_an_unvouched_run_renames_every_block() -> None:
+    memo = BlockMemo()
+    first = _run([1.0], [2.0])
+    memo.admit(first)
+    keys = memo.block_keys(first)
+    again = _run([1.0], [2.0])
+    memo.vouch(again, set(), in_place=True)
+    memo.admit(again)
+    assert memo.block_keys(again) == keys
+    unvouched = _run([1.0], [2.0])  # its arrays could be those written over: not compared
+    memo.admit(unvouched)
+    assert not set(memo.block_keys(unvouched)) & set(keys)
+
+
+def test_a_vouch_holds_for_its_own_run_only() -> None:
+    memo = BlockMemo()
+    memo.admit(_run([1.0], [2.0]))
+    memo.vouch(_run([1.0], [2.0]), set(), in_place=False)
+    other = _run([5.0], [2.0])
+    memo.admit(other)  # another object: compared, block 0 changed
+    assert memo.changed == 3

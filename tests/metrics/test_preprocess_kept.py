@@ -63,7 +63,7 @@ def test_a_growing_block_is_smoothed_as_a_whole_at_every_length(shape: str,
     assert len(memo) == 1  # the one carried block
 
 
-@pytest.mark.parametrize("where", [0, 3, 150, 1990, 1999])
+@pytest.mark.parametrize("where", [0, 3, 99, 100, 150, 1990, 1999])
 def test_a_changed_value_is_smoothed_anew(where: int) -> None:
     """An earlier value that differs from the last input (in the head padding, the middle,
     the last row) is no prefix: the outputs it reaches are computed again."""
@@ -82,3 +82,43 @@ def test_a_changed_value_is_smoothed_anew(where: int) -> None:
 def test_the_batch_memo_keeps_nothing() -> None:
     x = np.arange(50, dtype=np.float64)
     assert np.array_equal(_kept(x, None, "flat", NO_MEMO), l2m_smooth(x))
+
+
+def _one_block_run(name: str, task: str, perf: np.ndarray) -> RunData:
+    n = len(perf)
+    data = {c: np.array([v]) for c, v in (
+        ("block", 0), ("task", task), ("phase", "1"), ("phase_number", 1), ("kind", "train"),
+        ("subtype", "wake"), ("learning", True), ("params", "{}"), ("start", 0), ("stop", n),
+        ("count", n), ("partial", False))}
+    return RunData(run=name, perf=perf, exp=np.arange(n, dtype=np.float64),
+                   blocks=Columns(data, list(data)))
+
+
+def test_a_kept_ste_run_is_smoothed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A followed run's STE runs do not change: the memo keeps their smoothing from one
+    computation to the next (named by their values' array, as each computation wraps them
+    anew), and the numbers are those computed without a memo."""
+    from sylla.metrics import preprocess
+    from sylla.metrics.preprocess import prepare_l2m
+
+    rng = np.random.default_rng(5)
+    expert = rng.normal(3.0, 0.5, 500)
+    smoothed: list[int] = []
+    real = preprocess.l2m_smooth
+
+    def counting(x: np.ndarray, *args: object, **kwargs: object) -> np.ndarray:
+        smoothed.append(len(x))
+        return real(x, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(preprocess, "l2m_smooth", counting)
+    memo = BlockMemo()
+    for n in (300, 320):
+        run = _one_block_run("run", "pong", rng.normal(3.0, 0.5, n))
+        ste = {"pong": [_one_block_run("ste", "pong", expert)]}  # wrapped anew each time
+        memo.admit(run)
+        kept = prepare_l2m(run, ste, memo=memo)
+        memo.sweep()
+        fresh = prepare_l2m(run, {"pong": [_one_block_run("ste", "pong", expert)]})
+        assert np.array_equal(_bits(kept.ste["pong"][0].perf), _bits(fresh.ste["pong"][0].perf))
+    # the expert's 500 values: once with the memo (the first computation), twice without
+    assert smoothed.count(500) == 3

@@ -93,3 +93,40 @@ def test_labels_are_the_same_whatever_the_column_type() -> None:
         points.append(curve.points + curve.tail())
     assert all(p == points[0] for p in points), points
     assert {p["task"] for p in points[0]} == {"Pong", "Breakout"}
+
+
+class _EveryBin(Curve):
+    """A curve that bins every bin again at each feed (what several workers' rows got before
+    the tail alone was binned for them)."""
+
+    def _bin(self, columns: dict, n: int, tail: bool) -> bool:
+        return False if tail else super()._bin(columns, n, tail)
+
+
+def _workers_rows(n: int, workers: int, seed: int) -> dict[str, list]:
+    """``n`` experiences dealt to ``workers`` at random (one shared counter), two blocks."""
+    rng = np.random.default_rng(seed)
+    rows = _columns(n, (n // 2,))
+    rows["worker"] = [f"w{k}" for k in rng.integers(0, workers, n)]
+    return rows
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.integers(2, 4), st.integers(0, 99),
+       st.lists(st.integers(min_value=1, max_value=300), min_size=1, max_size=8))
+def test_several_workers_tail_binned_as_every_bin_binned(workers: int, seed: int,
+                                                         chunks: list[int]) -> None:
+    """Rows of several workers are binned with the unfinished bins alone: the same points,
+    in the same order, bit for bit, as binning every bin again at each feed."""
+    n = sum(chunks)
+    rows = _workers_rows(n, workers, seed)
+    tail, every = Curve(budget=20), _EveryBin(budget=20)
+    at = 0
+    for size in chunks:
+        piece = {k: v[at:at + size] for k, v in rows.items()}
+        tail.feed(piece)
+        every.feed(piece)
+        at += size
+        assert tail.points == every.points
+        assert tail.tail() == every.tail()
+        assert (tail.width, tail.epoch) == (every.width, every.epoch)

@@ -21,7 +21,7 @@ from sylla.metrics.watch.state import Options
 from .conftest import SYLLABUS, WATCH, batch
 from .replay import Appender, events, materialise
 
-SHAPES = ["l2logger_run", "l2logger_rows", "l2logger_workers"]
+SHAPES = ["l2logger_run", "l2logger_rows", "l2logger_workers", "l2logger_workers_rows"]
 STE = [str(WATCH / "ste" / "ste_pong"), str(WATCH / "ste" / "ste_breakout")]
 
 
