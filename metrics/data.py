@@ -18,6 +18,8 @@ from .spill import SpillArray
 if TYPE_CHECKING:
     import pandas as pd
 
+    from .numbering import Consecutive
+
 BLOCK_COLUMNS = (
     "block", "task", "phase", "phase_number", "kind", "subtype", "learning",
     "params", "start", "stop", "count", "partial",
@@ -137,12 +139,14 @@ class RunData:
 
     ``exp`` is the x coordinate (the log's experience number if it has one, else the episode
     index); ``blocks`` has the columns in ``BLOCK_COLUMNS``. A long log's ``perf`` and ``exp``
-    are `SpillArray`s (read block by block), so metrics slice them rather than take them whole.
+    are `SpillArray`s (read block by block), so metrics slice them rather than take them whole;
+    the ``exp`` of a run read by the stream reader, whose numbers run on without gaps, is a
+    `Consecutive` (its first number and count), read the same way.
     """
 
     run: str
     perf: "np.ndarray | SpillArray"
-    exp: "np.ndarray | SpillArray"
+    exp: "np.ndarray | SpillArray | Consecutive"
     blocks: "pd.DataFrame | Columns"
     partial: bool = False
     #: the same run with one value per logged row (see `EpisodeLog.row_perf`), for the

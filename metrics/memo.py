@@ -116,8 +116,11 @@ class BlockMemo(Memo):
         vouched, self._vouched = self._vouched, None
         changed = vouched[1] if vouched is not None and vouched[0] is run else None
         in_place = vouched is not None and vouched[0] is run and vouched[2]
+        from .numbering import Consecutive  # noqa: PLC0415 - lazy: as numpy
+
         views = [("episodes", run)] + ([("rows", run.rows)] if run.rows is not None else [])
-        if not all(isinstance(a, np.ndarray) for _, v in views for a in (v.perf, v.exp)):
+        if not all(isinstance(a, (np.ndarray, Consecutive)) for _, v in views
+                   for a in (v.perf, v.exp)):
             self._views, self._keys, self._admitted = {}, {}, ()
             self._clear()
             return False
@@ -126,7 +129,7 @@ class BlockMemo(Memo):
         keys: dict[int, list[Hashable]] = {}
         kept: dict[str, tuple[tuple[Any, ...], dict[Any, tuple[int, int, int]]]] = {}
         for name, view in views:
-            arrays = (view.perf, view.exp)
+            arrays = (view.perf, np.asarray(view.exp))  # numbers counted on: made to compare
             old_arrays, old_blocks = self._views.get(name, ((), {}))
             blocks: dict[Any, tuple[int, int, int]] = {}
             own: list[Hashable] = []

@@ -15,11 +15,14 @@ so code that is not slice-aware stays correct; it only loses the memory saving.
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .errors import EXIT_USAGE, MetricsError
+
+if TYPE_CHECKING:
+    from .numbering import Consecutive
 
 _COPY_CHUNK = 1 << 24  # bytes per read when copying a spill file
 _APPEND_CHUNK = 1 << 18  # values converted and written at a time
@@ -149,7 +152,7 @@ def _no_room(exc: OSError) -> Exception:
                         tempfile.gettempdir(), exit_code=EXIT_USAGE)
 
 
-def gather(values: "np.ndarray | SpillArray", ranges: list[tuple[int, int]]) -> np.ndarray:
+def gather(values: "np.ndarray | SpillArray | Consecutive", ranges: list[tuple[int, int]]) -> np.ndarray:
     """A new array of ``values`` at the concatenated ``[a, b)`` ranges, in order (what indexing
     with the concatenated ``np.arange(a, b)`` gives), read straight into place."""
     spans = [(int(a), int(b)) for a, b in ranges]

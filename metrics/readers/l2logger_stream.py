@@ -35,6 +35,7 @@ from ..cores import cores
 from ..data import Columns, EpisodeLog, RunData, StreamedWorkers, regime_columns
 from ..errors import MetricsError
 from ..memory import for_log_of, reading
+from ..numbering import Consecutive
 from ..progress import Progress
 from ..spill import SpillArray
 from . import l2logger_small as small
@@ -537,6 +538,17 @@ class _Units:
         return exp, values, task_codes, param_codes, kinds.pop(), sub, starts, means, code
 
 
+def _append_consecutive(values: "SpillArray | _Parts", first: int, count: int) -> None:
+    """Append the numbers ``first .. first + count - 1`` a bounded stretch at a time (the
+    row-level experience numbers of the episodes read before the first experience of several
+    rows: one row each)."""
+    for a in range(0, count, _STRETCH):
+        values.append(np.arange(first + a, first + min(count, a + _STRETCH), dtype=np.float64))
+
+
+_STRETCH = 1 << 20  # numbers appended at a time by `_append_consecutive`
+
+
 def _one_stretch_per_task(exp: np.ndarray, task_codes: np.ndarray) -> None:
     """A block file's tasks each in one stretch, an experience's rows all of one task (else
     the whole-log reader reports it)."""
@@ -557,7 +569,9 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
     def make(dtype: type = np.float64) -> "SpillArray | _Parts":
         return SpillArray(dtype) if spilled else _Parts(dtype)
 
-    episode_perf, episode_exp = make(), make()
+    # the episodes' experience numbers run on without gaps (`_Units`): the first and the count
+    # say them all (`Consecutive`), checked block by block
+    episode_perf = make()
     # a log with one row per experience has rows that are its episodes: the per-row values
     # are kept only from the first experience with several rows on, starting from a copy of
     # the episodes so far (on a 10M-episode log that saves writing and holding 160 MB)
@@ -600,16 +614,16 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
             # a test block evaluates several tasks one after another: one regime each (with
             # several workers, a task change between two workers' experiences is one too)
             segments = np.flatnonzero(np.r_[True, task_codes[1:] != task_codes[:-1]])
-            if starts is None:
-                first_exp = exp
-            else:
-                first_exp = exp[starts]
-                if row_perf is None:
-                    row_perf, row_exp = episode_perf.copy(), episode_exp.copy()
             e0 = episode_perf.size
+            first_exp = exp if starts is None else exp[starts]
+            if first_exp[0] != (units.first_exp or 0) + e0 or \
+                    first_exp[-1] != first_exp[0] + first_exp.size - 1:
+                raise Irregular("experience numbers do not run on without gaps or repeats")
+            if starts is not None and row_perf is None:
+                row_perf, row_exp = episode_perf.copy(), make()
+                _append_consecutive(row_exp, units.first_exp or 0, e0)
             r0 = row_perf.size if row_perf is not None else e0
             episode_perf.append(means)
-            episode_exp.append(first_exp)
             if row_perf is not None and row_exp is not None:
                 row_perf.append(values)
                 row_exp.append(exp)
@@ -638,7 +652,8 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
     edges = np.array(bounds, dtype=np.int64)
     blocks = regime_columns(edges[:, 0], edges[:, 1], kinds, task, subs, params_of)
     blocks["block_num"] = np.array(numbers, dtype=np.int64)
-    run = RunData(run=path.name, perf=_done(episode_perf), exp=_done(episode_exp), blocks=blocks)
+    run = RunData(run=path.name, perf=_done(episode_perf),
+                  exp=Consecutive(first_exp_num or 0, episode_perf.size), blocks=blocks)
     if row_perf is not None and row_exp is not None:
         rows = blocks.copy()
         rows["start"], rows["stop"] = edges[:, 2], edges[:, 3]

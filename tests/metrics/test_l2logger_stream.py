@@ -114,13 +114,16 @@ def test_rows_kept_from_the_first_repeated_experience_on(tmp_path, spilled, monk
 
 @pytest.mark.parametrize("rows", [1, 3])
 def test_small_logs_stay_in_memory(tmp_path, rows):
-    """Below `SPILL_FROM` the values are arrays, equal to the spilled ones and the whole read's."""
+    """Below `SPILL_FROM` the values are arrays, equal to the spilled ones and the whole read's;
+    the episodes' experience numbers, which run on without gaps, are their first and count."""
+    from sylla.metrics.numbering import Consecutive
+
     log = _generated(tmp_path, rows)
     streamed, whole = _both(log)
     (got,), _ = align(streamed)
     (expected,), _ = align(whole)
     _same_run(got, expected)
-    assert isinstance(got.perf, np.ndarray) and isinstance(got.exp, np.ndarray)
+    assert isinstance(got.perf, np.ndarray) and isinstance(got.exp, Consecutive)
     assert got.rows is None or isinstance(got.rows.perf, np.ndarray)
 
 

@@ -9,6 +9,7 @@ from test_import_graph import graph
 
 #: what the readers may import from sylla: the shared data model and helpers below them
 BELOW = ("sylla.metrics.readers", "sylla.metrics.data", "sylla.metrics.errors", "sylla.metrics.spill",
+         "sylla.metrics.numbering",
          "sylla.metrics.memory", "sylla.metrics.progress", "sylla.metrics.cores", "sylla.metrics",
          "sylla.grammar", "sylla.kit", "sylla.version")
 
