@@ -170,19 +170,27 @@ RANGE = 16 << 20
 #: 1 MiB batches cost 1 s more CPU in per-batch overhead); a larger `RANGE` would put its
 #: buffers past glibc's mmap threshold (`sylla.metrics.memory.THRESHOLD`), faulted in afresh
 PARSE_BLOCK = 4 << 20
+#: `RANGE` and `PARSE_BLOCK` of a log below `sylla.metrics.memory.LARGE`, whose parse buffers
+#: are not kept for reuse (`l2logger_files.free_parse_memory_at_once`): a quarter, so that the
+#: ranges in flight are a quarter too (issue 40: a million episodes, one row per experience,
+#: the reading's peak 143-149 -> 131-134 MiB; each range's set-up stays noise at 4 MiB)
+SMALL_LOG_RANGE = 4 << 20
+SMALL_LOG_PARSE_BLOCK = 1 << 20
 
 
-def _ranges(file: Path) -> list[tuple[int, int]]:
+def _ranges(file: Path, step: int | None = None) -> list[tuple[int, int]]:
     """The byte ranges a block file is parsed in: from the end of its header line to the end of
-    the file, cut after the first line end at least `RANGE` bytes on (pyarrow's reader cuts its
-    own blocks at line ends too, as a value cannot hold one). At least one range (an empty one
-    for a file without rows), so that the file's parse reports what is wrong with it."""
+    the file, cut after the first line end at least ``step`` (default `RANGE`) bytes on
+    (pyarrow's reader cuts its own blocks at line ends too, as a value cannot hold one). At
+    least one range (an empty one for a file without rows), so that the file's parse reports
+    what is wrong with it."""
+    step = RANGE if step is None else step
     size = file.stat().st_size
     with open(file, "rb") as handle:
         lo = len(handle.readline())
         out: list[tuple[int, int]] = []
-        while lo + RANGE < size:
-            handle.seek(lo + RANGE)
+        while lo + step < size:
+            handle.seek(lo + step)
             handle.readline()  # to the end of the line the cut falls in
             hi = min(handle.tell(), size)
             out.append((lo, hi))
@@ -191,16 +199,17 @@ def _ranges(file: Path) -> list[tuple[int, int]]:
 
 
 def _parse_range(file: Path, lo: int, hi: int, perf: str, subtype: bool,
-                 threads: bool = True) -> "pa.Table":
+                 threads: bool = True, block_size: int | None = None) -> "pa.Table":
     """Bytes ``lo .. hi`` of a block file (whole lines after its header) as an Arrow table, the
     string columns as bytes (`csv_options`, `_runs`); ``threads``: on pyarrow's threads, else
-    on the calling one. Thread-safe: `_Ahead` parses ranges ahead of the one being reduced."""
+    on the calling one; ``block_size``: bytes a parse block (default `PARSE_BLOCK`).
+    Thread-safe: `_Ahead` parses ranges ahead of the one being reduced."""
     import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
     import pyarrow.csv as pacsv  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
     options = csv_options(file, perf, subtype, kind=_folder(file)[1])
     options["read_options"] = pacsv.ReadOptions(use_threads=threads, column_names=header(file),
-                                                block_size=PARSE_BLOCK)
+                                                block_size=block_size or PARSE_BLOCK)
     with pa.OSFile(str(file), memory_pool=options["memory_pool"]) as handle:
         data = handle.read_at(hi - lo, lo)
     return pacsv.read_csv(pa.BufferReader(data), **options)
@@ -339,9 +348,13 @@ class _Ahead:
 
             self.pool = ThreadPoolExecutor(self.PARALLEL, thread_name_prefix="sylla-parse")
             self.threads = cores() > self.PARALLEL
-        self.jobs = ((k, lo, hi) for k in range(len(files)) for lo, hi in _ranges(files[k]))
+        # a small log's ranges are smaller (`SMALL_LOG_RANGE`); ``min`` keeps a smaller `RANGE`
+        self.step = RANGE if keep_pages else min(RANGE, SMALL_LOG_RANGE)
+        self.block_size = PARSE_BLOCK if keep_pages else min(PARSE_BLOCK, SMALL_LOG_PARSE_BLOCK)
+        self.jobs = ((k, lo, hi) for k in range(len(files))
+                     for lo, hi in _ranges(files[k], self.step))
         if self.pool is not None and len(files) == 1:
-            ranges = _ranges(files[0])
+            ranges = _ranges(files[0], self.step)
             self.threads = self.threads or len(ranges) == 1
             self.jobs = ((0, lo, hi) for lo, hi in ranges)
         self.queue: "deque[tuple[int, int, Future[pa.Table]]]" = deque()
@@ -354,14 +367,16 @@ class _Ahead:
                 return
             k, lo, hi = job
             self.queue.append((k, hi, self.pool.submit(
-                _parse_range, self.files[k], lo, hi, self.perf, self.subtype, self.threads)))
+                _parse_range, self.files[k], lo, hi, self.perf, self.subtype, self.threads,
+                self.block_size)))
 
     def tables(self, k: int) -> "Iterator[tuple[pa.Table, int]]":
         """File ``k``'s ranges parsed, each with the byte it ends at. The files are asked for
         in order, each once (a file the standard-library parser read is skipped)."""
         if self.pool is None:
-            for lo, hi in _ranges(self.files[k]):
-                yield _parse_range(self.files[k], lo, hi, self.perf, self.subtype), hi
+            for lo, hi in _ranges(self.files[k], self.step):
+                yield _parse_range(self.files[k], lo, hi, self.perf, self.subtype,
+                                   block_size=self.block_size), hi
             return
         self._fill()
         while self.queue and self.queue[0][0] < k:  # a file read without pyarrow

@@ -174,6 +174,33 @@ def test_block_files_parsed_in_many_ranges_give_the_same_run(tmp_path, rows, ahe
     _same_run(got, expected)
 
 
+def test_a_small_log_is_parsed_in_smaller_ranges(tmp_path, monkeypatch):
+    """Below `memory.LARGE` (parse buffers not kept for reuse) a file is parsed
+    `SMALL_LOG_RANGE` bytes at a time, so that fewer bytes are in flight (issue 40); the run
+    is the same."""
+    from sylla.metrics.readers import l2logger_stream
+
+    log = _generated(tmp_path, 3)
+    (expected,), _ = align(read_log(log, stream=True, progress=False))
+    monkeypatch.setattr(l2logger_stream, "SMALL", -1)
+    monkeypatch.setattr(l2logger_stream, "_read_small", _unusual)  # pyarrow parses every file
+    monkeypatch.setattr(l2logger_stream, "SMALL_LOG_RANGE", 300)
+    parsed: list[int] = []
+    parse = l2logger_stream._parse_range
+
+    def counted(file, lo, hi, *args, **kwargs):
+        parsed.append(hi - lo)
+        return parse(file, lo, hi, *args, **kwargs)
+
+    monkeypatch.setattr(l2logger_stream, "_parse_range", counted)
+    (got,), _ = align(read_log(log, stream=True, progress=False))
+    _same_run(got, expected)
+    longest = max(len(line) for f in log.rglob("data-log.tsv")
+                  for line in f.read_bytes().splitlines(keepends=True))
+    assert len(parsed) > 2 * len(list(log.rglob("data-log.tsv")))
+    assert max(parsed) <= 300 + longest
+
+
 def _unusual(*args: object) -> None:
     from sylla.metrics.readers.l2logger_small import Unusual
 
@@ -216,9 +243,9 @@ def test_a_log_of_one_range_is_parsed_on_every_core(tmp_path, range_bytes, monke
     parse = l2logger_stream._parse_range
 
     def recorded(file: Path, lo: int, hi: int, perf: str, subtype: bool,
-                 threads: bool = True) -> object:
+                 threads: bool = True, block_size: int | None = None) -> object:
         parsed_with.append(threads)
-        return parse(file, lo, hi, perf, subtype, threads)
+        return parse(file, lo, hi, perf, subtype, threads, block_size)
 
     monkeypatch.setattr(l2logger_stream, "_parse_range", recorded)
     (got,), _ = align(read_log(log, stream=True, progress=False))
