@@ -113,6 +113,11 @@ def _pool() -> "pa.MemoryPool":
         return pa.system_memory_pool()
 
 
+#: the environment variable Arrow's own jemalloc (symbols prefixed ``je_arrow_``) reads its
+#: options from when it starts, as pyarrow loads
+JEMALLOC_CONF = "JE_ARROW_MALLOC_CONF"
+
+
 @functools.cache
 def free_parse_memory_at_once() -> None:
     """Arrow's jemalloc returns the pages of freed parse buffers at once (its decay time 0)
@@ -120,8 +125,23 @@ def free_parse_memory_at_once() -> None:
     ranges are few, the pages kept were most of what the reading added to the peak beside the
     values it keeps (issue 40: a million episodes, 25 MiB that ``release_unused`` did not give
     back), and faulting the next range's buffers in afresh costs no measurable time there. A
-    large log keeps the pool's reuse (`_pool`). Only arenas made after the call are affected:
-    it runs before the first parse."""
+    large log keeps the pool's reuse (`_pool`).
+
+    ``jemalloc_set_decay_ms`` only sets the decay of arenas made after the call, and jemalloc
+    makes its first arena as pyarrow loads, which the parse buffers freed on the main thread
+    go back to: their pages stayed (issue 40: 10-14 MiB of a million-episode run's peak, in
+    the reading and in the metrics). So when pyarrow is not loaded yet, it is loaded here with
+    jemalloc's decay 0 in `JEMALLOC_CONF` (unless the user set that variable), which is then
+    taken out of the environment again so that no process sylla starts inherits it."""
+    import os  # noqa: PLC0415 - rarely needed
+    import sys  # noqa: PLC0415 - rarely needed
+
+    if "pyarrow" not in sys.modules and JEMALLOC_CONF not in os.environ:
+        os.environ[JEMALLOC_CONF] = "dirty_decay_ms:0"
+        try:
+            import pyarrow  # noqa: F401, PLC0415 - jemalloc reads its options as pyarrow loads
+        finally:
+            del os.environ[JEMALLOC_CONF]
     import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
     try:
