@@ -171,11 +171,13 @@ RANGE = 16 << 20
 #: buffers past glibc's mmap threshold (`sylla.metrics.memory.THRESHOLD`), faulted in afresh
 PARSE_BLOCK = 4 << 20
 #: `RANGE` and `PARSE_BLOCK` of a log below `sylla.metrics.memory.LARGE`, whose parse buffers
-#: are not kept for reuse (`l2logger_files.free_parse_memory_at_once`): a quarter, so that the
-#: ranges in flight are a quarter too (issue 40: a million episodes, one row per experience,
-#: the reading's peak 143-149 -> 131-134 MiB; each range's set-up stays noise at 4 MiB)
+#: are not kept for reuse (`l2logger_files.free_parse_memory_at_once`): a quarter of the range,
+#: so that the ranges in flight are a quarter too (issue 40: a million episodes, one row per
+#: experience, the reading's peak 143-149 -> 124-130 MiB; each range's set-up stays noise at
+#: 4 MiB), in two parse blocks (1 MiB blocks cost 5-10 % more CPU in per-batch overhead, whole
+#: 4 MiB ranges 6 MiB more peak)
 SMALL_LOG_RANGE = 4 << 20
-SMALL_LOG_PARSE_BLOCK = 1 << 20
+SMALL_LOG_PARSE_BLOCK = 2 << 20
 
 
 def _ranges(file: Path, step: int | None = None) -> list[tuple[int, int]]:
