@@ -170,14 +170,15 @@ RANGE = 16 << 20
 #: 1 MiB batches cost 1 s more CPU in per-batch overhead); a larger `RANGE` would put its
 #: buffers past glibc's mmap threshold (`sylla.metrics.memory.THRESHOLD`), faulted in afresh
 PARSE_BLOCK = 4 << 20
-#: `RANGE` and `PARSE_BLOCK` of a log below `sylla.metrics.memory.LARGE`, whose parse buffers
-#: are not kept for reuse (`l2logger_files.free_parse_memory_at_once`): a quarter of the range,
-#: so that the ranges in flight are a quarter too (issue 40: a million episodes, one row per
-#: experience, the reading's peak 143-149 -> 124-130 MiB; each range's set-up stays noise at
-#: 4 MiB), in two parse blocks (1 MiB blocks cost 5-10 % more CPU in per-batch overhead, whole
-#: 4 MiB ranges 6 MiB more peak)
+#: a log below `sylla.metrics.memory.LARGE`, whose parse buffers are not kept for reuse
+#: (`l2logger_files.free_parse_memory_at_once`), is parsed in ranges of a `SMALL_LOG_SHARE`th
+#: of its bytes, at least `SMALL_LOG_RANGE` (and at most `RANGE`), each in two parse blocks: the
+#: ranges in flight then weigh in proportion to the values the reading keeps (issue 40: a
+#: million episodes, one row per experience, 88 MB, 4 MiB ranges: the reading's peak 143-149 ->
+#: 116-120 MiB, 8 MiB ranges 129-140; with 1-3 rows, 170 MB, 8 MiB ranges: 167-170 MiB as with
+#: 4, in 5 % less CPU, the per-range and per-batch overhead)
 SMALL_LOG_RANGE = 4 << 20
-SMALL_LOG_PARSE_BLOCK = 2 << 20
+SMALL_LOG_SHARE = 20
 
 
 def _ranges(file: Path, step: int | None = None) -> list[tuple[int, int]]:
@@ -329,7 +330,8 @@ class _Ahead:
     two, 12 ms on both; three such runs were a serial stretch of `sylla metrics`). Without
     ``enabled`` (a small log, read by the standard-library parser) a range is parsed when it
     is asked for. ``keep_pages``: Arrow's pool keeps the pages of freed parse buffers for the
-    next ranges (`l2logger_files.free_parse_memory_at_once`)."""
+    next ranges (`l2logger_files.free_parse_memory_at_once`), else the ranges are a share of
+    the log's ``log_bytes`` (`SMALL_LOG_SHARE`)."""
 
     DEPTH = 2
     #: ranges parsed at once, each on a thread of its own, and on pyarrow's threads as well
@@ -339,7 +341,7 @@ class _Ahead:
     PARALLEL = 2
 
     def __init__(self, files: list[Path], perf: str, subtype: bool, enabled: bool,
-                 keep_pages: bool = True) -> None:
+                 keep_pages: bool = True, log_bytes: int = 0) -> None:
         self.files, self.perf, self.subtype = files, perf, subtype
         self.pool: "ThreadPoolExecutor | None" = None
         self.threads = True
@@ -350,9 +352,10 @@ class _Ahead:
 
             self.pool = ThreadPoolExecutor(self.PARALLEL, thread_name_prefix="sylla-parse")
             self.threads = cores() > self.PARALLEL
-        # a small log's ranges are smaller (`SMALL_LOG_RANGE`); ``min`` keeps a smaller `RANGE`
-        self.step = RANGE if keep_pages else min(RANGE, SMALL_LOG_RANGE)
-        self.block_size = PARSE_BLOCK if keep_pages else min(PARSE_BLOCK, SMALL_LOG_PARSE_BLOCK)
+        # a small log's ranges are a share of it (`SMALL_LOG_SHARE`), never more than `RANGE`
+        self.step = RANGE if keep_pages else min(
+            RANGE, max(SMALL_LOG_RANGE, log_bytes // SMALL_LOG_SHARE))
+        self.block_size = PARSE_BLOCK if keep_pages else min(PARSE_BLOCK, self.step // 2)
         self.jobs = ((k, lo, hi) for k in range(len(files))
                      for lo, hi in _ranges(files[k], self.step))
         if self.pool is not None and len(files) == 1:
@@ -604,7 +607,8 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
     episode_nrows = make(np.int32) if units.several else None
     read = 0
     with reading(), Progress(sum(sizes), f"reading {path.name}", progress) as bar, \
-            _Ahead(units.files, perf, subtype, not small, keep_pages=spilled) as ahead:
+            _Ahead(units.files, perf, subtype, not small, keep_pages=spilled,
+                   log_bytes=sum(sizes)) as ahead:
         for group in units.groups:
             read_now = []
             for index in group:

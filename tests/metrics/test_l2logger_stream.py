@@ -175,9 +175,9 @@ def test_block_files_parsed_in_many_ranges_give_the_same_run(tmp_path, rows, ahe
 
 
 def test_a_small_log_is_parsed_in_smaller_ranges(tmp_path, monkeypatch):
-    """Below `memory.LARGE` (parse buffers not kept for reuse) a file is parsed
-    `SMALL_LOG_RANGE` bytes at a time, so that fewer bytes are in flight (issue 40); the run
-    is the same."""
+    """Below `memory.LARGE` (parse buffers not kept for reuse) a file is parsed in ranges of
+    a share of the log (`SMALL_LOG_SHARE`), at least `SMALL_LOG_RANGE` bytes, so that fewer
+    bytes are in flight (issue 40); the run is the same."""
     from sylla.metrics.readers import l2logger_stream
 
     log = _generated(tmp_path, 3)
@@ -185,6 +185,8 @@ def test_a_small_log_is_parsed_in_smaller_ranges(tmp_path, monkeypatch):
     monkeypatch.setattr(l2logger_stream, "SMALL", -1)
     monkeypatch.setattr(l2logger_stream, "_read_small", _unusual)  # pyarrow parses every file
     monkeypatch.setattr(l2logger_stream, "SMALL_LOG_RANGE", 300)
+    size = sum(f.stat().st_size for f in log.rglob("data-log.tsv"))
+    monkeypatch.setattr(l2logger_stream, "SMALL_LOG_SHARE", size // 600)  # ranges of 600 bytes
     parsed: list[int] = []
     parse = l2logger_stream._parse_range
 
@@ -198,7 +200,7 @@ def test_a_small_log_is_parsed_in_smaller_ranges(tmp_path, monkeypatch):
     longest = max(len(line) for f in log.rglob("data-log.tsv")
                   for line in f.read_bytes().splitlines(keepends=True))
     assert len(parsed) > 2 * len(list(log.rglob("data-log.tsv")))
-    assert max(parsed) <= 300 + longest
+    assert max(parsed) <= 600 + longest and sorted(parsed)[len(parsed) // 2] > 300
 
 
 def _unusual(*args: object) -> None:
