@@ -14,8 +14,8 @@ from __future__ import annotations
 import functools
 import math
 import warnings
-from dataclasses import dataclass
-from typing import Any, Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any, Callable, Hashable, TypeVar
 
 import numpy as np
 
@@ -24,6 +24,8 @@ from .convolve import convolve_valid
 from .data import RunData, column
 from .memo import NO_MEMO, Memo
 from .spill import SpillArray
+
+T = TypeVar("T")
 
 
 def window_of(n: int, s: float) -> int:
@@ -166,6 +168,22 @@ class Prepared:
     ranges: dict[str, tuple[float, float]]
     #: ``run``'s blocks, for the values computed from each (`Blocks.value`)
     blocks: Blocks
+    #: per task, a memo key per STE run of ``ste`` naming its values as preprocessed: the run
+    #: as read (`Memo.data_key`) and every step its values went through (smoothing, clamp and
+    #: scale bounds), so a value computed from them is kept while they are (`ste_value`);
+    #: None where the memo keeps nothing
+    ste_keys: dict[str, list[tuple[Hashable, ...] | None]] = field(default_factory=dict)
+
+    def ste_value(self, task: str, k: int, what: tuple[Hashable, ...], fn: Callable[[], T]) -> T:
+        """``fn()``, a value of STE run ``k`` of ``task`` as preprocessed (``what`` names it
+        and every other input ``fn`` has), from the memo when it holds it. Why: the STE runs
+        do not change while a followed log grows, and their values move only with their
+        task's range, so an update need not gather, average and smooth them again."""
+        keys = self.ste_keys.get(task)
+        key = keys[k] if keys is not None and k < len(keys) else None
+        if key is None:
+            return fn()
+        return self.blocks.memo.get((*key, *what), fn)
 
 
 def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str = "flat",
@@ -188,6 +206,8 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
                  functools.partial(l2m_smooth_from, window_length=window_length,
                                    window=smoothing))
     ste_perf = _smoothed_ste(ste, smoothing, window_length, memo)
+    ste_keys: dict[str, list[tuple[Hashable, ...] | None]] = {
+        t: [_ste_key(s, smoothing, window_length, memo) for s in runs] for t, runs in ste.items()}
     of_task = _task_blocks(column(run.blocks, "task"))
     if clamp:
         for task, which in of_task.items():
@@ -203,6 +223,7 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
             for k, s in enumerate(ste.get(task, [])):
                 for a, b in _block_ranges(s, task):
                     ste_perf[task][k][a:b] = ste_perf[task][k][a:b].clip(lo, hi)
+                ste_keys[task][k] = _then(ste_keys[task][k], ("clamp", task, float(lo), float(hi)))
     ranges: dict[str, tuple[float, float]] = {}
     if normalization != "none":
         for task, which in of_task.items():
@@ -221,12 +242,32 @@ def prepare_l2m(run: RunData, ste: dict[str, list[RunData]], *, smoothing: str =
             lo, hi = ranges[task] if normalization == "task" else (run_lo, run_hi)
             for i in which:
                 blocks.map(i, ("scale", float(lo), float(hi)), functools.partial(_scale, lo=lo, hi=hi))
-        _scale_ste(ste, ste_perf, ranges, data_range, normalization, (run_lo, run_hi))
+        _scale_ste(ste, ste_perf, ranges, data_range, normalization, (run_lo, run_hi), ste_keys)
     new_run = RunData(run=run.run, perf=blocks.result(), exp=run.exp, blocks=run.blocks,
                       partial=run.partial)
     new_ste = {t: [RunData(s.run, ste_perf[t][i], s.exp, s.blocks) for i, s in enumerate(runs)]
                for t, runs in ste.items()}
-    return Prepared(run=new_run, ste=new_ste, ranges=ranges, blocks=blocks)
+    return Prepared(run=new_run, ste=new_ste, ranges=ranges, blocks=blocks, ste_keys=ste_keys)
+
+
+def _ste_key(s: RunData, smoothing: str, window_length: int | None,
+             memo: Memo) -> tuple[Hashable, ...] | None:
+    """The start of an STE run's lineage (`Prepared.ste_keys`): the run as read (its values
+    and experience numbers, the objects the memo names, and its blocks: each computation
+    gets the blocks anew, with the log's spelling of their tasks) and its smoothing."""
+    if not memo.keeps or not isinstance(s.perf, np.ndarray):
+        return None
+    b = s.blocks
+    blocks = tuple(zip(column(b, "start").tolist(), column(b, "stop").tolist(),
+                       column(b, "kind").astype(str).tolist(),
+                       column(b, "task").astype(str).tolist()))
+    return (memo.data_key(s.perf), memo.data_key(s.exp), blocks, "ste", smoothing, window_length)
+
+
+def _then(key: tuple[Hashable, ...] | None,
+          step: tuple[Hashable, ...]) -> tuple[Hashable, ...] | None:
+    """``key`` followed by ``step`` (None stays None)."""
+    return None if key is None else (*key, *step)
 
 
 def _smoothed_ste(ste: dict[str, list[RunData]], smoothing: str, window_length: int | None,
@@ -257,11 +298,13 @@ def _smoothed_run(s: RunData, smoothing: str, window_length: int | None,
 def _scale_ste(ste: dict[str, list[RunData]], ste_perf: "dict[str, list[np.ndarray | SpillArray]]",
                ranges: dict[str, tuple[float, float]],
                data_range: dict[str, tuple[float, float]] | None, normalization: str,
-               run_range: tuple[float, float]) -> None:
-    """Scale each STE run's blocks with the range of their task (or the run's)."""
+               run_range: tuple[float, float],
+               keys: "dict[str, list[tuple[Hashable, ...] | None]] | None" = None) -> None:
+    """Scale each STE run's blocks with the range of their task (or the run's); ``keys``
+    (`Prepared.ste_keys`) get each scaling as a step."""
     for task, runs in ste.items():
         for i, s in enumerate(runs):
-            for t in set(column(s.blocks, "task")):
+            for t in sorted(set(column(s.blocks, "task")), key=str):
                 if normalization == "task" and t not in ranges and not (
                         data_range and t in data_range):
                     continue  # STE blocks of tasks this run never saw cannot be scaled
@@ -271,6 +314,8 @@ def _scale_ste(ste: dict[str, list[RunData]], ste_perf: "dict[str, list[np.ndarr
                     lo, hi = run_range
                 for a, b in _block_ranges(s, t):
                     ste_perf[task][i][a:b] = _scale(ste_perf[task][i][a:b], lo, hi)
+                if keys is not None:
+                    keys[task][i] = _then(keys[task][i], ("scale", str(t), float(lo), float(hi)))
 
 
 def _clip(x: np.ndarray, lo: float, hi: float) -> np.ndarray:

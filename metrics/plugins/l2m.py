@@ -683,19 +683,59 @@ def _ste_curves(r: Regimes, task: str, averaging: str = "metrics"
     mean over the length of the shortest (l2metrics averages rows there, so no experience
     numbers)."""
     runs = r.prepared.ste.get(task, [])
-
-    def curve(s: RunData) -> tuple[np.ndarray, np.ndarray]:
-        sel = column(s.blocks, "kind") == "train"
-        ranges = list(zip(column(s.blocks, "start")[sel], column(s.blocks, "stop")[sel]))
-        return gather(s.perf, ranges), gather(s.exp, ranges)
-
     if averaging == "time" and runs:
-        curves = [curve(s)[0] for s in runs]
+        curves = [_ste_curve(s)[0] for s in runs]
         m = min(len(c) for c in curves)
         yield np.array([c[:m] for c in curves]).mean(0), None
         return
     for s in runs:
-        yield curve(s)
+        yield _ste_curve(s)
+
+
+def _ste_train_ranges(s: RunData) -> list[tuple[int, int]]:
+    """``[start, stop)`` of each training block of an STE run, in order."""
+    sel = column(s.blocks, "kind") == "train"
+    return list(zip(column(s.blocks, "start")[sel].tolist(), column(s.blocks, "stop")[sel].tolist()))
+
+
+def _ste_curve(s: RunData, length: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """An STE run's training values and their experience numbers, in order (the first
+    ``length`` of them if given)."""
+    ranges = _ste_train_ranges(s)
+    if length is not None:
+        ranges = _prefix(ranges, length)
+    return gather(s.perf, ranges), gather(s.exp, ranges)
+
+
+def _prefix(ranges: list[tuple[int, int]], length: int) -> list[tuple[int, int]]:
+    """The ranges that hold the first ``length`` rows of ``ranges`` taken one after the other:
+    `gather` of them is the first ``length`` values of `gather` of ``ranges``."""
+    out = []
+    for a, z in ranges:
+        if length <= 0:
+            break
+        out.append((a, min(z, a + length)))
+        length -= out[-1][1] - a
+    return out
+
+
+def _ste_saturations(r: Regimes, task: str, averaging: str = "metrics"
+                     ) -> Iterator[tuple[float, float]]:
+    """`l2m_saturation` of the experience means of each STE curve of ``task`` (`_ste_curves`).
+    A run's own curve (``averaging="metrics"``) is kept by a keeping memo while its values as
+    preprocessed are (`Prepared.ste_value`): a followed log's update gathers, averages and
+    smooths an STE run again only when its task's range moved."""
+    if averaging == "time":
+        for c, c_exp in _ste_curves(r, task, averaging):
+            yield l2m_saturation(exp_means(c, c_exp))
+        return
+    for k, s in enumerate(r.prepared.ste.get(task, [])):
+        yield r.prepared.ste_value(task, k, ("saturation",),
+                                   functools.partial(_curve_saturation, s))
+
+
+def _curve_saturation(s: RunData) -> tuple[float, float]:
+    return l2m_saturation(exp_means(*_ste_curve(s)))
 
 
 def _no_ste(ctx: Context, name: str) -> bool:
@@ -723,21 +763,44 @@ class SteRelPerf:
         r = regimes(ctx)
         out: list[Row] = []
         values = []
+        run = r.prepared.run
         for task in ctx.run.tasks:
-            x, _ = _task_train(r.prepared.run, task, with_exp=False)
-            if not x.size or not r.prepared.ste.get(task):
+            ranges = _train_ranges(run, task)
+            runs = r.prepared.ste.get(task, [])
+            if not ranges or not runs:
                 continue
-            curves = _ste_curves(r, task, ctx.params["ste_averaging"])
+            n = sum(z - a for a, z in ranges)
+            train = _train_blocks(run, task)
             rel = []
-            for c, _ in curves:
-                k = min(x.size, c.size)
-                rel.append(np.nansum(x[:k]) / np.nansum(c[:k]))
+            if ctx.params["ste_averaging"] == "time":
+                for c, _ in _ste_curves(r, task, "time"):
+                    k = min(n, c.size)
+                    rel.append(_train_sum(r, train, ranges, k) / np.nansum(c[:k]))
+            for i, s in enumerate(runs if ctx.params["ste_averaging"] != "time" else []):
+                k = min(n, sum(z - a for a, z in _ste_train_ranges(s)))
+                rel.append(_train_sum(r, train, ranges, k) / r.prepared.ste_value(
+                    task, i, ("train nansum", k),
+                    functools.partial(_nansum_prefix, s.perf, _ste_train_ranges(s), k)))
             v = float(np.nanmean(rel))
             ctx.detail(task, "ste_rel_perf_vals", [float(x) for x in rel])
             out.append(row("ste_rel_perf", v, task))
             values.append(v)
         _lifetime(out, "ste_rel_perf", values, ctx.params["aggregation"])
         return out
+
+
+def _train_sum(r: Regimes, train: list[int], ranges: list[tuple[int, int]], k: int) -> Any:
+    """``np.nansum`` of the first ``k`` of a task's training values (the blocks ``train`` at
+    ``ranges``), kept by a keeping memo while those blocks' values are (`Blocks.value_of`)."""
+    return r.prepared.blocks.value_of(train, ("train nansum", k), functools.partial(
+        _nansum_prefix, r.prepared.run.perf, ranges, k))
+
+
+def _nansum_prefix(values: Any, ranges: list[tuple[int, int]], k: int) -> Any:
+    """``np.nansum`` of the first ``k`` values of ``values`` at ``ranges``: the same number as
+    ``np.nansum(gather(values, ranges)[:k])`` (the same values in a new array of their own),
+    gathering ``k`` values instead of all."""
+    return np.nansum(gather(values, _prefix(ranges, k)))
 
 
 class SampleEfficiency:
@@ -765,7 +828,7 @@ class SampleEfficiency:
         for task in ctx.run.tasks:
             if not _train_ranges(r.prepared.run, task) or not r.prepared.ste.get(task):
                 continue
-            curves = _ste_curves(r, task, ctx.params["ste_averaging"])
+            saturations = _ste_saturations(r, task, ctx.params["ste_averaging"])
             train = _train_blocks(r.prepared.run, task)
             sat, e2s, slope = r.prepared.blocks.value_of(
                 train, ("sample efficiency", task), functools.partial(_learning, r, task, train))
@@ -774,8 +837,7 @@ class SampleEfficiency:
                 continue
             se: list[float | int] = []  # l2metrics counts a violating run as the integer 0
             vals: dict[str, list[float]] = {k: [] for k in SE_DETAILS}
-            for c, c_exp in curves:
-                ste_sat, ste_e2s = l2m_saturation(exp_means(c, c_exp))
+            for ste_sat, ste_e2s in saturations:
                 if ste_e2s == 0:
                     continue
                 for key, value in zip(SE_DETAILS, (ste_sat, int(ste_e2s), sat / ste_sat,

@@ -231,3 +231,28 @@ def test_a_blocks_nan_mean_is_numpys_bit_for_bit(values, start, with_nan):
         got = _nanmean(run, start, len(run))
         expected = float(np.nanmean(run[start:]))
     assert np.float64(got).tobytes() == np.float64(expected).tobytes()
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.lists(st.lists(st.one_of(st.floats(allow_infinity=True),
+                                   st.sampled_from([-0.0, 1e300, -1e300])), max_size=40),
+                max_size=5),
+       st.integers(0, 220))
+def test_a_prefix_sum_of_a_tasks_training_is_the_whole_gathers_bit_for_bit(blocks, k):
+    """STE relative performance sums the first ``k`` of a task's training values: summing a
+    gather of those ``k`` alone (`_nansum_prefix`) gives ``np.nansum`` of the whole gather's
+    first ``k`` bit for bit, for any blocks, NaN and infinities among them."""
+    from sylla.metrics.plugins.l2m import _nansum_prefix
+    from sylla.metrics.spill import gather
+
+    values, ranges, at = [0.25], [], 1  # a value before the first block: ranges start inside
+    for block in blocks:
+        values += block + [7.0]  # a value between blocks that no range takes
+        ranges.append((at, at + len(block)))
+        at += len(block) + 1
+    run = np.array(values)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        got = _nansum_prefix(run, ranges, k)
+        expected = np.nansum(gather(run, ranges)[:k])
+    assert np.float64(got).tobytes() == np.float64(expected).tobytes()

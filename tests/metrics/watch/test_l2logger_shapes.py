@@ -243,3 +243,46 @@ def _block_rows(log: Path) -> dict[int, bytes]:
                           progress=False).runs[0]
     return {int(b): run.perf[a:z].tobytes() + run.exp[a:z].tobytes() for b, a, z in zip(
         run.blocks["block"], run.blocks["start"], run.blocks["stop"])}
+
+
+@pytest.mark.parametrize("shape", ["l2logger_run", "l2logger_rows"])
+def test_the_ste_curves_are_not_read_again_while_their_values_stand(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shape: str) -> None:
+    """The STE runs do not change while the log grows: an update whose rows move no task's
+    range (no normalisation here) takes each STE curve's saturation and sums from what the
+    last computation kept, instead of gathering the curves again (issue 40: every update
+    gathered, averaged and smoothed them); and it still equals the batch command."""
+    from sylla.metrics.plugins import l2m
+
+    gathered: list[int] = []
+    real = l2m.gather
+    monkeypatch.setattr(l2m, "gather", lambda values, ranges: gathered.append(id(values))
+                        or real(values, ranges))
+    source = WATCH / shape
+    run, clean = tmp_path / "live" / "run", tmp_path / "clean" / "run"
+    run.mkdir(parents=True)
+    clean.parent.mkdir(parents=True)
+    appender = Appender(source, run)
+    extra = ["--syllabus", str(SYLLABUS), "--allow-partial", "-P", "normalization=none"]
+    for path in STE:
+        extra += ["--ste", path]
+    follower = Follower(run, Options(syllabus=str(SYLLABUS), allow_partial=True, ste=STE,
+                                     params={"normalization": "none"}))
+    try:
+        edges = [e for e in _experience_edges(source) if e > 8]
+        appender.advance(edges[0])
+        follower.refresh()
+        assert follower.ste is not None
+        ste_exp = [id(s.logged.exp) for runs in follower.ste.runs().values() for s in runs]
+        mine = list(gathered)
+        for cut in edges[1::2]:
+            gathered.clear()
+            appender.advance(cut)
+            follower.refresh()
+            mine += gathered
+            assert follower.last_update == "incremental", cut
+            _check(follower, source, clean, run, cut, extra)
+        # each curve gathered once: the first computation that has its task's training
+        assert sorted(mine.count(e) for e in ste_exp) == [1] * len(ste_exp), mine
+    finally:
+        follower.close()
