@@ -83,9 +83,25 @@ def l2m_smooth(x: np.ndarray, window_length: int | None = None,
     w = l2m_window(x.size, window_length)
     if w < 3:
         return x
-    padded = np.r_[x[w - 1 : 0 : -1], x, x[-2 : -w - 1 : -1]]
-    y = convolve_valid(window_weights(window, w), padded)
-    return y[int(math.floor(w / 2 - 1)) : -int(math.ceil(w / 2))]
+    weights = window_weights(window, w)
+    n = x.size
+    off = int(math.floor(w / 2 - 1))
+    if n < w + 2:
+        padded = np.r_[x[w - 1 : 0 : -1], x, x[-2 : -w - 1 : -1]]
+        return convolve_valid(weights, padded)[off : -int(math.ceil(w / 2))]
+    # Output i is the convolution of the padded signal (``x`` between its reflections) at
+    # i + off. Those whose window lies within ``x`` are convolved over ``x`` itself, into the
+    # result; the ``w - 1 - off`` first and ``off`` last, over the reflected ends and ``w + 1``
+    # values of ``x``: the same dot products (`convolve_valid`), without a padded copy of the
+    # block beside the result.
+    out = np.empty(n, dtype=np.result_type(weights, x))
+    convolve_valid(weights, x, out=out[w - 1 - off : n - off])
+    head = np.convolve(weights, np.r_[x[w - 1 : 0 : -1], x[: w + 1]], mode="valid")
+    out[: w - 1 - off] = head[off : w - 1]
+    if off:
+        tail = np.convolve(weights, np.r_[x[-w - 1 :], x[-2 : -w - 1 : -1]], mode="valid")
+        out[n - off :] = tail[2 : 2 + off]
+    return out
 
 
 def l2m_smooth_from(x: np.ndarray, last: tuple[np.ndarray, np.ndarray] | None,
