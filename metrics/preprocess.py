@@ -36,6 +36,10 @@ def window_of(n: int, s: float) -> int:
     return max(1, int(round(s * n)))
 
 
+#: values `rolling` differences at a time (1 MiB of float64)
+ROLLING_PIECE = 1 << 17
+
+
 def rolling(x: np.ndarray, w: int) -> np.ndarray:
     """Moving average over full windows: element ``i`` is the mean of ``x[i : i + w]`` (the
     window that *starts* at episode ``i``, as ``np.convolve(..., "valid")`` indexes it).
@@ -50,7 +54,17 @@ def rolling(x: np.ndarray, w: int) -> np.ndarray:
     c[0] = 0.0  # without np.r_'s second copy of the block
     c[1:] = x
     np.cumsum(c, out=c)
-    return (c[w:] - c[:-w]) / w
+    # ``(c[w:] - c[:-w]) / w``, a piece at a time, into the sums' own first values: a piece's
+    # differences read sums at or after its start only, and the pieces go forwards (issue 40:
+    # the differences and their quotient were two more arrays of a task's length at a
+    # 10M-episode run's peak). The same subtraction and division of every value.
+    m = x.size - w + 1
+    tmp = np.empty(min(ROLLING_PIECE, m))
+    for i in range(0, m, ROLLING_PIECE):
+        k = min(ROLLING_PIECE, m - i)
+        np.subtract(c[w + i: w + i + k], c[i: i + k], out=tmp[:k])
+        np.true_divide(tmp[:k], w, out=c[i: i + k])
+    return c[:m]
 
 
 def l2m_window(n: int, window_length: int | None = None) -> int:

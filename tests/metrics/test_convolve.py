@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sylla.metrics import convolve
+from sylla.metrics import convolve, preprocess
 from sylla.metrics.convolve import convolve_valid
 from sylla.metrics.preprocess import WINDOWS, l2m_smooth, rolling, window_weights
 
@@ -110,4 +110,20 @@ def test_smoothing_without_the_padded_copy_gives_l2metrics_bits(w, extra, shape,
     assert got.shape == x.shape
     if x.size >= w + 2:  # shorter blocks are padded as before: a few values
         assert got.base is None
+    assert np.array_equal(got.view(np.uint64), expected.view(np.uint64))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.floats(-1e6, 1e6), st.just(-0.0), st.integers(-5, 5)), max_size=60),
+       st.integers(2, 12), st.integers(1, 7))
+def test_rolling_differences_in_pieces_give_the_same_bits(xs, w, piece):
+    """`rolling` differences its running sums a piece at a time into their own first values
+    (issue 40: no further arrays of a task's length): the same bits at every piece size."""
+    x = np.array(xs, dtype=float)
+    c = np.cumsum(np.r_[0.0, x])
+    expected = (c[w:] - c[:-w]) / w if x.size >= w else np.empty(0)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(preprocess, "ROLLING_PIECE", piece)
+        got = rolling(x, w)
+    assert got.shape == expected.shape
     assert np.array_equal(got.view(np.uint64), expected.view(np.uint64))
