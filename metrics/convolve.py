@@ -25,25 +25,43 @@ if TYPE_CHECKING:
 #: outputs per stretch below which one thread convolves (a thread hand-over costs about as
 #: much as convolving a few thousand outputs)
 STRETCH = 1 << 15
+#: outputs convolved at a time (2 MiB of float64 temporaries per thread)
+PIECE = 1 << 18
 
 
-def convolve_valid(weights: np.ndarray, values: np.ndarray) -> np.ndarray:
+def convolve_valid(weights: np.ndarray, values: np.ndarray,
+                   out: np.ndarray | None = None) -> np.ndarray:
     """``np.convolve(weights, values, mode="valid")`` for ``values`` longer than ``weights``,
-    the outputs cut into one stretch per core (see the module docstring)."""
+    the outputs cut into one stretch per core (see the module docstring). ``out``: an array of
+    the outputs' length and dtype to write them into (not overlapping ``values``), returned.
+
+    Each stretch is convolved in pieces of at most `PIECE` outputs, so that the temporaries
+    beside ``out`` are a few megabytes, not the block's length (issue 40: two cores' halves of
+    a 10M-episode block were 8 bytes a value beside the result)."""
     w = weights.size
     n = values.size - w + 1
     parts = min(cores(), n // max(STRETCH, 2))
-    if parts < 2 or w < 2:
-        return np.convolve(weights, values, mode="valid")
+    if (parts < 2 and n <= PIECE) or w < 2 or n < 2:
+        if out is None:
+            return np.convolve(weights, values, mode="valid")
+        out[...] = np.convolve(weights, values, mode="valid")
+        return out
+    parts = max(parts, 1)
     edges = [n * k // parts for k in range(parts + 1)]
-    out = np.empty(n, dtype=np.result_type(weights, values))
+    if out is None:
+        out = np.empty(n, dtype=np.result_type(weights, values))
+    result = out
+    piece = max(PIECE, 2)
 
     def stretch(k: int) -> None:
-        a, z = edges[k], edges[k + 1]
-        # at least two outputs: values longer than the weights, so numpy does not swap its
-        # operands (with as many it would, reversing each sum), and every output is the same
-        # dot product as in the whole convolution
-        out[a:z] = np.convolve(weights, values[a:z + w - 1], mode="valid")
+        for a in range(edges[k], edges[k + 1], piece):
+            # at least two outputs: values longer than the weights, so numpy does not swap
+            # its operands (with as many it would, reversing each sum), and every output is
+            # the same dot product as in the whole convolution
+            z = min(a + piece, edges[k + 1])
+            if z - a < 2:  # the stretch's last output: convolved again with the one before
+                a = z - 2
+            result[a:z] = np.convolve(weights, values[a:z + w - 1], mode="valid")
 
     pending = [_pool().submit(stretch, k) for k in range(1, parts)]
     stretch(0)

@@ -22,7 +22,7 @@ array of a block a fresh mapping, faulted in page by page and unmapped again: 1.
 faults and 7 s of system time on a 10M-episode log on a 2-core VM, for 50 MB less peak memory; a
 4 MiB one still faulted in every 890k-value array of the metrics (2 s). The parse buffers, the other
 large churn, come from Arrow's own pool and are bounded by the reader's byte ranges
-(`l2logger_stream.RANGE`) and handed back when a log is read
+(`l2logger_stream.LARGE_LOG_RANGE`) and handed back when a log is read
 (`l2logger_files.release_parse_memory`).
 
 Every log is read with the heap kept to one arena (``M_ARENA_MAX``, from the first reading on):

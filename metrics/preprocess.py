@@ -38,6 +38,10 @@ def window_of(n: int, s: float) -> int:
     return max(1, int(round(s * n)))
 
 
+#: values `rolling` differences at a time (1 MiB of float64)
+ROLLING_PIECE = 1 << 17
+
+
 def rolling(x: np.ndarray, w: int) -> np.ndarray:
     """Moving average over full windows: element ``i`` is the mean of ``x[i : i + w]`` (the
     window that *starts* at episode ``i``, as ``np.convolve(..., "valid")`` indexes it).
@@ -52,7 +56,17 @@ def rolling(x: np.ndarray, w: int) -> np.ndarray:
     c[0] = 0.0  # without np.r_'s second copy of the block
     c[1:] = x
     np.cumsum(c, out=c)
-    return (c[w:] - c[:-w]) / w
+    # ``(c[w:] - c[:-w]) / w``, a piece at a time, into the sums' own first values: a piece's
+    # differences read sums at or after its start only, and the pieces go forwards (issue 40:
+    # the differences and their quotient were two more arrays of a task's length at a
+    # 10M-episode run's peak). The same subtraction and division of every value.
+    m = x.size - w + 1
+    tmp = np.empty(min(ROLLING_PIECE, m))
+    for i in range(0, m, ROLLING_PIECE):
+        k = min(ROLLING_PIECE, m - i)
+        np.subtract(c[w + i: w + i + k], c[i: i + k], out=tmp[:k])
+        np.true_divide(tmp[:k], w, out=c[i: i + k])
+    return c[:m]
 
 
 def l2m_window(n: int, window_length: int | None = None) -> int:
@@ -85,9 +99,25 @@ def l2m_smooth(x: np.ndarray, window_length: int | None = None,
     w = l2m_window(x.size, window_length)
     if w < 3:
         return x
-    padded = np.r_[x[w - 1 : 0 : -1], x, x[-2 : -w - 1 : -1]]
-    y = convolve_valid(window_weights(window, w), padded)
-    return y[int(math.floor(w / 2 - 1)) : -int(math.ceil(w / 2))]
+    weights = window_weights(window, w)
+    n = x.size
+    off = int(math.floor(w / 2 - 1))
+    if n < w + 2:
+        padded = np.r_[x[w - 1 : 0 : -1], x, x[-2 : -w - 1 : -1]]
+        return convolve_valid(weights, padded)[off : -int(math.ceil(w / 2))]
+    # Output i is the convolution of the padded signal (``x`` between its reflections) at
+    # i + off. Those whose window lies within ``x`` are convolved over ``x`` itself, into the
+    # result; the ``w - 1 - off`` first and ``off`` last, over the reflected ends and ``w + 1``
+    # values of ``x``: the same dot products (`convolve_valid`), without a padded copy of the
+    # block beside the result.
+    out = np.empty(n, dtype=np.result_type(weights, x))
+    convolve_valid(weights, x, out=out[w - 1 - off : n - off])
+    head = np.convolve(weights, np.r_[x[w - 1 : 0 : -1], x[: w + 1]], mode="valid")
+    out[: w - 1 - off] = head[off : w - 1]
+    if off:
+        tail = np.convolve(weights, np.r_[x[-w - 1 :], x[-2 : -w - 1 : -1]], mode="valid")
+        out[n - off :] = tail[2 : 2 + off]
+    return out
 
 
 def l2m_smooth_from(x: np.ndarray, last: tuple[np.ndarray, np.ndarray] | None,

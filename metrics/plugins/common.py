@@ -9,6 +9,7 @@ import numpy as np
 
 from ..data import RunData, column
 from ..registry import Parameter, fraction
+from ..spill import gather
 
 AGGREGATION = Parameter("aggregation", "mean", "how task values become a lifetime value",
                         choices=("mean", "median"), l2metrics="-a/--aggregation-method")
@@ -26,13 +27,14 @@ def aggregate(values: Iterable[float], how: str) -> float:
 
 
 def task_train_values(run: RunData, task: str) -> np.ndarray:
-    """All training episodes of a task, concatenated in block order."""
+    """All training episodes of a task, concatenated in block order: read straight into one
+    new array (`gather`; issue 40: each block read from its spill file and then concatenated
+    was twice a task's values at a 10M-episode run's peak)."""
     b = run.blocks
     sel = (column(b, "task") == task) & (column(b, "kind") == "train")
     if not sel.any():
         return np.empty(0)
-    return np.concatenate([run.perf[a:z] for a, z in zip(column(b, "start")[sel],
-                                                          column(b, "stop")[sel])])
+    return gather(run.perf, list(zip(column(b, "start")[sel], column(b, "stop")[sel])))
 
 
 def ste_train_values(ste_run: RunData) -> np.ndarray:
@@ -40,5 +42,4 @@ def ste_train_values(ste_run: RunData) -> np.ndarray:
     sel = column(b, "kind") == "train"
     if not sel.any():
         return np.empty(0)
-    return np.concatenate([ste_run.perf[a:z] for a, z in zip(column(b, "start")[sel],
-                                                              column(b, "stop")[sel])])
+    return gather(ste_run.perf, list(zip(column(b, "start")[sel], column(b, "stop")[sel])))

@@ -664,16 +664,23 @@ def _task_exp_means(r: Regimes, task: str) -> np.ndarray:
     (the concatenation is sorted then, and its runs of equal numbers are the blocks' runs);
     otherwise on the whole task at once."""
     run = r.prepared.run
-    parts = []
+    ranges = _train_ranges(run, task)
+    # each block's means written into one array as they come (at most a value a row), not
+    # kept side by side and concatenated: twice a task's values at a 10M-episode run's peak
+    out = np.empty(sum(z - a for a, z in ranges))
+    k = 0
     last = -np.inf
-    for a, z in _train_ranges(run, task):
+    for a, z in ranges:
         exp = run.exp[a:z]
         if exp[0] <= last or not bool(np.all(exp[1:] >= exp[:-1])):
+            del out
             x, exp = _task_train(run, task)
             return exp_means(x, exp)
-        parts.append(r.means.of(a, z))
+        part = r.means.of(a, z)
+        out[k: k + part.size] = part
+        k += part.size
         last = exp[-1]
-    return np.concatenate(parts) if parts else np.empty(0)
+    return out if k == out.size else out[:k].copy()
 
 
 def _ste_curves(r: Regimes, task: str, averaging: str = "metrics"

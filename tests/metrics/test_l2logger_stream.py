@@ -203,6 +203,36 @@ def test_a_small_log_is_parsed_in_smaller_ranges(tmp_path, monkeypatch):
     assert max(parsed) <= 600 + longest and sorted(parsed)[len(parsed) // 2] > 300
 
 
+def test_a_large_log_is_parsed_in_large_log_ranges(tmp_path, monkeypatch):
+    """From `memory.LARGE` on (parse buffers kept for reuse) a file is parsed in ranges of
+    `LARGE_LOG_RANGE` bytes, not `RANGE` (issue 40: 8 MiB ranges, two parse blocks each, took
+    a 10M-episode log's reading peak down by the parse buffers in flight); the run is the
+    same."""
+    from sylla.metrics.readers import l2logger_stream
+
+    log = _generated(tmp_path, 3)
+    (expected,), _ = align(read_log(log, stream=True, progress=False))
+    monkeypatch.setattr(l2logger_stream, "SMALL", -1)
+    monkeypatch.setattr(l2logger_stream, "_read_small", _unusual)  # pyarrow parses every file
+    monkeypatch.setattr(l2logger_stream, "SPILL_FROM", 0)  # read as a large log is
+    monkeypatch.setattr(l2logger_stream, "RANGE", 1 << 30)
+    monkeypatch.setattr(l2logger_stream, "LARGE_LOG_RANGE", 600)
+    parsed: list[int] = []
+    parse = l2logger_stream._parse_range
+
+    def counted(file, lo, hi, *args, **kwargs):
+        parsed.append(hi - lo)
+        return parse(file, lo, hi, *args, **kwargs)
+
+    monkeypatch.setattr(l2logger_stream, "_parse_range", counted)
+    (got,), _ = align(read_log(log, stream=True, progress=False))
+    _same_run(got, expected)
+    longest = max(len(line) for f in log.rglob("data-log.tsv")
+                  for line in f.read_bytes().splitlines(keepends=True))
+    assert len(parsed) > 2 * len(list(log.rglob("data-log.tsv")))
+    assert max(parsed) <= 600 + longest
+
+
 def _unusual(*args: object) -> None:
     from sylla.metrics.readers.l2logger_small import Unusual
 
