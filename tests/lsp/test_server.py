@@ -23,17 +23,24 @@ from sylla.lsp.server import create_server
 TEXT = phase_pairs(min_bytes=20_000)
 
 
+def _serving(path: Path, text: str, version: int = 1) -> tuple[Any, str]:
+    """A server in process, initialised, with ``text`` (written at ``path``) open at
+    ``version`` and not yet linted."""
+    server = create_server()
+    # pygls's initialize makes the workspace, then hands sylla's handler over (run here as pygls runs it)
+    for handler, args, _ in server.protocol.lsp_initialize(types.InitializeParams(capabilities=types.ClientCapabilities())):
+        handler(*args)
+    path.write_text(text, encoding="utf-8")
+    uri = path.as_uri()
+    server.workspace.put_text_document(types.TextDocumentItem(uri=uri, language_id="json", version=version, text=text))
+    return server, uri
+
+
 def test_the_open_lint_writes_the_outline_the_first_edit_starts_from(tmp_path: Path) -> None:
     """An opened syllabus's lint writes its outline before any documentSymbol request, so the
     first edit's outline is written from its pieces (the phases the edit touched) rather than
     from nothing (every phase: 90-126 ms of CPU at 500 KB)."""
-    server = create_server()
-    # pygls's initialize, which makes the workspace (a generator that hands sylla's handler over)
-    list(server.protocol.lsp_initialize(types.InitializeParams(capabilities=types.ClientCapabilities())))
-    path = tmp_path / "opened.json"
-    path.write_text(TEXT, encoding="utf-8")
-    uri = path.as_uri()
-    server.workspace.put_text_document(types.TextDocumentItem(uri=uri, language_id="json", version=1, text=TEXT))
+    server, uri = _serving(tmp_path / "opened.json", TEXT)
     snap = server.snapshot(uri)
     assert snap is not None
 
@@ -48,14 +55,7 @@ def test_the_open_lint_writes_the_outline_the_first_edit_starts_from(tmp_path: P
 
 def _opened(tmp_path: Path) -> tuple[Any, str]:
     """A server in process with ``TEXT`` opened and its open's lint run, as the scheduler runs it."""
-    server = create_server()
-    # pygls's initialize makes the workspace, then hands sylla's handler over (run here as pygls runs it)
-    for handler, args, _ in server.protocol.lsp_initialize(types.InitializeParams(capabilities=types.ClientCapabilities())):
-        handler(*args)
-    path = tmp_path / "opened.json"
-    path.write_text(TEXT, encoding="utf-8")
-    uri = path.as_uri()
-    server.workspace.put_text_document(types.TextDocumentItem(uri=uri, language_id="json", version=1, text=TEXT))
+    server, uri = _serving(tmp_path / "opened.json", TEXT)
     snap = server.snapshot(uri)
     assert snap is not None
     server.compute(snap)
@@ -138,13 +138,7 @@ def test_a_lint_stops_at_its_next_step_once_its_document_has_a_newer_version(tmp
     of a second) no longer waits for that lint to finish its check and rules, only to be
     discarded: it stops at its next step, and the newer version's lint gives the findings a
     server that saw only the newer version gives."""
-    server = create_server()
-    for handler, args, _ in server.protocol.lsp_initialize(types.InitializeParams(capabilities=types.ClientCapabilities())):
-        handler(*args)
-    path = tmp_path / "typed.json"
-    path.write_text(TEXT, encoding="utf-8")
-    uri = path.as_uri()
-    server.workspace.put_text_document(types.TextDocumentItem(uri=uri, language_id="json", version=1, text=TEXT))
+    server, uri = _serving(tmp_path / "typed.json", TEXT)
     opened = server.snapshot(uri)
     assert opened is not None
     at = _position(TEXT.index('"count": 100') + len('"count": '))
@@ -158,11 +152,8 @@ def test_a_lint_stops_at_its_next_step_once_its_document_has_a_newer_version(tmp
     assert typed is not None and typed.version == 2
     outcome = server.compute(typed)
 
-    fresh = create_server()
-    for handler, args, _ in fresh.protocol.lsp_initialize(types.InitializeParams(capabilities=types.ClientCapabilities())):
-        handler(*args)
-    fresh.workspace.put_text_document(types.TextDocumentItem(uri=uri, language_id="json", version=2, text=typed.text))
-    alone = fresh.snapshot(uri)
+    fresh, same = _serving(tmp_path / "typed.json", typed.text, version=2)  # a server that saw only version 2
+    alone = fresh.snapshot(same)
     assert alone is not None
     expected = fresh.compute(alone)
     assert outcome.findings and [(f.code, f.span) for f in outcome.findings] == [(f.code, f.span) for f in expected.findings]

@@ -187,18 +187,7 @@ def test_a_small_log_is_parsed_in_smaller_ranges(tmp_path, monkeypatch):
     monkeypatch.setattr(l2logger_stream, "SMALL_LOG_RANGE", 300)
     size = sum(f.stat().st_size for f in log.rglob("data-log.tsv"))
     monkeypatch.setattr(l2logger_stream, "SMALL_LOG_SHARE", size // 600)  # ranges of 600 bytes
-    parsed: list[int] = []
-    parse = l2logger_stream._parse_range
-
-    def counted(file, lo, hi, *args, **kwargs):
-        parsed.append(hi - lo)
-        return parse(file, lo, hi, *args, **kwargs)
-
-    monkeypatch.setattr(l2logger_stream, "_parse_range", counted)
-    (got,), _ = align(read_log(log, stream=True, progress=False))
-    _same_run(got, expected)
-    longest = max(len(line) for f in log.rglob("data-log.tsv")
-                  for line in f.read_bytes().splitlines(keepends=True))
+    parsed, longest = _parsed_ranges(log, expected, monkeypatch)
     assert len(parsed) > 2 * len(list(log.rglob("data-log.tsv")))
     assert max(parsed) <= 600 + longest and sorted(parsed)[len(parsed) // 2] > 300
 
@@ -217,18 +206,7 @@ def test_a_large_log_is_parsed_in_large_log_ranges(tmp_path, monkeypatch):
     monkeypatch.setattr(l2logger_stream, "SPILL_FROM", 0)  # read as a large log is
     monkeypatch.setattr(l2logger_stream, "RANGE", 1 << 30)
     monkeypatch.setattr(l2logger_stream, "LARGE_LOG_RANGE", 600)
-    parsed: list[int] = []
-    parse = l2logger_stream._parse_range
-
-    def counted(file, lo, hi, *args, **kwargs):
-        parsed.append(hi - lo)
-        return parse(file, lo, hi, *args, **kwargs)
-
-    monkeypatch.setattr(l2logger_stream, "_parse_range", counted)
-    (got,), _ = align(read_log(log, stream=True, progress=False))
-    _same_run(got, expected)
-    longest = max(len(line) for f in log.rglob("data-log.tsv")
-                  for line in f.read_bytes().splitlines(keepends=True))
+    parsed, longest = _parsed_ranges(log, expected, monkeypatch)
     assert len(parsed) > 2 * len(list(log.rglob("data-log.tsv")))
     assert max(parsed) <= 600 + longest
 
@@ -616,3 +594,24 @@ def test_a_cell_that_is_not_utf8_is_located(tmp_path, column, monkeypatch):
             read_log(log, stream=stream, progress=False)
         assert caught.value.file == str(file) and caught.value.row == line
         assert caught.value.message.startswith("not UTF-8 text: byte 0xff at byte ")
+
+
+def _parsed_ranges(log, expected, monkeypatch) -> tuple[list[int], int]:
+    """Read ``log`` again with each range's size recorded as it is parsed, checking that the
+    run equals ``expected``: the sizes, and the longest line of the log's files (a range
+    ends at the line break after its nominal end)."""
+    from sylla.metrics.readers import l2logger_stream
+
+    parsed: list[int] = []
+    parse = l2logger_stream._parse_range
+
+    def counted(file, lo, hi, *args, **kwargs):
+        parsed.append(hi - lo)
+        return parse(file, lo, hi, *args, **kwargs)
+
+    monkeypatch.setattr(l2logger_stream, "_parse_range", counted)
+    (got,), _ = align(read_log(log, stream=True, progress=False))
+    _same_run(got, expected)
+    longest = max(len(line) for f in log.rglob("data-log.tsv")
+                  for line in f.read_bytes().splitlines(keepends=True))
+    return parsed, longest
