@@ -5,7 +5,9 @@ options. Below both readers, so that neither imports the other for it."""
 from __future__ import annotations
 
 import functools
+import os
 import re
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -133,9 +135,6 @@ def free_parse_memory_at_once() -> None:
     the reading and in the metrics). So when pyarrow is not loaded yet, it is loaded here with
     jemalloc's decay 0 in `JEMALLOC_CONF` (unless the user set that variable), which is then
     taken out of the environment again so that no process sylla starts inherits it."""
-    import os  # noqa: PLC0415 - rarely needed
-    import sys  # noqa: PLC0415 - rarely needed
-
     if "pyarrow" not in sys.modules and JEMALLOC_CONF not in os.environ:
         os.environ[JEMALLOC_CONF] = "dirty_decay_ms:0"
         try:
@@ -152,7 +151,5 @@ def free_parse_memory_at_once() -> None:
 
 def release_parse_memory() -> None:
     """Give back the parse buffers the pool keeps (`_pool`), once a log is read."""
-    import sys  # noqa: PLC0415 - rarely needed
-
     if "pyarrow" in sys.modules:  # a small log read without pyarrow has nothing to give back
         _pool().release_unused()
