@@ -783,11 +783,13 @@ class SteRelPerf:
                 for c, _ in _ste_curves(r, task, "time"):
                     k = min(n, c.size)
                     rel.append(_train_sum(r, train, ranges, k) / np.nansum(c[:k]))
-            for i, s in enumerate(runs if ctx.params["ste_averaging"] != "time" else []):
-                k = min(n, sum(z - a for a, z in _ste_train_ranges(s)))
-                rel.append(_train_sum(r, train, ranges, k) / r.prepared.ste_value(
-                    task, i, ("train nansum", k),
-                    functools.partial(_nansum_prefix, s.perf, _ste_train_ranges(s), k)))
+            else:
+                for i, s in enumerate(runs):
+                    ste_ranges = _ste_train_ranges(s)
+                    k = min(n, sum(z - a for a, z in ste_ranges))
+                    rel.append(_train_sum(r, train, ranges, k) / r.prepared.ste_value(
+                        task, i, ("train nansum", k),
+                        functools.partial(_nansum_prefix, s.perf, ste_ranges, k)))
             v = float(np.nanmean(rel))
             ctx.detail(task, "ste_rel_perf_vals", [float(x) for x in rel])
             out.append(row("ste_rel_perf", v, task))
