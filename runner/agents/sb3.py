@@ -20,8 +20,8 @@ the parts that are not numbers (MiniGrid's ``mission``), and the policy is ``Mlp
 Other ``--agent-arg`` values go to the algorithm's constructor (``n_steps``, ``learning_rate``,
 ``buffer_size``, ...).
 
-Resume: `save` writes the model (and DQN's replay buffer); a resumed run starts ``learn()``
-afresh from those weights. SB3 keeps the rollout it is collecting on ``learn()``'s call stack,
+Resume: `save` writes the model (and the rows DQN's replay buffer holds, `sb3_buffer`); a
+resumed run starts ``learn()`` afresh from those weights. SB3 keeps the rollout it is collecting on ``learn()``'s call stack,
 where no checkpoint reaches, so an SB3 run resumed after a kill is not row-identical to an
 uninterrupted one (the built-in agents' are).
 """
@@ -39,9 +39,10 @@ from gymnasium import spaces
 
 from ..errors import EXIT_FAILED, RunError
 from .base import Agent, BlockStart, EpisodeStart
+from .sb3_buffer import load_buffer, save_buffer
 
 MODEL_FILE = "sb3-model.zip"
-BUFFER_FILE = "sb3-replay-buffer.pkl"
+BUFFER_FILE = "sb3-replay-buffer.npz"
 #: how long the runner waits for learn()'s next move before checking the thread is alive
 POLL_SECONDS = 1.0
 
@@ -147,14 +148,30 @@ class SB3Agent(Agent):
         assert self.bridge is not None
         if self.loaded is not None:
             self.model = self.cls.load(self.loaded / MODEL_FILE, env=self.bridge, device="cpu")
-            buffer = self.loaded / BUFFER_FILE
-            if buffer.exists():
-                self.model.load_replay_buffer(buffer)
+            if (self.loaded / BUFFER_FILE).exists():
+                problem = load_buffer(self.model.replay_buffer, self.loaded / BUFFER_FILE)
+                if problem:
+                    raise RunError(problem, None, EXIT_FAILED)
+        else:
+            try:
+                self.model = self.cls("MlpPolicy", self.bridge, seed=self.seed, device="cpu", verbose=0, **self.options)
+            except TypeError as exc:
+                raise RunError(f"{self.algorithm}: {exc}") from None
+        self._quiet_logger()
+
+    def _quiet_logger(self) -> None:
+        """Give the model a logger that writes nowhere, unless the user asked for TensorBoard.
+
+        Without a logger of its own, every ``learn()`` call (each time ``total_timesteps`` runs
+        out, and once per process) makes SB3 create an empty ``SB3-<date>`` folder in the
+        temporary directory, which runs and sweeps left behind by the hundred. ``set_logger`` must follow ``load``, which
+        does not keep it.
+        """
+        if self.options.get("tensorboard_log"):
             return
-        try:
-            self.model = self.cls("MlpPolicy", self.bridge, seed=self.seed, device="cpu", verbose=0, **self.options)
-        except TypeError as exc:
-            raise RunError(f"{self.algorithm}: {exc}") from None
+        from stable_baselines3.common.logger import Logger  # noqa: PLC0415 - lazy, as stable_baselines3 above
+
+        self.model.set_logger(Logger(folder=None, output_formats=[]))
 
     def _learn(self) -> None:
         try:
@@ -218,8 +235,8 @@ class SB3Agent(Agent):
         if self.model is None:
             return
         self.model.save(folder / MODEL_FILE)
-        if hasattr(self.model, "save_replay_buffer") and getattr(self.model, "replay_buffer", None) is not None:
-            self.model.save_replay_buffer(folder / BUFFER_FILE)
+        if getattr(self.model, "replay_buffer", None) is not None:
+            save_buffer(self.model.replay_buffer, folder / BUFFER_FILE)
 
     def load(self, folder: Path) -> None:
         if (folder / MODEL_FILE).exists():

@@ -17,8 +17,8 @@ PY = FIX / "py"
 SYLLA = shutil.which("sylla", path=str(Path(sys.executable).parent)) or shutil.which("sylla")
 
 
-def env() -> dict[str, str]:
-    out = dict(os.environ)
+def env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    out = dict(os.environ) | (extra or {})
     out["PYTHONPATH"] = os.pathsep.join([str(PY), *filter(None, [os.environ.get("PYTHONPATH")])])
     return out
 
@@ -29,12 +29,15 @@ def command(*args: str) -> list[str]:
     return [SYLLA, *args]
 
 
-def sylla(*args: str, cwd: Path | None = None, timeout: int = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(command(*args), capture_output=True, text=True, cwd=cwd, timeout=timeout, env=env())
+def sylla(*args: str, cwd: Path | None = None, timeout: int = 300,
+          env_extra: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(command(*args), capture_output=True, text=True, cwd=cwd, timeout=timeout,
+                          env=env(env_extra))
 
 
-def start(*args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(command(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env())
+def start(*args: str, env_extra: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    return subprocess.Popen(command(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env(env_extra))
 
 
 def rows(run_dir: Path) -> list[dict[str, str]]:

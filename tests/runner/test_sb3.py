@@ -12,11 +12,13 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import signal
+import time
 from pathlib import Path
 
 import pytest
 
-from .support import rows, sylla
+from .support import row_count, rows, start, sylla
 
 pytestmark = [
     pytest.mark.sb3,
@@ -77,3 +79,32 @@ def test_same_seed_same_rewards(tmp_path: Path) -> None:
         assert proc.returncode == 0, proc.stderr
         got.append(rows(tmp_path / name))
     assert got[0] == got[1]
+
+
+
+@pytest.mark.parametrize("agent", ["sb3-ppo", "sb3-dqn"])
+def test_a_run_and_its_resume_leave_nothing_in_the_temporary_directory(agent: str, tmp_path: Path) -> None:
+    """SB3 makes an ``SB3-<date>`` folder in the temporary directory for every ``learn()`` of a
+    model without a logger of its own (and ``load`` drops the logger): neither a run nor its
+    resume from a checkpoint may leave them behind. The run is killed once its log has 5 rows
+    (an event, not a time), so the resume loads the saved model."""
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    quiet = {"TMPDIR": str(scratch)}
+    path = syllabus(tmp_path, [("train", 16), ("test", 2)])
+    out = tmp_path / "out"
+    run = ("run", str(path), "--agent", agent, *ARGS[agent], "--seed", "2", "-o", str(out), "--checkpoint-every", "1")
+    proc = start(*run, env_extra=quiet)
+    deadline = time.monotonic() + 240
+    while proc.poll() is None and row_count(out) < 5 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=60)
+    assert proc.returncode == -signal.SIGKILL, "the run ended before 5 of its 18 rows were seen"
+    # DQN's buffer is allocated for a million transitions; a checkpoint holds the few it stored
+    checkpoint = sum(p.stat().st_size for p in (out / ".sylla-run").rglob("*") if p.is_file())
+    assert checkpoint < 20_000_000
+    resumed = sylla(*run, "--resume", env_extra=quiet)
+    assert resumed.returncode == 0, resumed.stderr
+    assert len(rows(out)) == 18
+    assert sorted(p.name for p in scratch.glob("SB3-*")) == []
