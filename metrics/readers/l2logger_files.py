@@ -127,9 +127,8 @@ def free_parse_memory_at_once() -> None:
     ``release_unused`` never gives them back (pyarrow's jemalloc purge names its arena
     ``MALLCTL_ARENAS_ALL`` literally, which jemalloc does not know), so a large log's stayed
     into the metrics (10M episodes: 40-56 MiB). Faulting the next range's buffers in afresh
-    costs no measurable time at a million episodes, and about 0.9 s of system time on two
-    cores at 10M (0.5 million more page faults), where the wall time stays within 1.5x the
-    pyarrow read floor.
+    costs no measurable time at a million episodes, and at 10M 0.5 million more page faults
+    (CPU 5.4-5.5 -> 6.0-6.1 s on two cores; about 19 MiB of parse buffers per 8 MiB range).
 
     ``jemalloc_set_decay_ms`` only sets the decay of arenas made after the call, and jemalloc
     makes its first arena as pyarrow loads, which the parse buffers freed on the main thread

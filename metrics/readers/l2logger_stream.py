@@ -339,8 +339,8 @@ class _Ahead:
     (`l2logger_files.free_parse_memory_at_once`): the pages a large log's pool kept for the next
     ranges were never given back after the reading (its ``release_unused`` frees nothing with
     pyarrow's jemalloc) and stayed into the metrics (issue 40: 10M episodes, one row per
-    experience, 40-56 MiB of dirty pages; the peak 182-200 -> 145-155 MiB, for 0.5 million more
-    page faults, about 0.9 s of system time on two cores)."""
+    experience, 40-56 MiB of dirty pages; the peak 181-200 -> 145-159 MiB, for 0.5 million more
+    page faults: CPU 5.4-5.5 -> 6.0-6.1 s)."""
 
     DEPTH = 2
     #: ranges parsed at once, each on a thread of its own, and on pyarrow's threads as well
