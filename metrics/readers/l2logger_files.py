@@ -102,11 +102,10 @@ def header(file: Path) -> list[str]:
 
 def _pool() -> "pa.MemoryPool":
     """Arrow's jemalloc pool where pyarrow has it, else the system allocator. The stream reader
-    parses a bounded range at a time (`l2logger_stream.RANGE`), so a pool that keeps freed
-    buffers for the next range to reuse holds a few tens of megabytes, and spares the page
-    faults of mapping each range's buffers afresh (on a 10M-episode log, 0.6 million faults and
-    2 s of system time with glibc's allocator); `release_parse_memory` hands them back once a
-    log is read."""
+    parses a bounded range at a time (`l2logger_stream.RANGE`), so the buffers in flight are a
+    few tens of megabytes; glibc's allocator held far more of a 10M-episode log's parse (its
+    peak 240-250 MiB against jemalloc's 145-155, issue 40). The pool gives a freed buffer's
+    pages back at once (`free_parse_memory_at_once`)."""
     import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
     try:
@@ -123,11 +122,13 @@ JEMALLOC_CONF = "JE_ARROW_MALLOC_CONF"
 @functools.cache
 def free_parse_memory_at_once() -> None:
     """Arrow's jemalloc returns the pages of freed parse buffers at once (its decay time 0)
-    rather than keeping them for reuse: for a log below `sylla.metrics.memory.LARGE`, whose
-    ranges are few, the pages kept were most of what the reading added to the peak beside the
-    values it keeps (issue 40: a million episodes, 25 MiB that ``release_unused`` did not give
-    back), and faulting the next range's buffers in afresh costs no measurable time there. A
-    large log keeps the pool's reuse (`_pool`).
+    rather than keeping them for reuse: the pages kept were most of what the reading added to
+    the peak beside the values it keeps (issue 40: a million episodes, 25 MiB), and
+    ``release_unused`` never gives them back (pyarrow's jemalloc purge names its arena
+    ``MALLCTL_ARENAS_ALL`` literally, which jemalloc does not know), so a large log's stayed
+    into the metrics (10M episodes: 40-56 MiB). Faulting the next range's buffers in afresh
+    costs no measurable time at a million episodes, and at 10M 0.5 million more page faults
+    (CPU 5.4-5.5 -> 6.0-6.1 s on two cores; about 19 MiB of parse buffers per 8 MiB range).
 
     ``jemalloc_set_decay_ms`` only sets the decay of arenas made after the call, and jemalloc
     makes its first arena as pyarrow loads, which the parse buffers freed on the main thread
@@ -150,6 +151,8 @@ def free_parse_memory_at_once() -> None:
 
 
 def release_parse_memory() -> None:
-    """Give back the parse buffers the pool keeps (`_pool`), once a log is read."""
+    """Give back the parse buffers the pool keeps (`_pool`), once a log is read: the system
+    allocator's and mimalloc's; with pyarrow's jemalloc it frees nothing (see
+    `free_parse_memory_at_once`)."""
     if "pyarrow" in sys.modules:  # a small log read without pyarrow has nothing to give back
         _pool().release_unused()

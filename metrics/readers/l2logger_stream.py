@@ -170,8 +170,7 @@ RANGE = 16 << 20
 #: 1 MiB batches cost 1 s more CPU in per-batch overhead); a larger `RANGE` would put its
 #: buffers past glibc's mmap threshold (`sylla.metrics.memory.THRESHOLD`), faulted in afresh
 PARSE_BLOCK = 4 << 20
-#: a log below `sylla.metrics.memory.LARGE`, whose parse buffers are not kept for reuse
-#: (`l2logger_files.free_parse_memory_at_once`), is parsed in ranges of a `SMALL_LOG_SHARE`th
+#: a log below `sylla.metrics.memory.LARGE` is parsed in ranges of a `SMALL_LOG_SHARE`th
 #: of its bytes, at least `SMALL_LOG_RANGE` (and at most `RANGE`), each in two parse blocks: the
 #: ranges in flight then weigh in proportion to the values the reading keeps (issue 40: a
 #: million episodes, one row per experience, 88 MB, 4 MiB ranges: the reading's peak 143-149 ->
@@ -334,9 +333,14 @@ class _Ahead:
     is parsed on pyarrow's threads, on every core (issue 40: its parse took 21 ms on one core of
     two, 12 ms on both; three such runs were a serial stretch of `sylla metrics`). Without
     ``enabled`` (a small log, read by the standard-library parser) a range is parsed when it
-    is asked for. ``keep_pages``: Arrow's pool keeps the pages of freed parse buffers for the
-    next ranges (`l2logger_files.free_parse_memory_at_once`), else the ranges are a share of
-    the log's ``log_bytes`` (`SMALL_LOG_SHARE`)."""
+    is asked for. ``large``: a log of at least `sylla.metrics.memory.LARGE` bytes, parsed in
+    ranges of `LARGE_LOG_RANGE`; else the ranges are a share of the log's ``log_bytes``
+    (`SMALL_LOG_SHARE`). Either way Arrow's pool gives a freed parse buffer's pages back at once
+    (`l2logger_files.free_parse_memory_at_once`): the pages a large log's pool kept for the next
+    ranges were never given back after the reading (its ``release_unused`` frees nothing with
+    pyarrow's jemalloc) and stayed into the metrics (issue 40: 10M episodes, one row per
+    experience, 40-56 MiB of dirty pages; the peak 181-200 -> 145-159 MiB, for 0.5 million more
+    page faults: CPU 5.4-5.5 -> 6.0-6.1 s)."""
 
     DEPTH = 2
     #: ranges parsed at once, each on a thread of its own, and on pyarrow's threads as well
@@ -346,21 +350,20 @@ class _Ahead:
     PARALLEL = 2
 
     def __init__(self, files: list[Path], perf: str, subtype: bool, enabled: bool,
-                 keep_pages: bool = True, log_bytes: int = 0) -> None:
+                 large: bool = True, log_bytes: int = 0) -> None:
         self.files, self.perf, self.subtype = files, perf, subtype
         self.pool: "ThreadPoolExecutor | None" = None
         self.threads = True
         if enabled and files:
-            if not keep_pages:  # a log below `sylla.metrics.memory.LARGE`
-                free_parse_memory_at_once()
+            free_parse_memory_at_once()
             from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - lazy: start-up, small logs parse in the main thread
 
             self.pool = ThreadPoolExecutor(self.PARALLEL, thread_name_prefix="sylla-parse")
             self.threads = cores() > self.PARALLEL
         # a small log's ranges are a share of it (`SMALL_LOG_SHARE`), never more than `RANGE`
-        self.step = LARGE_LOG_RANGE if keep_pages else min(
+        self.step = LARGE_LOG_RANGE if large else min(
             RANGE, max(SMALL_LOG_RANGE, log_bytes // SMALL_LOG_SHARE))
-        self.block_size = PARSE_BLOCK if keep_pages else min(PARSE_BLOCK, self.step // 2)
+        self.block_size = PARSE_BLOCK if large else min(PARSE_BLOCK, self.step // 2)
         self.jobs = ((k, lo, hi) for k in range(len(files))
                      for lo, hi in _ranges(files[k], self.step))
         if self.pool is not None and len(files) == 1:
@@ -612,7 +615,7 @@ def read_regular(path: Path, perf: str, subtype: bool, files: list[Path], sizes:
     episode_nrows = make(np.int32) if units.several else None
     read = 0
     with reading(), Progress(sum(sizes), f"reading {path.name}", progress) as bar, \
-            _Ahead(units.files, perf, subtype, not small, keep_pages=spilled,
+            _Ahead(units.files, perf, subtype, not small, large=spilled,
                    log_bytes=sum(sizes)) as ahead:
         for group in units.groups:
             read_now = []

@@ -175,7 +175,7 @@ def test_block_files_parsed_in_many_ranges_give_the_same_run(tmp_path, rows, ahe
 
 
 def test_a_small_log_is_parsed_in_smaller_ranges(tmp_path, monkeypatch):
-    """Below `memory.LARGE` (parse buffers not kept for reuse) a file is parsed in ranges of
+    """Below `memory.LARGE` a file is parsed in ranges of
     a share of the log (`SMALL_LOG_SHARE`), at least `SMALL_LOG_RANGE` bytes, so that fewer
     bytes are in flight (issue 40); the run is the same."""
     from sylla.metrics.readers import l2logger_stream
@@ -193,7 +193,7 @@ def test_a_small_log_is_parsed_in_smaller_ranges(tmp_path, monkeypatch):
 
 
 def test_a_large_log_is_parsed_in_large_log_ranges(tmp_path, monkeypatch):
-    """From `memory.LARGE` on (parse buffers kept for reuse) a file is parsed in ranges of
+    """From `memory.LARGE` on a file is parsed in ranges of
     `LARGE_LOG_RANGE` bytes, not `RANGE` (issue 40: 8 MiB ranges, two parse blocks each, took
     a 10M-episode log's reading peak down by the parse buffers in flight); the run is the
     same."""

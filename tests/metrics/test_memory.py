@@ -182,3 +182,55 @@ def test_a_users_jemalloc_options_are_left_as_they_are():
     if backend != "jemalloc":
         pytest.skip("pyarrow without jemalloc")
     assert left == "dirty_decay_ms:5000"
+
+
+LARGE_READ = """
+import json, os, sys, numpy as np
+from sylla.metrics import memory
+from sylla.metrics.readers import read_log
+from sylla.metrics.spill import SpillArray
+
+memory.LARGE = 1  # the log is read as a log of at least memory.LARGE bytes is
+log = read_log(sys.argv[1], None, "auto", False, stream=True)
+import pyarrow as pa
+from sylla.metrics.readers.l2logger_files import JEMALLOC_CONF, _pool
+
+def anon():
+    with open("/proc/self/status") as status:
+        return next(int(l.split()[1]) >> 10 for l in status if l.startswith("RssAnon:"))
+
+pool = _pool()
+buffers = [pa.allocate_buffer(1 << 20, memory_pool=pool) for _ in range(64)]
+for buffer in buffers:
+    np.frombuffer(buffer, dtype=np.uint8)[:] = 1
+held = anon()
+del buffers, buffer
+print(json.dumps([pool.backend_name, held - anon(), os.environ.get(JEMALLOC_CONF),
+                  isinstance(log.runs[0].perf, SpillArray)]))
+"""
+
+
+def test_a_large_logs_parse_buffers_give_their_pages_back_when_freed(tmp_path):
+    """From `memory.LARGE` on too, Arrow's jemalloc keeps no freed parse buffer's pages: the
+    pool's ``release_unused`` gives none back (pyarrow's jemalloc purge names its arena
+    ``MALLCTL_ARENAS_ALL`` literally), so the pages a large log's parse kept for reuse stayed
+    into the metrics (issue 40: 10M episodes, one row per experience, 40-56 MiB of the
+    peak). The log is read as sylla reads a large one; a pool buffer freed after it gives its
+    pages back at once."""
+    from sylla.metrics.readers.l2logger_small import SMALL
+    from sylla.metrics.synth import alternating_plan, write_l2logger
+
+    log = write_l2logger(tmp_path / "ll", alternating_plan(["a_v0", "b_v0", "c_v0"], 2000, 300, cycles=3),
+                         seed=1)
+    assert sum(f.stat().st_size for f in log.rglob("data-log.tsv")) > SMALL  # parsed by pyarrow
+    inherited = {k: v for k, v in os.environ.items()
+                 if not k.startswith("MALLOC_") and k != "JE_ARROW_MALLOC_CONF"}
+    proc = subprocess.run([sys.executable, "-c", LARGE_READ, str(log)], capture_output=True,
+                          text=True, env=inherited, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    backend, returned, left, spilled = json.loads(proc.stdout)
+    if backend != "jemalloc":
+        pytest.skip("pyarrow without jemalloc (the system allocator has no decay)")
+    assert spilled  # read as a large log is
+    assert returned >= 48  # of the 64 MiB freed
+    assert left is None
