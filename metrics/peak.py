@@ -37,7 +37,7 @@ import math
 
 import numpy as np
 
-from .preprocess import l2m_saturation, l2m_window, window_weights
+from .preprocess import ROLLING_PIECE, l2m_saturation, l2m_window, window_weights
 
 #: experiences below which the whole smoothing is as cheap
 SHORTEST = 4096
@@ -65,15 +65,23 @@ def l2m_peak(x: np.ndarray) -> tuple[float, float]:
     sums = np.empty(n + 1)
     sums[0] = 0.0
     np.cumsum(x, out=sums[1:])
-    moving = sums[w:] - sums[:-w]  # output j: the sum of x[j:j+w], give or take `bound`
-    del sums
+    # output j: the sum of x[j:j+w], give or take `bound`; written over the running sums a
+    # piece at a time, as `rolling` does (a piece reads sums at or after its start only): no
+    # second array of the block's length beside them
+    m = n - w + 1
+    piece = np.empty(min(ROLLING_PIECE, m))
+    for i in range(0, m, ROLLING_PIECE):
+        k = min(ROLLING_PIECE, m - i)
+        np.subtract(sums[w + i: w + i + k], sums[i: i + k], out=piece[:k])
+        sums[i: i + k] = piece[:k]
+    moving = sums[:m]
     lead = float(moving.max())
     # |e_j / c - moving_j| <= bound: numpy's dot against the exact sum (gamma_w w |x|max),
     # the running sums' errors at both ends of the window (2 gamma_n n |x|max) and the
     # subtraction's rounding (u |moving_j| <= u w |x|max)
     bound = 2 * ((_gamma(w) + _U) * w * largest + 2 * _gamma(n + 1) * n * largest + 1e-300)
     candidates = np.flatnonzero(moving >= lead - 2 * bound)
-    del moving
+    del moving, sums
     if candidates.size > MOST:
         return l2m_saturation(x)
     off = int(math.floor(w / 2 - 1))

@@ -41,11 +41,13 @@ def _blocks(draw: st.DrawFn) -> np.ndarray:
 def test_the_peak_is_the_saturation_of_the_whole_smoothing_bit_for_bit(x: np.ndarray) -> None:
     """`l2m_peak` gives `l2m_saturation`'s maximum and first place, bit for bit, for blocks of
     every shape, with NaN, infinities, signed zeros and values near overflow and underflow
-    among them (the shortcut taken from 16 means on, so that it is what is tested)."""
+    among them (the shortcut taken from 16 means on and its moving sums in pieces of 7, so
+    that it is what is tested)."""
     from sylla.metrics import peak
 
     with pytest.MonkeyPatch.context() as patch, np.errstate(all="ignore"):
         patch.setattr(peak, "SHORTEST", 16)
+        patch.setattr(peak, "ROLLING_PIECE", 7)  # the moving sums in several pieces
         got = peak.l2m_peak(x)
         expected = l2m_saturation(x)
     assert np.array(got).tobytes() == np.array(expected).tobytes()
