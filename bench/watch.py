@@ -19,7 +19,8 @@ waiting on filesystem events with nothing written.
         [--rows R] [--ste] [--shares-only]
 
 ``--shares-only`` times the update and the full run alone (one line: their CPU times and the
-share), for best-of-N runs of every shape against another checkout's code.
+share), for best-of-N runs of every shape against another checkout's code. Both run with one
+OpenBLAS thread, as the console script runs them.
 """
 
 from __future__ import annotations
@@ -32,6 +33,11 @@ import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+# one OpenBLAS thread, set before numpy loads it, as the ``sylla`` console script sets it
+# (`sylla.cli._one_blas_thread`): a threaded dot product's idle threads spin for a tenth of a
+# second after it, CPU that neither ``sylla watch`` nor ``sylla metrics`` spends
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
 

@@ -181,7 +181,11 @@ def l2m_saturation(x: np.ndarray, window_length: int | None = None,
 
 def l2m_terminal(x: np.ndarray, kind: str, ratio: float = 0.1) -> float:
     """l2metrics' terminal performance: mean of the last 10% of a train block, all of a test."""
-    x = x[~np.isnan(x)]
+    missing = np.isnan(x)
+    if missing.any() or not x.flags.c_contiguous:
+        # a contiguous x without NaN is summed as its copy would be: the same values, laid
+        # out alike (a strided one numpy sums through buffers, another order)
+        x = x[~missing]
     if not x.size:
         return math.nan
     if kind == "test":
@@ -353,9 +357,16 @@ def _clip(x: np.ndarray, lo: float, hi: float) -> np.ndarray:
 
 
 def _scale(x: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """``(x - lo) / (hi - lo) * 100 + 1``, each step written into the first one's result: the
+    same operations on the same values, without three more arrays of the block's length (a
+    followed run whose task range moved scales all the task's blocks at each such update)."""
     if lo == hi:
         return x * 0 + 1
-    return (x - lo) / (hi - lo) * 100 + 1
+    out = np.subtract(x, lo)
+    out /= hi - lo
+    out *= 100
+    out += 1
+    return out
 
 
 def _task_blocks(tasks: np.ndarray) -> dict[str, list[int]]:

@@ -21,6 +21,7 @@ import numpy as np
 from ..data import Columns, RunData, column
 from ..errors import EXIT_USAGE, MetricsError
 from ..needs import Need
+from ..peak import l2m_peak
 from ..preprocess import WINDOWS, Prepared, l2m_saturation, l2m_smooth, l2m_smooth_from, l2m_terminal, prepare_l2m
 from ..registry import Context, Parameter, ParameterError, Row, positive_int, row
 from ..spill import SpillArray, gather
@@ -142,12 +143,14 @@ def regimes(ctx: Context) -> Regimes:
     n = len(b)
     means = BlockMeans(run, _scope(ctx), blocks)
     sat, e2s, term, e2t, low, high = (np.full(n, np.nan) for _ in range(6))
-    for i, (a, z, kind) in enumerate(zip(column(b, "start"), column(b, "stop"),
-                                         column(b, "kind"))):
-        # the saturation smooths the block's experience means, which grow with the block
+    for i, (a, z, kind, partial) in enumerate(zip(column(b, "start"), column(b, "stop"),
+                                                  column(b, "kind"), column(b, "partial"))):
+        # the saturation smooths the experience means of a block still being written, which
+        # grow with it (`Blocks.grown` carries the smoothing); a finished block never grows,
+        # and its saturation is taken without smoothing every mean (`l2m_peak`)
         smooth = functools.partial(blocks.grown, i, ("saturation",), fn=l2m_smooth,
                                    extend=functools.partial(l2m_smooth_from, window_length=None,
-                                                            window="flat"))
+                                                            window="flat")) if partial else None
         low[i], high[i], sat[i], e2s[i], term[i], e2t[i] = blocks.value(
             i, ("regime", str(kind)), functools.partial(_regime, means, int(a), int(z), kind,
                                                         smooth))
@@ -169,17 +172,17 @@ def _scope(ctx: Context) -> tuple[str, ...]:
 
 
 def _regime(means: BlockMeans, a: int, z: int, kind: str,
-            smooth: Callable[[np.ndarray], np.ndarray] = l2m_smooth) -> tuple[float, ...]:
+            smooth: Callable[[np.ndarray], np.ndarray] | None = None) -> tuple[float, ...]:
     """One block's range and l2metrics regime values: (min, max, saturation, experiences to
     saturation, terminal performance, experiences to terminal performance), from the rows of
-    ``means``' run. ``smooth``: `l2m_smooth` of the experience means, or the same numbers by
-    another route (`Blocks.grown`)."""
+    ``means``' run. ``smooth``: `l2m_smooth` of the experience means by another route
+    (`Blocks.grown`), or None for `l2m_peak` (the same saturation)."""
     rows = means.run.perf[a:z]
     low = high = math.nan
     if z > a:  # the block's range for the summary: one reduction of a slice already read
         low, high = np.min(rows), np.max(rows)
     x = means.of(a, z, rows)
-    sat, e2s = l2m_saturation(x, smooth=smooth)
+    sat, e2s = l2m_peak(x) if smooth is None else l2m_saturation(x, smooth=smooth)
     term = l2m_terminal(x, kind)
     e2t = int((1 - (0.1 if kind != "test" else 1) / 2) * x.size)
     return low, high, sat, e2s, term, e2t
@@ -734,7 +737,7 @@ def _ste_saturations(r: Regimes, task: str, averaging: str = "metrics"
     smooths an STE run again only when its task's range moved."""
     if averaging == "time":
         for c, c_exp in _ste_curves(r, task, averaging):
-            yield l2m_saturation(exp_means(c, c_exp))
+            yield l2m_peak(exp_means(c, c_exp))
         return
     for k, s in enumerate(r.prepared.ste.get(task, [])):
         yield r.prepared.ste_value(task, k, ("saturation",),
@@ -742,7 +745,7 @@ def _ste_saturations(r: Regimes, task: str, averaging: str = "metrics"
 
 
 def _curve_saturation(s: RunData) -> tuple[float, float]:
-    return l2m_saturation(exp_means(*_ste_curve(s)))
+    return l2m_peak(exp_means(*_ste_curve(s)))
 
 
 def _no_ste(ctx: Context, name: str) -> bool:
@@ -886,7 +889,7 @@ def _learning(r: Regimes, task: str, train: list[int]) -> tuple[float, float, fl
     if len(train) == 1:
         sat, e2s = float(r.saturation[train[0]]), float(r.exp_to_sat[train[0]])
     else:
-        sat, e2s = l2m_saturation(_task_exp_means(r, task))
+        sat, e2s = l2m_peak(_task_exp_means(r, task))
     run = r.prepared.run
     ranges = _train_ranges(run, task)
     exp, denom = r.prepared.blocks.rows_value_of(
