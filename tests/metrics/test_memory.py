@@ -133,13 +133,8 @@ def test_reading_a_log_takes_no_arena_of_its_own(tmp_path):
     assert after == before
 
 
-DECAY = """
-import json, os, numpy as np
-from sylla.metrics.readers.l2logger_files import JEMALLOC_CONF, _pool, free_parse_memory_at_once
-
-free_parse_memory_at_once()  # what the stream reader calls for a log below memory.LARGE
-import pyarrow as pa
-
+#: frees 64 MiB of parse-sized buffers and measures the anonymous memory given back (``held - anon()``)
+FREE_64_MIB = """
 def anon():
     with open("/proc/self/status") as status:
         return next(int(l.split()[1]) >> 10 for l in status if l.startswith("RssAnon:"))
@@ -152,7 +147,15 @@ for buffer in buffers:
     np.frombuffer(buffer, dtype=np.uint8)[:] = 1
 held = anon()
 del buffers, buffer
-print(json.dumps([pool.backend_name, held - anon(), os.environ.get(JEMALLOC_CONF)]))
+"""
+
+DECAY = """
+import json, os, numpy as np
+from sylla.metrics.readers.l2logger_files import JEMALLOC_CONF, _pool, free_parse_memory_at_once
+
+free_parse_memory_at_once()  # what the stream reader calls for a log below memory.LARGE
+import pyarrow as pa
+""" + FREE_64_MIB + """print(json.dumps([pool.backend_name, held - anon(), os.environ.get(JEMALLOC_CONF)]))
 """
 
 
@@ -194,18 +197,7 @@ memory.LARGE = 1  # the log is read as a log of at least memory.LARGE bytes is
 log = read_log(sys.argv[1], None, "auto", False, stream=True)
 import pyarrow as pa
 from sylla.metrics.readers.l2logger_files import JEMALLOC_CONF, _pool
-
-def anon():
-    with open("/proc/self/status") as status:
-        return next(int(l.split()[1]) >> 10 for l in status if l.startswith("RssAnon:"))
-
-pool = _pool()
-buffers = [pa.allocate_buffer(1 << 20, memory_pool=pool) for _ in range(64)]
-for buffer in buffers:
-    np.frombuffer(buffer, dtype=np.uint8)[:] = 1
-held = anon()
-del buffers, buffer
-print(json.dumps([pool.backend_name, held - anon(), os.environ.get(JEMALLOC_CONF),
+""" + FREE_64_MIB + """print(json.dumps([pool.backend_name, held - anon(), os.environ.get(JEMALLOC_CONF),
                   isinstance(log.runs[0].perf, SpillArray)]))
 """
 
