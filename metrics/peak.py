@@ -37,7 +37,7 @@ import math
 
 import numpy as np
 
-from .preprocess import ROLLING_PIECE, l2m_saturation, l2m_window, window_weights
+from .preprocess import ROLLING_PIECE, l2m_saturation, l2m_window, reflected_ends, window_weights
 
 #: experiences below which the whole smoothing is as cheap
 SHORTEST = 4096
@@ -85,14 +85,9 @@ def l2m_peak(x: np.ndarray) -> tuple[float, float]:
     if candidates.size > MOST:
         return l2m_saturation(x)
     off = int(math.floor(w / 2 - 1))
-    # the outputs at the ends, over the reflected values: as `l2m_smooth` takes them
-    head = np.convolve(weights, np.r_[x[w - 1: 0: -1], x[: w + 1]], mode="valid")[off: w - 1]
-    places = [np.arange(w - 1 - off)]
-    values = [head]
-    if off:
-        places.append(np.arange(n - off, n))
-        values.append(np.convolve(weights, np.r_[x[-w - 1:], x[-2: -w - 1: -1]],
-                                  mode="valid")[2: 2 + off])
+    head, tail = reflected_ends(x, weights)  # the outputs over the reflected values
+    places = [np.arange(head.size), np.arange(n - tail.size, n)]
+    values = [head, tail]
     exact = np.empty(candidates.size)
     for k, j in enumerate(candidates.tolist()):
         # two outputs, as `convolve_valid` takes them: values longer than the weights, so

@@ -112,12 +112,23 @@ def l2m_smooth(x: np.ndarray, window_length: int | None = None,
     # block beside the result.
     out = np.empty(n, dtype=np.result_type(weights, x))
     convolve_valid(weights, x, out=out[w - 1 - off : n - off])
-    head = np.convolve(weights, np.r_[x[w - 1 : 0 : -1], x[: w + 1]], mode="valid")
-    out[: w - 1 - off] = head[off : w - 1]
-    if off:
-        tail = np.convolve(weights, np.r_[x[-w - 1 :], x[-2 : -w - 1 : -1]], mode="valid")
-        out[n - off :] = tail[2 : 2 + off]
+    head, tail = reflected_ends(x, weights)
+    out[: head.size] = head
+    out[n - tail.size :] = tail
     return out
+
+
+def reflected_ends(x: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`l2m_smooth`'s outputs whose windows reach into the reflected ends of ``x`` (at least
+    ``w + 2`` values): its ``w - 1 - off`` first and ``off`` last, each convolved over its
+    reflection and ``w + 1`` values of ``x``: the same dot products as over the padded block."""
+    w = weights.size
+    off = int(math.floor(w / 2 - 1))
+    head = np.convolve(weights, np.r_[x[w - 1 : 0 : -1], x[: w + 1]], mode="valid")[off : w - 1]
+    if not off:
+        return head, head[:0]
+    tail = np.convolve(weights, np.r_[x[-w - 1 :], x[-2 : -w - 1 : -1]], mode="valid")
+    return head, tail[2 : 2 + off]
 
 
 def l2m_smooth_from(x: np.ndarray, last: tuple[np.ndarray, np.ndarray] | None,
