@@ -11,6 +11,7 @@ checkpoint runs no code from it.
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -30,19 +31,27 @@ def save_buffer(buffer: Any, path: Path) -> None:
 
 def load_buffer(buffer: Any, path: Path) -> str | None:
     """Copy a saved buffer into ``buffer`` (a fresh one of the model's own size); a message
-    instead when the file does not fit it (another ``buffer_size`` or observation shape)."""
-    with np.load(path, allow_pickle=False) as saved:
-        for name in FIELDS:
-            target = getattr(buffer, name, None)
-            if (target is None) != (name not in saved.files):
-                return f"{path}: the saved replay buffer has {'no ' if name not in saved.files else ''}{name}"
-            if target is None:
-                continue
-            rows = saved[name]
-            if rows.shape[0] > target.shape[0] or rows.shape[1:] != target.shape[1:] or rows.dtype != target.dtype:
-                return (f"{path}: {name} is {rows.dtype}{list(rows.shape)}, which does not fit this model's "
-                        f"buffer of {target.dtype}{list(target.shape)}")
-            target[: rows.shape[0]] = rows
-        buffer.pos = int(saved["pos"])
-        buffer.full = bool(saved["full"])
+    instead when the file is not a saved buffer (cut short, damaged) or does not fit this one
+    (another ``buffer_size`` or observation shape). Nothing is copied unless all of it fits."""
+    try:
+        with np.load(path, allow_pickle=False) as saved:
+            arrays = {name: saved[name] for name in saved.files}
+    except (OSError, ValueError, zipfile.BadZipFile) as exc:
+        return f"{path}: not a replay buffer sylla saved ({exc})"
+    if not {"pos", "full"} <= arrays.keys():
+        return f"{path}: not a replay buffer sylla saved (no pos or full)"
+    for name in FIELDS:
+        target = getattr(buffer, name, None)
+        if (target is None) != (name not in arrays):
+            return f"{path}: the saved replay buffer has {'no ' if name not in arrays else ''}{name}"
+        rows = arrays.get(name)
+        if target is not None and rows is not None and (
+                rows.shape[0] > target.shape[0] or rows.shape[1:] != target.shape[1:] or rows.dtype != target.dtype):
+            return (f"{path}: {name} is {rows.dtype}{list(rows.shape)}, which does not fit this model's "
+                    f"buffer of {target.dtype}{list(target.shape)}")
+    for name in FIELDS:
+        if name in arrays:
+            getattr(buffer, name)[: arrays[name].shape[0]] = arrays[name]
+    buffer.pos = int(arrays["pos"])
+    buffer.full = bool(arrays["full"])
     return None

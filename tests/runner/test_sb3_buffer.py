@@ -84,3 +84,15 @@ def test_a_file_that_does_not_fit_gives_a_message(tmp_path: Path) -> None:
     optimized = buffer(30, optimize=True)
     assert "next_observations" in (load_buffer(optimized, path) or "")
     assert (smaller.pos, smaller.full, other_shape.pos) == (0, False, 0)  # type: ignore[attr-defined]
+
+
+def test_a_file_cut_short_gives_a_message(tmp_path: Path) -> None:
+    path = tmp_path / "b.npz"
+    saved = buffer(30)
+    fill(saved, 20, 3)
+    save_buffer(saved, path)
+    path.write_bytes(path.read_bytes()[:3000])
+    fresh = buffer(30)
+    problem = load_buffer(fresh, path)
+    assert problem is not None and problem.startswith(f"{path}: not a replay buffer sylla saved")
+    assert (fresh.pos, fresh.full) == (0, False)  # type: ignore[attr-defined]
