@@ -22,17 +22,16 @@ array of a block a fresh mapping, faulted in page by page and unmapped again: 1.
 faults and 7 s of system time on a 10M-episode log on a 2-core VM, for 50 MB less peak memory; a
 4 MiB one still faulted in every 890k-value array of the metrics (2 s). The parse buffers, the other
 large churn, come from Arrow's own pool and are bounded by the reader's byte ranges
-(`l2logger_stream.LARGE_LOG_RANGE`); the pool gives their pages back as they are freed, for a
-log of any size (`l2logger_files.free_parse_memory_at_once`).
+(`l2logger_stream.LARGE_LOG_RANGE`); the pool keeps their pages for the next range and gives
+them all back once a log is read (`readers.arrow_pool`).
 
 Every log is read with the heap kept to one arena (``M_ARENA_MAX``, from the first reading on):
 the parse threads each took an arena of their own for the parser's scratch, which no later
 allocation of the main thread could reuse (issue 40: 10M episodes, one row per experience, peak
 257-289 -> 229-257 MiB, CPU unchanged; the scratch is a few hundred allocations per range). A
 smaller log (a million episodes, 85 MB) keeps glibc's dynamic thresholds and is trimmed once
-read, and Arrow's pool returns its parse buffers' pages at once
-(`l2logger_files.free_parse_memory_at_once`): with the one arena, its peak fell from 170-177 to
-145-154 MiB at no measurable cost in time. A large log keeps the glibc settings above, whose
+read: with the one arena, its peak fell from 170-177 to 145-154 MiB at no measurable cost in
+time. A large log keeps the glibc settings above, whose
 reuse of pages its many ranges need.
 """
 

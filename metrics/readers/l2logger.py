@@ -18,6 +18,7 @@ import numpy as np
 from ..data import EpisodeLog
 from ..errors import EXIT_USAGE, MetricsError
 from ..progress import Progress
+from .arrow_pool import give_back
 from .codes import Codes
 from .common import LARGEST, final_line, in_range, locate_non_utf8, perf_values, read_failure, too_large
 from .l2logger_files import BLOCK, FOLDER, STARTS_AT_ONE, STRINGS, THREADS, csv_options, group_means, natural_order
@@ -174,31 +175,34 @@ def _gather(files: list[Path], sizes: list[int], perf: str, subtype: bool,
     cols: dict[str, list[np.ndarray]] = {c: [] for c in
                                          ("block_num", "exp", "perf", "row", "file", *STRINGS)}
     read = rows = 0
-    with Progress(sum(sizes), title, progress) as bar:
-        for index, (file, size) in enumerate(zip(files, sizes)):
-            table = _read_file(file, perf, subtype,
-                               on_bytes=functools.partial(_advance, bar, read) if bar.enabled else None)
-            table = _cut_last_line(table, file, allow_partial, warnings)
-            n = table.num_rows
-            for c in ("block_num", "exp_num"):
-                if table.column(c).null_count:
-                    i = next(k for k, v in enumerate(table.column(c).is_null().to_pylist()) if v)
-                    raise MetricsError(f"{c} is empty", str(file), i + 2)
-            if folders:
-                _check_against_folder(table, file)
-            cols["block_num"].append(_narrow(table.column("block_num").to_numpy()))
-            cols["exp"].append(_narrow(table.column("exp_num").to_numpy()))
-            cols["perf"].append(table.column(perf).to_numpy())
-            cols["row"].append(np.arange(2, n + 2, dtype=np.int32))
-            cols["file"].append(np.full(n, index, dtype=np.int32))
-            for c in STRINGS:
-                if c in table.column_names:
-                    cols[c].append(codes[c].of_dictionary(table.column(c)))
-            del table
-            read += size
-            rows += n
-            bar.estimate(rows, read)
-            bar.advance(read)
+    try:
+        with Progress(sum(sizes), title, progress) as bar:
+            for index, (file, size) in enumerate(zip(files, sizes)):
+                table = _read_file(file, perf, subtype,
+                                   on_bytes=functools.partial(_advance, bar, read) if bar.enabled else None)
+                table = _cut_last_line(table, file, allow_partial, warnings)
+                n = table.num_rows
+                for c in ("block_num", "exp_num"):
+                    if table.column(c).null_count:
+                        i = next(k for k, v in enumerate(table.column(c).is_null().to_pylist()) if v)
+                        raise MetricsError(f"{c} is empty", str(file), i + 2)
+                if folders:
+                    _check_against_folder(table, file)
+                cols["block_num"].append(_narrow(table.column("block_num").to_numpy()))
+                cols["exp"].append(_narrow(table.column("exp_num").to_numpy()))
+                cols["perf"].append(table.column(perf).to_numpy())
+                cols["row"].append(np.arange(2, n + 2, dtype=np.int32))
+                cols["file"].append(np.full(n, index, dtype=np.int32))
+                for c in STRINGS:
+                    if c in table.column_names:
+                        cols[c].append(codes[c].of_dictionary(table.column(c)))
+                del table
+                read += size
+                rows += n
+                bar.estimate(rows, read)
+                bar.advance(read)
+    finally:
+        give_back()  # the freed parse buffers' pages (`arrow_pool`)
     arrays: dict[str, np.ndarray] = {}
     for c in list(cols):
         parts = cols.pop(c)

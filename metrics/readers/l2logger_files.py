@@ -4,20 +4,18 @@ options. Below both readers, so that neither imports the other for it."""
 
 from __future__ import annotations
 
-import functools
-import os
 import re
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import MetricsError
+from .arrow_pool import pool
 from .sniff import L2LOGGER_COLUMNS
 
 if TYPE_CHECKING:
-    import pyarrow as pa
+    pass
 
 STANDARD = L2LOGGER_COLUMNS
 BLOCK = 1 << 20  # bytes of input per parsed batch when a progress bar follows the reading
@@ -75,7 +73,7 @@ def csv_options(file: Path, perf: str, subtype: bool, as_text: bool = False,
         types.update(block_type=pa.null(), exp_status=pa.bool_())
         checked = dict(null_values=[kind], true_values=["complete"], false_values=[])
     return dict(
-        memory_pool=_pool(), read_options=pacsv.ReadOptions(use_threads=THREADS),
+        memory_pool=pool(), read_options=pacsv.ReadOptions(use_threads=THREADS),
         parse_options=pacsv.ParseOptions(delimiter="\t"),
         convert_options=pacsv.ConvertOptions(include_columns=wanted, column_types=types,
                                              strings_can_be_null=False, **checked))
@@ -98,61 +96,3 @@ def header(file: Path) -> list[str]:
     """The column names on a data file's first line."""
     with open(file, "rb") as handle:
         return handle.readline().decode("utf-8", "replace").rstrip("\r\n").split("\t")
-
-
-def _pool() -> "pa.MemoryPool":
-    """Arrow's jemalloc pool where pyarrow has it, else the system allocator. The stream reader
-    parses a bounded range at a time (`l2logger_stream.RANGE`), so the buffers in flight are a
-    few tens of megabytes; glibc's allocator held far more of a 10M-episode log's parse (its
-    peak 240-250 MiB against jemalloc's 145-155, issue 40). The pool gives a freed buffer's
-    pages back at once (`free_parse_memory_at_once`)."""
-    import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
-
-    try:
-        return pa.jemalloc_memory_pool()
-    except NotImplementedError:  # a pyarrow built without jemalloc (Windows wheels)
-        return pa.system_memory_pool()
-
-
-#: the environment variable Arrow's own jemalloc (symbols prefixed ``je_arrow_``) reads its
-#: options from when it starts, as pyarrow loads
-JEMALLOC_CONF = "JE_ARROW_MALLOC_CONF"
-
-
-@functools.cache
-def free_parse_memory_at_once() -> None:
-    """Arrow's jemalloc returns the pages of freed parse buffers at once (its decay time 0)
-    rather than keeping them for reuse: the pages kept were most of what the reading added to
-    the peak beside the values it keeps (issue 40: a million episodes, 25 MiB), and
-    ``release_unused`` never gives them back (pyarrow's jemalloc purge names its arena
-    ``MALLCTL_ARENAS_ALL`` literally, which jemalloc does not know), so a large log's stayed
-    into the metrics (10M episodes: 40-56 MiB). Faulting the next range's buffers in afresh
-    costs no measurable time at a million episodes, and at 10M 0.5 million more page faults
-    (CPU 5.4-5.5 -> 6.0-6.1 s on two cores; about 19 MiB of parse buffers per 8 MiB range).
-
-    ``jemalloc_set_decay_ms`` only sets the decay of arenas made after the call, and jemalloc
-    makes its first arena as pyarrow loads, which the parse buffers freed on the main thread
-    go back to: their pages stayed (issue 40: 10-14 MiB of a million-episode run's peak, in
-    the reading and in the metrics). So when pyarrow is not loaded yet, it is loaded here with
-    jemalloc's decay 0 in `JEMALLOC_CONF` (unless the user set that variable), which is then
-    taken out of the environment again so that no process sylla starts inherits it."""
-    if "pyarrow" not in sys.modules and JEMALLOC_CONF not in os.environ:
-        os.environ[JEMALLOC_CONF] = "dirty_decay_ms:0"
-        try:
-            import pyarrow  # noqa: F401, PLC0415 - jemalloc reads its options as pyarrow loads
-        finally:
-            del os.environ[JEMALLOC_CONF]
-    import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
-
-    try:
-        pa.jemalloc_set_decay_ms(0)
-    except NotImplementedError:  # a pyarrow built without jemalloc
-        pass
-
-
-def release_parse_memory() -> None:
-    """Give back the parse buffers the pool keeps (`_pool`), once a log is read: the system
-    allocator's and mimalloc's; with pyarrow's jemalloc it frees nothing (see
-    `free_parse_memory_at_once`)."""
-    if "pyarrow" in sys.modules:  # a small log read without pyarrow has nothing to give back
-        _pool().release_unused()

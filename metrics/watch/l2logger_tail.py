@@ -27,10 +27,16 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from sylla.metrics.readers.arrow_pool import give_back
 from sylla.metrics.readers.l2logger_files import FOLDER, csv_options, natural_order
 
 from .labels import Labels, concat, constant, equals, from_arrow
 from .tail import START, Position, appended
+
+#: bytes of new rows from which an update gives its parse buffers' pages back at once
+#: (`arrow_pool`): a small update's serve the next one's parse, and what a watch keeps is
+#: bounded by one such update
+GIVE_BACK_FROM = 8 << 20
 
 
 @dataclass
@@ -49,6 +55,7 @@ class L2loggerTail:
         self.perf = perf
         self.subtype = subtype
         self.run = str(frame["run"].iloc[0])
+        self.parsed = 0  # bytes of rows the last update parsed
         self.next_exp = int(frame["exp"].iloc[-1]) + 1
         #: each worker's last experience number (its next must be larger)
         self.last = {str(w): int(e) for w, e in frame.groupby(
@@ -98,7 +105,16 @@ class L2loggerTail:
         """Each worker's appended complete rows as columns (``exp`` and ``perf`` float64
         arrays, ``task``, ``kind``, ``params``, ``worker``, ``run`` `labels.Labels`; the logged
         rows ``row_perf`` and ``nrows``), or None when the log changed in a way only the
-        reader judges."""
+        reader judges. An update of at least `GIVE_BACK_FROM` bytes gives its parse buffers'
+        pages back when it is read."""
+        self.parsed = 0
+        try:
+            return self._read()
+        finally:
+            if self.parsed >= GIVE_BACK_FROM:
+                give_back()
+
+    def _read(self) -> dict[str, dict[str, Any]] | None:
         listing: dict[str, list[Path]] = {}
         for path in self._listing():
             listing.setdefault(_worker(self.root, path), []).append(path)
@@ -135,6 +151,7 @@ class L2loggerTail:
                     if new.fresh:
                         return None  # a new file with its header only: the reader refuses that
                     continue
+                self.parsed += len(rows)
                 part = self._parse(f, worker, new.header, rows, last[worker])
                 if part is None:
                     return None
