@@ -13,7 +13,7 @@ disassembly of pyarrow 26.0.1's ``libarrow``), so a 10M-episode log's kept pages
 metrics (40-56 MiB of the peak).
 
 So sylla calls jemalloc's ``mallctl`` itself, found in ``libarrow``'s symbol table and checked
-byte for byte (`sylla.metrics.native`): pyarrow is loaded with jemalloc keeping freed pages
+byte for byte (`sylla.kit.native`): pyarrow is loaded with jemalloc keeping freed pages
 until told (decay -1) in one arena (so that the parse threads' arenas do not each keep their
 own), and `give_back` purges them once a log is read. Where that function cannot be found (a
 pyarrow built otherwise, another platform), pyarrow is loaded with decay 0 as before: freed
@@ -30,7 +30,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from ..native import Code, address_in_memory, code_in_file
+from sylla.kit.native import Code, address_in_memory, code_in_file
 
 if TYPE_CHECKING:
     import pyarrow as pa

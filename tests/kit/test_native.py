@@ -1,4 +1,4 @@
-"""`sylla.metrics.native`: a library's local function found in its ELF symbol table, and only
+"""`sylla.kit.native`: a library's local function found in its ELF symbol table, and only
 called where the bytes in memory are the file's. Checked on the real ``libarrow`` pyarrow
 loads, and on damaged copies and other files, where the answer must be None, never an
 exception (a wrong address called would be a crash)."""
@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sylla.metrics.native import Code, address_in_memory, code_in_file
+from sylla.kit.native import Code, address_in_memory, code_in_file
 from sylla.metrics.readers.arrow_pool import MALLCTL, libarrow
 
 LIB = libarrow()
