@@ -69,7 +69,7 @@ class Irregular(Exception):
 MAX_RUNS = 1 << 12
 
 
-def _runs(array: "pa.BinaryArray") -> tuple[np.ndarray, list[str]]:
+def value_runs(array: "pa.BinaryArray") -> tuple[np.ndarray, list[str]]:
     """The first row of each run of equal values in a string column read as bytes, and each
     run's value. The stream reader parses its string columns as ``binary``: dictionary-encoding
     them in the CSV parser was a third of the parse's CPU on a 10M-episode log (issue 24), and a
@@ -105,7 +105,7 @@ def _runs(array: "pa.BinaryArray") -> tuple[np.ndarray, list[str]]:
 
 def _single(array: "pa.BinaryArray", column: str) -> str:
     """The one value of a string column in a batch, or `Irregular`."""
-    _, values = _runs(array)
+    _, values = value_runs(array)
     if len(values) != 1:
         raise Irregular(f"{column} changes within a block")
     return _placeable(values[0], column)
@@ -120,9 +120,9 @@ def _placeable(value: str, column: str) -> str:
 
 
 def _coded(codes: Codes, array: "pa.BinaryArray") -> np.ndarray:
-    """Each row's code (`_runs`: the values coded in the order they first appear, as the
+    """Each row's code (`value_runs`: the values coded in the order they first appear, as the
     whole-log reader's dictionaries list them)."""
-    starts, values = _runs(array)
+    starts, values = value_runs(array)
     return codes.of_runs(starts, values, len(array))
 
 
@@ -207,7 +207,7 @@ def _ranges(file: Path, step: int | None = None) -> list[tuple[int, int]]:
 def _parse_range(file: Path, lo: int, hi: int, perf: str, subtype: bool,
                  threads: bool = True, block_size: int | None = None) -> "pa.Table":
     """Bytes ``lo .. hi`` of a block file (whole lines after its header) as an Arrow table, the
-    string columns as bytes (`csv_options`, `_runs`); ``threads``: on pyarrow's threads, else
+    string columns as bytes (`csv_options`, `value_runs`); ``threads``: on pyarrow's threads, else
     on the calling one; ``block_size``: bytes a parse block (default `PARSE_BLOCK`).
     Thread-safe: `_Ahead` parses ranges ahead of the one being reduced."""
     import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
