@@ -492,14 +492,14 @@ def test_a_syllabus_the_log_disagrees_with_is_worded_as_before(tmp_path, change)
 @given(st.lists(st.sampled_from(["", "a", "b", "ab", "ba", "abc", "Alpha_V0", "\u00e9t\u00e9"]),
                 min_size=1, max_size=40), st.integers(0, 5))
 def test_runs_finds_every_change_of_value(values, cut):
-    """`_runs` against a plain loop, on values of equal and differing lengths, whole or sliced."""
+    """`value_runs` against a plain loop, on values of equal and differing lengths, whole or sliced."""
     import pyarrow as pa
 
-    from sylla.metrics.readers.l2logger_stream import _runs
+    from sylla.metrics.readers.l2logger_stream import value_runs
 
     array = pa.array([v.encode() for v in values], pa.binary()).slice(min(cut, len(values) - 1))
     kept = values[min(cut, len(values) - 1):]
-    starts, found = _runs(array)
+    starts, found = value_runs(array)
     expected = [i for i, v in enumerate(kept) if i == 0 or v != kept[i - 1]]
     assert starts.tolist() == expected
     assert found == [kept[i] for i in expected]
@@ -508,10 +508,10 @@ def test_runs_finds_every_change_of_value(values, cut):
 def test_runs_refuses_bytes_that_are_not_utf8():
     import pyarrow as pa
 
-    from sylla.metrics.readers.l2logger_stream import Irregular, _runs
+    from sylla.metrics.readers.l2logger_stream import Irregular, value_runs
 
     with pytest.raises(Irregular, match="UTF-8"):
-        _runs(pa.array([b"ok", b"\xff\xfe"], pa.binary()))
+        value_runs(pa.array([b"ok", b"\xff\xfe"], pa.binary()))
 
 
 def test_a_log_read_after_a_large_one_spills_whatever_its_size(tmp_path, monkeypatch):
