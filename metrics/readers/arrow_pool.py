@@ -27,6 +27,7 @@ import functools
 import importlib.util
 import os
 import sys
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -105,26 +106,35 @@ def mallctl() -> "_Mallctl | None":
     return prototype(address)
 
 
-@functools.cache
+_LOADING = threading.Lock()
+_loaded = False
+
+
 def load_for_parsing() -> None:
     """Load pyarrow with the jemalloc options above (unless the user set `JEMALLOC_CONF`, or
     pyarrow is loaded already), then take the variable out of the environment again, so that
     no process sylla starts inherits it. jemalloc reads its options once, as pyarrow loads,
     and makes its first arena then: ``jemalloc_set_decay_ms`` reaches only arenas made after
-    the call, which is why the options go in before."""
-    if "pyarrow" not in sys.modules and JEMALLOC_CONF not in os.environ:
-        os.environ[JEMALLOC_CONF] = KEEP_UNTIL_PURGED if _code() else GIVE_BACK_AT_ONCE
-        try:
-            import pyarrow  # noqa: F401, PLC0415 - jemalloc reads its options as pyarrow loads
-        finally:
-            del os.environ[JEMALLOC_CONF]
-    import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
+    the call, which is why the options go in before. Once per process, under a lock: readers
+    on several threads (a Dask worker's tasks) would each set and take out the variable."""
+    global _loaded
+    with _LOADING:
+        if _loaded:
+            return
+        if "pyarrow" not in sys.modules and JEMALLOC_CONF not in os.environ:
+            os.environ[JEMALLOC_CONF] = KEEP_UNTIL_PURGED if _code() else GIVE_BACK_AT_ONCE
+            try:
+                import pyarrow  # noqa: F401, PLC0415 - jemalloc reads its options as pyarrow loads
+            finally:
+                del os.environ[JEMALLOC_CONF]
+        import pyarrow as pa  # noqa: PLC0415 - lazy: start-up, pyarrow loads only when used
 
-    if mallctl() is None:
-        try:
-            pa.jemalloc_set_decay_ms(0)  # the arenas made from now on give back at once
-        except NotImplementedError:  # a pyarrow built without jemalloc
-            pass
+        if mallctl() is None:
+            try:
+                pa.jemalloc_set_decay_ms(0)  # the arenas made from now on give back at once
+            except NotImplementedError:  # a pyarrow built without jemalloc
+                pass
+        _loaded = True
 
 
 def give_back() -> bool:

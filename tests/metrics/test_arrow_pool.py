@@ -216,3 +216,37 @@ def test_a_large_watch_update_gives_its_parse_pages_back(mallctl_found, tmp_path
     assert got["appended"] >= GIVE_BACK_FROM
     # the same update below the threshold keeps its pages for the next one
     assert got["dirty"] < (1 << 20) // 4096 < kept["dirty"]
+
+
+THREADS = """
+import os, sys, threading
+from sylla.metrics.readers import arrow_pool
+
+start = threading.Barrier(8)
+failed = []
+
+def load():
+    start.wait()
+    try:
+        arrow_pool.load_for_parsing()
+    except BaseException as exc:  # noqa: BLE001 - reported below
+        failed.append(repr(exc))
+
+threads = [threading.Thread(target=load) for _ in range(8)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print(failed, os.environ.get(arrow_pool.JEMALLOC_CONF))
+"""
+
+
+def test_readers_on_several_threads_load_pyarrow_once():
+    """Tasks of a Dask worker read logs on several threads of one process: the first one to
+    read loads pyarrow with jemalloc's options, and no other sets or takes out the variable
+    meanwhile (each did: a KeyError as the second took it out again)."""
+    inherited = {k: v for k, v in os.environ.items() if k != JEMALLOC_CONF}
+    proc = subprocess.run([sys.executable, "-c", THREADS], capture_output=True, text=True,
+                          env=inherited, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["[]", "None"]
