@@ -4,13 +4,13 @@ A log is parsed in byte ranges (`l2logger_stream`), and each range's parse buffe
 as the next range is parsed: the same few tens of megabytes, allocated and freed over and over.
 Arrow's jemalloc can either keep a freed buffer's pages for the next one or give them back at
 once. Kept, they serve the next range without a page fault; given back at once, every range's
-buffers are faulted in afresh (issue 40: a million episodes, 82k page faults against 31k, and
-0.25 s of system time against 0.09-0.13 s: 1.45x the pyarrow read floor against 1.27x). But
-kept pages outlive the reading unless something gives them back, and pyarrow's own purge,
-``MemoryPool.release_unused``, gives nothing back with jemalloc: it names its arena
-``MALLCTL_ARENAS_ALL`` literally, which jemalloc does not know (issue 40; seen in the
-disassembly of pyarrow 26.0.1's ``libarrow``), so a 10M-episode log's kept pages stayed into the
-metrics (40-56 MiB of the peak).
+buffers are faulted in afresh (issue 40: a million episodes, 82k page faults against 37k,
+0.24-0.29 s of system time against 0.15-0.16 s, 1.33-1.42x the pyarrow read floor against
+1.21-1.31x). But kept pages outlive the reading unless something gives them back, and
+pyarrow's own purge, ``MemoryPool.release_unused``, gives nothing back with jemalloc: it names
+its arena ``MALLCTL_ARENAS_ALL`` literally, which jemalloc does not know (issue 40; seen in
+the disassembly of pyarrow 26.0.1's ``libarrow``), so a 10M-episode log's kept pages stayed
+into the metrics (40-56 MiB of the peak).
 
 So sylla calls jemalloc's ``mallctl`` itself, found in ``libarrow``'s symbol table and checked
 byte for byte (`sylla.kit.native`): pyarrow is loaded with jemalloc keeping freed pages
