@@ -31,8 +31,7 @@ allocation of the main thread could reuse (issue 40: 10M episodes, one row per e
 257-289 -> 229-257 MiB, CPU unchanged; the scratch is a few hundred allocations per range). A
 smaller log (a million episodes, 85 MB) keeps glibc's dynamic thresholds and is trimmed once
 read: with the one arena, its peak fell from 170-177 to 145-154 MiB at no measurable cost in
-time. A large log keeps the glibc settings above, whose
-reuse of pages its many ranges need.
+time. A large log keeps the glibc settings above, whose reuse of pages its many ranges need.
 """
 
 from __future__ import annotations

@@ -6,16 +6,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import MetricsError
 from .arrow_pool import pool
 from .sniff import L2LOGGER_COLUMNS
-
-if TYPE_CHECKING:
-    pass
 
 STANDARD = L2LOGGER_COLUMNS
 BLOCK = 1 << 20  # bytes of input per parsed batch when a progress bar follows the reading

@@ -336,8 +336,8 @@ class _Ahead:
     ranges of `LARGE_LOG_RANGE`; else the ranges are a share of the log's ``log_bytes``
     (`SMALL_LOG_SHARE`). Either way Arrow's pool keeps a freed range's pages for the next
     range, and they all go back when the reading ends (`arrow_pool`), whether it finished or
-    stopped at an irregular block (issue 40: a million episodes, 82k -> 37k page faults, 1.45x
-    -> 1.3x the pyarrow read floor; before, the pages kept outlived the reading and stayed into
+    stopped at an irregular block (issue 40: a million episodes, 82k -> 37k page faults,
+    1.33-1.42x -> 1.21-1.31x the pyarrow read floor; before, the pages kept outlived the reading and stayed into
     the metrics: 10M episodes, 40-56 MiB of the peak)."""
 
     DEPTH = 2

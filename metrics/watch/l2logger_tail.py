@@ -213,15 +213,14 @@ class L2loggerTail:
                 if c not in ("block_type", "exp_status")):
             return None
         numbers = {c: table.column(c).to_numpy() for c in ("block_num", "exp_num", self.perf)}
-        try:
-            tasks, params = _labels(table.column("task_name")), _labels(table.column("task_params"))
-            one = [_labels(table.column(c)).values
-                   for c in ("worker_id",) + (("block_subtype",) if self.subtype else ())]
+        try:  # a column that holds one value has one run of it
+            tasks, workers = _runs(table.column("task_name")), _runs(table.column("worker_id"))
+            subtypes = _runs(table.column("block_subtype")) if self.subtype else ["wake"]
+            params = _labels(table.column("task_params"))
         except Irregular:
             return None
-        if ((numbers["block_num"] != f.block).any() or one[0] != (worker,)
-                or (self.subtype and one[1] != ("wake",))
-                or len(tasks.values) != 1 or not np.isfinite(numbers[self.perf]).all()):
+        if ((numbers["block_num"] != f.block).any() or workers != [worker] or subtypes != ["wake"]
+                or len(tasks) != 1 or not np.isfinite(numbers[self.perf]).all()):
             return None
         exp = numbers["exp_num"]
         # each row a later experience (the workers share the counter: the others' come
@@ -236,16 +235,22 @@ class L2loggerTail:
         return {"exp": exp[starts].astype(np.float64),
                 # the whole-log reader's mean of an experience's rows, in the same order
                 "perf": np.add.reduceat(values, starts) / nrows if self.rows else values,
-                "task": constant(tasks.values[0], k), "kind": constant(kind, k),
+                "task": constant(tasks[0], k), "kind": constant(kind, k),
                 "params": _at(params, starts),
                 "worker": constant(worker, k), "run": constant(self.run, k),
                 "row_perf": values, "nrows": nrows}
 
 
+def _runs(column: "pa.ChunkedArray") -> list[str]:
+    """The value of each run of equal values in a text column read as bytes
+    (`l2logger_stream.value_runs`); `Irregular` for one that changes too often or is not
+    UTF-8."""
+    return value_runs(column.combine_chunks())[1]
+
+
 def _labels(column: "pa.ChunkedArray") -> Labels:
     """A text column read as bytes, as `Labels` (its values in the order they first appear),
-    from its runs of equal values (`l2logger_stream.value_runs`); `Irregular` for one that changes
-    too often or is not UTF-8."""
+    from its runs of equal values (`_runs`)."""
     array = column.combine_chunks()
     starts, runs = value_runs(array)
     codes: dict[str, int] = {}
