@@ -62,11 +62,22 @@ def terminal(x: np.ndarray, s: float) -> float:
 
 def first_reach(x: np.ndarray, target: float, s: float) -> float:
     """The first window start at which the moving average of ``x`` reaches ``target``, or NaN."""
+    return reach_and_saturation(x, target, s)[0]
+
+
+def reach_and_saturation(x: np.ndarray, target: float,
+                         s: float) -> tuple[float, tuple[float, float]]:
+    """`first_reach` and `saturation` of ``x`` from one moving average. Where a metric asks
+    for the first, the saturation plugin asks for the second of the same rows (a later train
+    block's recovery, a task's time to learn): the moving average is the costly part of both
+    (issue 40: 1.6M of the 3.7M values averaged on the 1M-episode bench were averaged twice)."""
     if not x.size:
-        return math.nan
-    w = window_of(x.size, s)
-    hits = np.flatnonzero(rolling(x, min(w, x.size)) >= target)
-    return float(hits[0]) if hits.size else math.nan
+        return math.nan, (math.nan, math.nan)
+    avg = rolling(x, min(window_of(x.size, s), x.size))
+    top = float(avg.max())
+    hits = np.flatnonzero(avg >= target)
+    return (float(hits[0]) if hits.size else math.nan,
+            (top, float(np.flatnonzero(avg >= top)[0])))
 
 
 def _blocks(run: RunData) -> Iterable[tuple[int, str, str, str, int, int]]:
@@ -86,16 +97,42 @@ def _kept(ctx: Context, what: str, a: int, z: int, fn: Callable[[np.ndarray], T]
                         lambda: fn(ctx.run.perf[a:z]))
 
 
+def _reach_kept(ctx: Context, names: tuple[Hashable, ...], values: Callable[[], np.ndarray],
+                what: str, target: float, s: float) -> float:
+    """`first_reach` of the rows ``names`` names (``values()``: their values) under the memo
+    key ``what``, and their saturation under the key the saturation plugin asks for
+    (`reach_and_saturation`: one moving average for both)."""
+    saturation_key = ("reference", "saturation", names, s)
+
+    def both() -> float:
+        reach, sat = reach_and_saturation(values(), target, s)
+        ctx.memo.get(saturation_key, lambda: sat)
+        return reach
+
+    return ctx.memo.get(("reference", what, names, target, s), both)
+
+
 def _task_kept(ctx: Context, what: str, task: str, fn: Callable[[np.ndarray], T],
                *extra: Hashable) -> T:
     """``fn`` of a task's training episodes (`task_train_values`), from the run's memo when it
     holds it: the key names the task's training blocks' rows (`_named`: a task that grew since
     has another), ``what`` and ``extra``."""
+    return ctx.memo.get(("reference", what, _task_names(ctx, task), *extra),
+                        lambda: fn(task_train_values(ctx.run, task)))
+
+
+def _rows(run: RunData, a: int, z: int) -> np.ndarray:
+    """The values of the rows ``[a, z)`` of ``run``."""
+    return run.perf[a:z]
+
+
+def _task_names(ctx: Context, task: str) -> tuple[Hashable, ...]:
+    """The memo's names of a task's training blocks (`_named`: a task that grew since has
+    others)."""
     b = ctx.run.blocks
     sel = (column(b, "task") == task) & (column(b, "kind") == "train")
-    ranges = tuple(zip(column(b, "start")[sel].tolist(), column(b, "stop")[sel].tolist()))
-    return ctx.memo.get(("reference", what, _named(ctx, ranges), *extra),
-                        lambda: fn(task_train_values(ctx.run, task)))
+    return _named(ctx, tuple(zip(column(b, "start")[sel].tolist(),
+                                 column(b, "stop")[sel].tolist())))
 
 
 def _named(ctx: Context, ranges: tuple[tuple[int, int], ...]) -> tuple[Hashable, ...]:
@@ -123,6 +160,14 @@ def _integral_ratios(ste: list[RunData], x: np.ndarray) -> tuple[tuple[float, ..
     return tuple(ratios), int(x.size)
 
 
+def _train_size(run: RunData) -> int:
+    """How many training episodes an STE run has: `ste_train_values`' length, counted
+    without gathering them."""
+    b = run.blocks
+    sel = column(b, "kind") == "train"
+    return int((column(b, "stop")[sel] - column(b, "start")[sel]).sum())
+
+
 def _mean(x: np.ndarray) -> float:
     return float(np.mean(x))
 
@@ -141,15 +186,32 @@ def _ste_mean(ctx: Context, task: str, fn: Callable[[np.ndarray], float], what: 
     """The mean of ``fn`` over the task's STE runs' training values (NaNs left out), from the
     run's memo when it holds it: the key names the STE runs' values (`Memo.data_key`: they
     are read once and never written), ``what`` and ``extra`` (every other input of ``fn``)."""
+    return _ste_means(ctx, task, lambda v: (fn(v),), what, *extra)[0]
+
+
+def _ste_saturation(ctx: Context, task: str, s: float) -> tuple[float, float]:
+    """The mean saturation value and the mean time to saturation of the task's STE runs
+    (`_ste_means`): one moving average of each run for both."""
+    sat, time = _ste_means(ctx, task, functools.partial(saturation, s=s), "saturation", s)
+    return sat, time
+
+
+def _ste_means(ctx: Context, task: str, fn: Callable[[np.ndarray], tuple[float, ...]],
+               what: str, *extra: Hashable) -> tuple[float, ...]:
+    """`_ste_mean` of each of the values ``fn`` gives (a tuple of them), each mean leaving
+    out its own NaNs."""
     runs = ctx.ste.get(task, [])
     key = ("reference", "ste", what, tuple(ctx.memo.data_key(r.perf) for r in runs), *extra)
 
-    def mean() -> float:
-        vals = [fn(ste_train_values(r)) for r in runs]
-        vals = [v for v in vals if not math.isnan(v)]
-        return float(np.mean(vals)) if vals else math.nan
+    def means() -> tuple[float, ...]:
+        per_run = [fn(ste_train_values(r)) for r in runs]
+        out = []
+        for k in range(len(per_run[0]) if per_run else 1):
+            vals = [v[k] for v in per_run if not math.isnan(v[k])]
+            out.append(float(np.mean(vals)) if vals else math.nan)
+        return tuple(out)
 
-    return ctx.memo.get(key, mean)
+    return ctx.memo.get(key, means)
 
 
 class Saturation:
@@ -222,8 +284,9 @@ class Recovery:
             if kind != "train":
                 continue
             if task in previous:
-                reach = functools.partial(first_reach, target=previous[task], s=s)
-                value = _kept(ctx, "first_reach", a, z, reach, previous[task], s)
+                value = _reach_kept(ctx, _named(ctx, ((a, z),)),
+                                    functools.partial(_rows, ctx.run, a, z), "first_reach",
+                                    previous[task], s)
                 if math.isnan(value):
                     never.setdefault(task, []).append(block)
                 out.append(row("recovery_time", value, task, block, phase))
@@ -332,12 +395,11 @@ class SteComparison:
                 ctx.warn(f"ste_comparison: no single-task-expert data for task {t}")
                 continue
             sat, time = _task_kept(ctx, "saturation", t, functools.partial(saturation, s=s), s)
-            ste_sat = _ste_mean(ctx, t, lambda v: saturation(v, s)[0], "saturation", s)
-            ste_time = _ste_mean(ctx, t, lambda v: saturation(v, s)[1], "time", s)
+            ste_sat, ste_time = _ste_saturation(ctx, t, s)
             ratios, size = _task_kept(ctx, "integral ratios", t, functools.partial(
                 _integral_ratios, ctx.ste.get(t, [])), tuple(
                     ctx.memo.data_key(r.perf) for r in ctx.ste.get(t, [])))
-            if any(ste_train_values(r).size != size for r in ctx.ste.get(t, [])):
+            if any(_train_size(r) != size for r in ctx.ste.get(t, [])):
                 ctx.warn(f"ste_comparison: task {t}: learner and expert curves differ in length; "
                          "the integral ratio compares their first min(n) episodes")
             values = {
@@ -388,9 +450,9 @@ class ForwardTransfer:
                 value = float(np.mean(first[:w])) - expert
                 out.append(row("forward_transfer", value, t))
                 ft.append(value)
-            target = _ste_mean(ctx, t, lambda v: saturation(v, s)[0], "saturation", s)
-            time = _task_kept(ctx, "first reach", t, functools.partial(
-                first_reach, target=target, s=s), target, s)
+            target = _ste_saturation(ctx, t, s)[0]
+            time = _reach_kept(ctx, _task_names(ctx, t), functools.partial(
+                task_train_values, run, t), "first reach", target, s)
             if math.isnan(time):
                 ctx.warn(f"time_to_learn: task {t} never reached the expert's saturation value")
             out.append(row("time_to_learn", time, t))

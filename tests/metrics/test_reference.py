@@ -166,3 +166,42 @@ def test_recovery_time_counts_the_blocks_that_never_recover_in_one_warning():
     warnings = [w for w in ctx.warnings if w.startswith("recovery_time")]
     assert len(warnings) == 1 and "2 of 3 later train blocks" in warnings[0], warnings
     assert "averages the 1 that did" in warnings[0]
+
+
+def test_each_moving_average_is_taken_once_per_computation(tmp_path, monkeypatch):
+    """Recovery and time to learn ask for the first window reaching a target in rows whose
+    saturation the saturation plugin and the STE comparison ask for too; the expert runs'
+    saturation value and time are one computation. One moving average serves all of them
+    (`reach_and_saturation`): no rows are averaged twice with the same window, and the values
+    are those of the plain functions."""
+    import hashlib
+
+    from sylla.metrics.plugins import reference
+    from sylla.metrics.synth import alternating_plan, write_l2logger
+
+    log = write_l2logger(tmp_path / "log", alternating_plan(["a", "b"], 60, 10, cycles=2), seed=5)
+    for i, t in enumerate(("a", "b")):
+        write_l2logger(tmp_path / "ste" / f"ste_{t}", [("train", [(t, 80)])], seed=9 + i)
+    seen: list[tuple[str, int]] = []
+    real = reference.rolling
+
+    def counted(x, w):
+        seen.append((hashlib.sha1(x.tobytes()).hexdigest(), w))
+        return real(x, w)
+
+    monkeypatch.setattr(reference, "rolling", counted)
+    r = compute_metrics(log, ste=[tmp_path / "ste"], progress=False)
+    assert len(seen) > 10 and len(set(seen)) == len(seen)
+    assert not math.isnan(value(r, "recovery_time", "a")) or any(
+        "never regained" in w for w in r.warnings)
+    run = r.runs[0]
+    first, second = [i for i, (t, k) in enumerate(zip(run.blocks.task, run.blocks.kind))
+                     if t == "a" and k == "train"]
+    rows = [run.perf[int(run.blocks.start[i]):int(run.blocks.stop[i])] for i in (first, second)]
+    previous = saturation(rows[0], 0.1)[0]
+    reach, sat = reference.reach_and_saturation(rows[1], previous, 0.1)
+    assert sat == saturation(rows[1], 0.1)
+    assert reach == first_reach(rows[1], previous, 0.1) or math.isnan(reach)
+    assert value(r, "saturation_value", "a", int(run.blocks.block[second])) == sat[0]
+    assert value(r, "recovery_time", "a", int(run.blocks.block[second])) == reach or math.isnan(
+        reach)
