@@ -26,6 +26,7 @@ import json
 import os
 import re
 
+from sylla.grammar.syllabus import SUFFIXES
 from sylla.grammar.syllabus.decode import utf16_without_bom
 
 _DIRECTIVE = re.compile(r'(?<!\\)"\$(?:phase|repeat|episode|dataset|info)"\s*:')
@@ -81,10 +82,6 @@ def is_syllabus(data: bytes | str, *, force: bool = False) -> bool:
         # file is rare enough to accept. The linter then says what is wrong with the text.
         return True
     return isinstance(value, dict) and isinstance(value.get("instructions"), list)
-
-
-#: the suffixes a syllabus file has (the language server and the hook look at the same ones)
-SUFFIXES = (".json", ".jsonc")
 
 
 def is_syllabus_file(path: str | os.PathLike[str]) -> bool:
