@@ -186,27 +186,27 @@ def _ste_mean(ctx: Context, task: str, fn: Callable[[np.ndarray], float], what: 
     """The mean of ``fn`` over the task's STE runs' training values (NaNs left out), from the
     run's memo when it holds it: the key names the STE runs' values (`Memo.data_key`: they
     are read once and never written), ``what`` and ``extra`` (every other input of ``fn``)."""
-    return _ste_means(ctx, task, lambda v: (fn(v),), what, *extra)[0]
+    return _ste_means(ctx, task, lambda v: (fn(v),), 1, what, *extra)[0]
 
 
 def _ste_saturation(ctx: Context, task: str, s: float) -> tuple[float, float]:
     """The mean saturation value and the mean time to saturation of the task's STE runs
     (`_ste_means`): one moving average of each run for both."""
-    sat, time = _ste_means(ctx, task, functools.partial(saturation, s=s), "saturation", s)
+    sat, time = _ste_means(ctx, task, functools.partial(saturation, s=s), 2, "saturation", s)
     return sat, time
 
 
 def _ste_means(ctx: Context, task: str, fn: Callable[[np.ndarray], tuple[float, ...]],
-               what: str, *extra: Hashable) -> tuple[float, ...]:
-    """`_ste_mean` of each of the values ``fn`` gives (a tuple of them), each mean leaving
-    out its own NaNs."""
+               width: int, what: str, *extra: Hashable) -> tuple[float, ...]:
+    """`_ste_mean` of each of the ``width`` values ``fn`` gives (a tuple of them), each mean
+    leaving out its own NaNs (all NaN for a task without STE runs)."""
     runs = ctx.ste.get(task, [])
     key = ("reference", "ste", what, tuple(ctx.memo.data_key(r.perf) for r in runs), *extra)
 
     def means() -> tuple[float, ...]:
         per_run = [fn(ste_train_values(r)) for r in runs]
         out = []
-        for k in range(len(per_run[0]) if per_run else 1):
+        for k in range(width):
             vals = [v[k] for v in per_run if not math.isnan(v[k])]
             out.append(float(np.mean(vals)) if vals else math.nan)
         return tuple(out)

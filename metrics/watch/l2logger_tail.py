@@ -216,7 +216,7 @@ class L2loggerTail:
         try:  # a column that holds one value has one run of it
             tasks, workers = _runs(table.column("task_name")), _runs(table.column("worker_id"))
             subtypes = _runs(table.column("block_subtype")) if self.subtype else ["wake"]
-            params = _labels(table.column("task_params"))
+            params = value_runs(table.column("task_params").combine_chunks())
         except Irregular:
             return None
         if ((numbers["block_num"] != f.block).any() or workers != [worker] or subtypes != ["wake"]
@@ -236,7 +236,7 @@ class L2loggerTail:
                 # the whole-log reader's mean of an experience's rows, in the same order
                 "perf": np.add.reduceat(values, starts) / nrows if self.rows else values,
                 "task": constant(tasks[0], k), "kind": constant(kind, k),
-                "params": _at(params, starts),
+                "params": _labels_at(params, starts),
                 "worker": constant(worker, k), "run": constant(self.run, k),
                 "row_perf": values, "nrows": nrows}
 
@@ -248,18 +248,14 @@ def _runs(column: "pa.ChunkedArray") -> list[str]:
     return value_runs(column.combine_chunks())[1]
 
 
-def _labels(column: "pa.ChunkedArray") -> Labels:
-    """A text column read as bytes, as `Labels` (its values in the order they first appear),
-    from its runs of equal values (`_runs`)."""
-    array = column.combine_chunks()
-    starts, runs = value_runs(array)
+def _labels_at(runs: tuple[np.ndarray, list[str]], rows: np.ndarray) -> Labels:
+    """The values of a text column at ``rows`` (ascending), as `Labels` (the values in the
+    order they first appear), from its runs of equal values (`value_runs`: each run's first
+    row and value): each row's run is looked up, no code is made for the other rows."""
+    starts, values = runs
     codes: dict[str, int] = {}
-    of_run = np.array([codes.setdefault(v, len(codes)) for v in runs], dtype=np.int64)
-    return Labels(np.repeat(of_run, np.diff(np.r_[starts, len(array)])), tuple(codes))
-
-
-def _at(values: Labels, rows: np.ndarray) -> Labels:
-    return Labels(values.codes[rows], values.values)
+    of_run = np.array([codes.setdefault(v, len(codes)) for v in values], dtype=np.int64)
+    return Labels(of_run[np.searchsorted(starts, rows, side="right") - 1], tuple(codes))
 
 
 def _worker(root: Path, path: Path) -> str:
