@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 from .data import Columns, EpisodeLog, RunData, column, variant_base, with_frames
 from .errors import EXIT_USAGE, MetricsError
 from .memo import NO_MEMO, Memo, RunMemo
-from .memory import trim
+from .memory import reads_together, trim
 from .progress import Progress
 from .readers import read_log, reader_for
 from .registry import Context, Metric, load_plugins, optional, resolve_params
@@ -196,25 +196,27 @@ def compute_metrics(
     values = resolve_params(all_plugins, params or {})
     model = _model(syllabus)
     agnostic = values.get("variant_mode") == "agnostic"
-    episode_log = log if isinstance(log, EpisodeLog) else read_log(
-        log, perf, log_format, progress, allow_partial=allow_partial, duplicates=duplicates,
-        options=values, stream=not agnostic)
-    model, all_plugins = _joined(episode_log, model, all_plugins, bool(wanted), agnostic)
-    warnings: list[str]
-    if episode_log.runs is not None and model is None:
-        runs, warnings = episode_log.runs, []  # what `align` returns for them
-    else:
-        from .align import align  # noqa: PLC0415 - lazy: loads only for logs that need aligning with a syllabus
+    # the log, then its expert runs: each reading's freed memory serves the next (`reads_together`)
+    with reads_together():
+        episode_log = log if isinstance(log, EpisodeLog) else read_log(
+            log, perf, log_format, progress, allow_partial=allow_partial, duplicates=duplicates,
+            options=values, stream=not agnostic)
+        model, all_plugins = _joined(episode_log, model, all_plugins, bool(wanted), agnostic)
+        warnings: list[str]
+        if episode_log.runs is not None and model is None:
+            runs, warnings = episode_log.runs, []  # what `align` returns for them
+        else:
+            from .align import align  # noqa: PLC0415 - lazy: loads only for logs that need aligning with a syllabus
 
-        runs, warnings = align(episode_log, model, allow_partial)
-    warnings[:0] = episode_log.warnings
-    log_perf = episode_log.perf
-    del episode_log  # the aligned runs hold what the metrics need; free the per-episode table
-    if ste_store is not None or not all(optional(p, "reads_columns") for p in all_plugins):
-        for run in runs:  # a pandas-free block table, for code that reads DataFrames
-            with_frames(run)
-    ste_data = _expert_runs(ste if isinstance(ste, Mapping) else list(ste), runs, perf, values, agnostic, ste_store, ste_store_format,
-                            log_perf)
+            runs, warnings = align(episode_log, model, allow_partial)
+        warnings[:0] = episode_log.warnings
+        log_perf = episode_log.perf
+        del episode_log  # the aligned runs hold what the metrics need; free the per-episode table
+        if ste_store is not None or not all(optional(p, "reads_columns") for p in all_plugins):
+            for run in runs:  # a pandas-free block table, for code that reads DataFrames
+                with_frames(run)
+        ste_data = _expert_runs(ste if isinstance(ste, Mapping) else list(ste), runs, perf,
+                                values, agnostic, ste_store, ste_store_format, log_perf)
     records, details = _computed(runs, ste_data, values, all_plugins, warnings, progress, memo)
     return MetricsResult(records=records, warnings=warnings, runs=runs, ste=ste_data,
                          params=values, plugins=all_plugins, details=details, perf=log_perf)

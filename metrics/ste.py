@@ -17,6 +17,7 @@ import numpy as np
 
 from .data import Columns, RunData, as_frame, column, variant_base
 from .errors import EXIT_USAGE, MetricsError
+from .memory import reads_together
 from .readers import read_log
 from .readers.l2logger_files import natural_order
 from .readers.sniff import is_l2logger, is_learnkit, kind_of
@@ -57,7 +58,13 @@ def _runs_in(path: Path) -> list[Path]:
 
 
 def load_ste(paths: list[str | Path], perf: str | None = None) -> dict[str, list[RunData]]:
-    """Task name -> STE runs, in the order given."""
+    """Task name -> STE runs, in the order given; read one after another, each reading's freed
+    memory serving the next (`sylla.metrics.memory.reads_together`)."""
+    with reads_together():
+        return _loaded(paths, perf)
+
+
+def _loaded(paths: list[str | Path], perf: str | None) -> dict[str, list[RunData]]:
     out: dict[str, list[RunData]] = {}
     for given in paths:
         for path in _runs_in(Path(given)):

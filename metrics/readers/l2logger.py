@@ -17,6 +17,7 @@ import numpy as np
 
 from ..data import EpisodeLog
 from ..errors import EXIT_USAGE, MetricsError
+from ..memory import after_reads
 from ..progress import Progress
 from .arrow_pool import give_back
 from .codes import Codes
@@ -202,7 +203,7 @@ def _gather(files: list[Path], sizes: list[int], perf: str, subtype: bool,
                 bar.estimate(rows, read)
                 bar.advance(read)
     finally:
-        give_back()  # the freed parse buffers' pages (`arrow_pool`)
+        after_reads(give_back)  # the freed parse buffers' pages (`arrow_pool`)
     arrays: dict[str, np.ndarray] = {}
     for c in list(cols):
         parts = cols.pop(c)

@@ -34,7 +34,7 @@ import numpy as np
 from ..cores import cores
 from ..data import Columns, EpisodeLog, RunData, StreamedWorkers, regime_columns
 from ..errors import MetricsError
-from ..memory import for_log_of, reading
+from ..memory import after_reads, for_log_of, reading
 from ..numbering import Consecutive
 from ..progress import Progress
 from ..spill import SpillArray
@@ -405,7 +405,7 @@ class _Ahead:
         if self.pool is not None:  # an irregular log stops early: drop the parses ahead
             self.pool.shutdown(wait=True, cancel_futures=True)
         self.queue.clear()
-        give_back()
+        after_reads(give_back)
 
 
 #: bytes of block files from which the per-experience and per-row values are spilled to files

@@ -131,3 +131,101 @@ def test_reading_a_log_takes_no_arena_of_its_own(tmp_path):
     assert proc.returncode == 0, proc.stderr
     before, after = map(int, proc.stdout.split())
     assert after == before
+
+
+def test_reads_together_puts_each_give_back_off_to_its_end_once():
+    """`after_reads` inside `reads_together`: each release once, at the outermost block's end,
+    in the order first asked for; even when the block ends with an error. Outside: at once."""
+    from sylla.metrics import memory
+
+    done: list[str] = []
+
+    def heap() -> None:
+        done.append("heap")
+
+    def pool() -> None:
+        done.append("pool")
+
+    memory.after_reads(heap)
+    assert done == ["heap"]
+    done.clear()
+    with pytest.raises(RuntimeError):
+        with memory.reads_together():
+            memory.after_reads(pool)
+            with memory.reads_together():
+                memory.after_reads(heap)
+                memory.after_reads(pool)
+            assert done == []  # the inner block's end is not the last reading's
+            memory.after_reads(heap)
+            raise RuntimeError("a log that cannot be read")
+    assert done == ["pool", "heap"]
+    done.clear()
+    memory.after_reads(pool)  # nothing left held
+    assert done == ["pool"]
+
+
+def _expert_logs(folder) -> tuple[str, str]:
+    from sylla.metrics.synth import alternating_plan, write_l2logger
+
+    tasks = ["a_v0", "b_v0", "c_v0"]
+    log = write_l2logger(folder / "ll", alternating_plan(tasks, 20_000, 2_000, cycles=2), seed=1)
+    for k, task in enumerate(tasks):
+        write_l2logger(folder / "ste" / f"ste_{task}_run1", [("train", [(task, 20_000)])],
+                       seed=10 + k)
+    return str(log), str(folder / "ste")
+
+
+CHAIN = """
+import contextlib, json, resource, sys
+from sylla.metrics import result, ste
+from tests.metrics.test_arrow_pool import HELPERS
+exec(HELPERS)
+
+if sys.argv[3] == "apart":  # each reading gives its memory back as it ends (sylla before)
+    result.reads_together = ste.reads_together = contextlib.nullcontext
+reads = []
+real = ste.read_log
+
+def observed(*args, **kwargs):
+    dirty_before, before = dirty(), faults()
+    log = real(*args, **kwargs)
+    reads.append(dict(dirty_before=dirty_before, faults=faults() - before))
+    return log
+
+ste.read_log = observed
+computed = result.compute_metrics(sys.argv[1], ste=[sys.argv[2]], progress=False)
+print(json.dumps(dict(reads=reads, dirty_at_end=dirty(), records=len(computed.records))))
+"""
+
+
+def test_expert_runs_reuse_the_memory_the_log_freed(tmp_path):
+    """`compute_metrics` reads a run's log, then its expert runs, inside `reads_together`:
+    the first expert run's parse finds the log's freed parse pages kept (Arrow's jemalloc
+    counts them), so the expert runs fault in fewer pages than when every reading gives its
+    memory back as it ends; and once the reading is over, nothing kept is left."""
+    from sylla.metrics.readers.arrow_pool import _code
+
+    if _code() is None:
+        pytest.skip("this pyarrow's libarrow names no jemalloc mallctl in its symbol table: "
+                    "its freed pages cannot be counted")
+    log, experts = _expert_logs(tmp_path)
+    inherited = {k: v for k, v in os.environ.items()
+                 if not k.startswith("MALLOC_") and k != "JE_ARROW_MALLOC_CONF"}
+
+    def run(mode: str) -> dict:
+        proc = subprocess.run([sys.executable, "-c", CHAIN, log, experts, mode],
+                              capture_output=True, text=True, env=inherited, timeout=300,
+                              cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout)
+
+    together, apart = run("together"), run("apart")
+    assert len(together["reads"]) == len(apart["reads"]) == 3
+    assert together["records"] == apart["records"] > 0
+    page = 4096
+    assert together["reads"][0]["dirty_before"] > (4 << 20) // page  # at least a range's buffers
+    assert apart["reads"][0]["dirty_before"] < (1 << 20) // page
+    faults_together = sum(r["faults"] for r in together["reads"])
+    faults_apart = sum(r["faults"] for r in apart["reads"])
+    assert faults_together < 0.7 * faults_apart, (faults_together, faults_apart)
+    assert together["dirty_at_end"] < (1 << 20) // page
