@@ -1,0 +1,186 @@
+"""The mirror of a growing run (`sylla.metrics.watch.mirror`): what it lists and what it reads
+again. Files and folders are given old timestamps (``os.utime``) where a test needs the mirror
+to trust them, and the mirror's clock is set where it must not, so nothing here depends on how
+fast the machine runs."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sylla.metrics.watch import mirror as mirror_module
+from sylla.metrics.watch.mirror import COARSE_NS, FINE_NS, Mirror, settled
+
+OLD_NS = time.time_ns() - 60 * 1_000_000_000  # a minute ago: settled on any file system
+
+
+def _walked(source: Path) -> list[Path]:
+    """The listing as `os.walk` gives it (what the mirror listed before it kept its listing)."""
+    found: list[Path] = []
+    for folder, dirs, files in os.walk(source):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found.extend(Path(folder) / f for f in sorted(files) if not f.startswith("."))
+    return found
+
+
+def _age(root: Path) -> None:
+    """Every file and folder under ``root`` (and ``root``) last changed a minute ago."""
+    for folder, _, files in os.walk(root):
+        for name in files:
+            os.utime(Path(folder) / name, ns=(OLD_NS, OLD_NS), follow_symlinks=False)
+        os.utime(folder, ns=(OLD_NS, OLD_NS))
+
+
+NAMES = st.sampled_from(["a", "b", "B", ".hidden", "10-train", "2-test", "data-log.tsv",
+                         "logger_info.json", "x y"])
+#: a tree: each name a file (None), a subtree (dict), or a symlink to the first folder ("link")
+TREES = st.recursive(st.none() | st.just("link"),
+                     lambda sub: st.dictionaries(NAMES, sub, max_size=4), max_leaves=12)
+
+
+def _build(folder: Path, tree: object, target: Path) -> None:
+    if not isinstance(tree, dict):
+        return
+    for name, sub in tree.items():
+        path = folder / name
+        if sub is None:
+            path.write_bytes(b"row\n")
+        elif sub == "link":
+            path.symlink_to(target, target_is_directory=True)
+        else:
+            path.mkdir()
+            _build(path, sub, target)
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(tree=TREES)
+def test_the_listing_is_os_walks(tmp_path_factory, tree):
+    """Top down, names sorted, hidden names skipped, symlinked folders not entered (a symlink
+    to a folder is no file either)."""
+    source = tmp_path_factory.mktemp("tree")
+    (source / "real").mkdir()
+    (source / "real" / "inside.tsv").write_bytes(b"row\n")
+    _build(source, tree if isinstance(tree, dict) else {}, source / "real")
+    with Mirror(source) as mirror:
+        assert mirror.sources() == _walked(source)
+
+
+def _reads(monkeypatch) -> list[Path]:
+    """The files the mirror reads, in order (the real `appended`, observed)."""
+    read: list[Path] = []
+    real = mirror_module.appended
+
+    def observed(path, *args, **kwargs):
+        read.append(Path(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(mirror_module, "appended", observed)
+    return read
+
+
+def _run(tmp_path: Path) -> Path:
+    run = tmp_path / "run"
+    for block in ("0-train", "1-test", "2-train"):
+        (run / "worker-default" / block).mkdir(parents=True)
+        (run / "worker-default" / block / "data-log.tsv").write_bytes(b"head\nrow 1\n")
+    (run / "logger_info.json").write_text('{"metrics_columns": ["reward"]}')
+    return run
+
+
+def test_files_unchanged_since_they_were_read_are_not_read_again(tmp_path, monkeypatch):
+    run = _run(tmp_path)
+    _age(run)
+    read = _reads(monkeypatch)
+    with Mirror(run) as mirror:
+        assert mirror.sync()
+        assert len(read) == 3
+        read.clear()
+        growing = run / "worker-default" / "2-train" / "data-log.tsv"
+        with open(growing, "ab") as handle:
+            handle.write(b"row 2\n")
+        assert mirror.sync()
+        assert read == [growing]  # the finished blocks were not opened
+        assert (mirror.path / growing.relative_to(run)).read_bytes() == b"head\nrow 1\nrow 2\n"
+        read.clear()
+        mirror.clock = lambda: os.stat(growing).st_mtime_ns  # read in the tick it was stamped
+        assert not mirror.sync()
+        assert read == [growing]  # not settled: read again however it looks
+        read.clear()
+        assert not mirror.sync()
+        assert read == [growing]  # still not: its stamp is the one it had when read
+
+
+def test_a_change_that_leaves_a_recent_stamp_as_it_was_is_seen(tmp_path, monkeypatch):
+    """A rewrite in place within one tick of the file system's clock keeps the size and the
+    modification time: a file read in the tick it was stamped is read again."""
+    run = _run(tmp_path)
+    _age(run)
+    data = run / "worker-default" / "0-train" / "data-log.tsv"
+    with Mirror(run) as mirror:
+        before = os.stat(data)
+        mirror.clock = lambda: before.st_mtime_ns
+        mirror.sync()
+        with open(data, "r+b") as handle:
+            handle.write(b"HEAD\nROW 1\n")  # same size
+        os.utime(data, ns=(before.st_atime_ns, before.st_mtime_ns))  # same tick
+        assert mirror.sync()
+        assert (mirror.path / data.relative_to(run)).read_bytes() == b"HEAD\nROW 1\n"
+        assert mirror.generation == 1  # copied again from its start
+
+
+def test_a_file_added_to_an_old_folder_is_listed(tmp_path, monkeypatch):
+    run = _run(tmp_path)
+    _age(run)
+    with Mirror(run) as mirror:
+        mirror.sync()
+        new = run / "worker-default" / "3-test" / "data-log.tsv"
+        new.parent.mkdir()
+        new.write_bytes(b"head\nrow 1\n")
+        assert mirror.sync()
+        assert new in mirror.sources()
+        assert (mirror.path / new.relative_to(run)).exists()
+
+
+def test_a_folder_changed_within_one_tick_is_listed_again(tmp_path):
+    """A file added to a recently changed folder, with the folder's timestamp left as it was
+    (the same tick of the file system's clock), is listed all the same."""
+    run = _run(tmp_path)
+    _age(run)
+    folder = run / "worker-default" / "2-train"
+    with Mirror(run) as mirror:
+        stamp = os.stat(folder)
+        mirror.clock = lambda: stamp.st_mtime_ns
+        mirror.sync()
+        (folder / "late.tsv").write_bytes(b"row\n")
+        os.utime(folder, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+        assert folder / "late.tsv" in mirror.sources()
+
+
+def test_a_removed_file_leaves_the_mirror(tmp_path):
+    run = _run(tmp_path)
+    _age(run)
+    gone = run / "worker-default" / "1-test" / "data-log.tsv"
+    with Mirror(run) as mirror:
+        mirror.sync()
+        generation = mirror.generation
+        gone.unlink()
+        assert mirror.sync()
+        assert not (mirror.path / gone.relative_to(run)).exists()
+        assert mirror.generation == generation + 1
+        assert gone not in mirror.sources()
+
+
+def test_a_stamp_settles_after_its_file_systems_resolution():
+    fine = 1_700_000_000_123_456_789
+    assert not settled(fine, fine + FINE_NS)
+    assert settled(fine, fine + FINE_NS + 1)
+    whole = 1_700_000_000_000_000_000  # a file system that stamps in seconds (FAT: in two)
+    assert not settled(whole, whole + FINE_NS + 1)
+    assert not settled(whole, whole + COARSE_NS)
+    assert settled(whole, whole + COARSE_NS + 1)
+    assert not settled(fine, fine - 1)  # a stamp ahead of the clock (another machine's)
