@@ -98,7 +98,7 @@ class Incremental:
         if log.format == "l2logger":
             assert isinstance(log.frame, pd.DataFrame)
             subtype = str(read_info(self.path).get("log_format_version", "1.0")) == "1.1"
-            self.tail = L2loggerTail(self.path, log.frame, log.perf, subtype)
+            self.tail = L2loggerTail(self.path, log.frame, log.perf, subtype, mirror)
         else:
             read = appended(self.path, header=True)
             self.position = read.position

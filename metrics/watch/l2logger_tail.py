@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -34,10 +34,14 @@ from sylla.metrics.readers.l2logger_stream import Irregular, value_runs
 from .labels import Labels, concat, constant
 from .tail import START, Position, appended
 
+if TYPE_CHECKING:
+    from .mirror import Mirror
+
 #: bytes of new rows from which an update gives its parse buffers' pages back at once
 #: (`arrow_pool`): a small update's serve the next one's parse, and what a watch keeps is
 #: bounded by one such update
 GIVE_BACK_FROM = 8 << 20
+DATA = "data-log.tsv"  # an l2logger block folder's data file
 
 
 @dataclass
@@ -51,8 +55,16 @@ class _File:
 class L2loggerTail:
     """What has been read of a followed l2logger log, and the rows appended since."""
 
-    def __init__(self, root: Path, frame: pd.DataFrame, perf: str, subtype: bool) -> None:
+    def __init__(self, root: Path, frame: pd.DataFrame, perf: str, subtype: bool,
+                 mirror: "Mirror | None" = None) -> None:
         self.root = root
+        #: the mirror ``root`` is the folder of, whose record of its files lists them
+        self.mirror = mirror
+        self._layout = -1
+        self._sorted: list[Path] = []
+        self._grouped: tuple[list[Path], dict[str, list[Path]]] | None = None
+        #: the parse options of a data file, by its header line and block type
+        self._options: dict[tuple[bytes, str], dict[str, Any]] = {}
         self.perf = perf
         self.subtype = subtype
         self.run = str(frame["run"].iloc[0])
@@ -79,7 +91,24 @@ class L2loggerTail:
                       by_file.get(index)))
 
     def _listing(self) -> list[Path]:
-        return sorted(self.root.rglob("data-log.tsv"), key=natural_order)  # the whole-log reader's order
+        """The log's data files in the whole-log reader's order: from the mirror's record of
+        its files when the tail follows a mirror, sorted again only when a file came or went."""
+        if self.mirror is None:
+            return sorted(self.root.rglob(DATA), key=natural_order)
+        if self._layout != self.mirror.layout:
+            self._sorted = sorted(self.mirror.mirrored(DATA), key=natural_order)
+            self._layout = self.mirror.layout
+        return self._sorted
+
+    def _by_worker(self) -> dict[str, list[Path]]:
+        """`_listing` by worker (not to be changed: kept while the listing is the same)."""
+        paths = self._listing()
+        if self._grouped is None or self._grouped[0] is not paths:
+            grouped: dict[str, list[Path]] = {}
+            for path in paths:
+                grouped.setdefault(_worker(self.root, path), []).append(path)
+            self._grouped = (paths, grouped)
+        return self._grouped[1]
 
     @classmethod
     def fits(cls, frame: Any, root: Path) -> bool:
@@ -94,7 +123,7 @@ class L2loggerTail:
         exp = frame["exp"].to_numpy()
         if not np.array_equal(exp, np.arange(len(exp))):
             return False
-        files = sorted(root.rglob("data-log.tsv"), key=natural_order)
+        files = sorted(root.rglob(DATA), key=natural_order)
         named = np.array([_worker(root, f) for f in files], dtype=object)
         if not (named[frame["file"].to_numpy()] == frame["worker"].astype(str).to_numpy()).all():
             return False
@@ -116,9 +145,7 @@ class L2loggerTail:
                 give_back()
 
     def _read(self) -> dict[str, dict[str, Any]] | None:
-        listing: dict[str, list[Path]] = {}
-        for path in self._listing():
-            listing.setdefault(_worker(self.root, path), []).append(path)
+        listing = self._by_worker()
         if set(listing) != set(self.files):
             return None  # a new worker, or one gone
         plans: list[tuple[str, list[_File]]] = []
@@ -200,9 +227,12 @@ class L2loggerTail:
         assert folder is not None  # checked by `read`
         kind = folder.group(2)
         try:
-            options = csv_options(f.path, self.perf, self.subtype, kind=kind)
-            options["read_options"] = pacsv.ReadOptions(
-                use_threads=False, column_names=head.decode().rstrip("\r\n").split("\t"))
+            options = self._options.get((head, kind))
+            if options is None:  # the header checked once for each header and block type
+                options = csv_options(f.path, self.perf, self.subtype, kind=kind)
+                options["read_options"] = pacsv.ReadOptions(
+                    use_threads=False, column_names=head.decode().rstrip("\r\n").split("\t"))
+                self._options[head, kind] = options
             table = pacsv.read_csv(pa.py_buffer(data), **options)
         except Exception:  # noqa: BLE001 - any parse failure: the reader words it
             return None

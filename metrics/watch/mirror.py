@@ -30,6 +30,7 @@ import os
 import shutil
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -59,10 +60,12 @@ class Mirror:
         self._json: dict[Path, bytes] = {}
         #: each file's stat when it was last read in full, if old enough to be trusted
         self._stamps: dict[Path, Stamp] = {}
-        #: the source's files as last listed, and each folder's inode and modification time
-        #: then (None: list again at the next sync)
-        self._listing: list[Path] = []
-        self._folders: dict[Path, tuple[int, int]] | None = None
+        #: each folder of the source as last listed (`sources`)
+        self._folders: dict[Path, _Folder] = {}
+        #: the mirrored files that exist (the readers' view), and a count bumped whenever
+        #: one is added or removed (`mirrored`)
+        self._present: set[Path] = set()
+        self.layout = 0
         #: the wall clock stamps are compared with (`settled`; a test may drive its own)
         self.clock: Callable[[], int] = time.time_ns
         #: bumped whenever a mirrored file is copied again from the start or removed: what was
@@ -88,59 +91,38 @@ class Mirror:
 
     def sources(self) -> list[Path]:
         """Regular files of the source, in a stable order (hidden files skipped: editors'
-        swap files and the like are no part of a run)."""
+        swap files and the like are no part of a run), as `os.walk` lists them (top down,
+        names sorted, no symlinked folder entered, a folder that cannot be listed skipped).
+
+        Each folder's listing is kept with its inode and modification time, taken before it
+        was listed, and listed again only when either changed, or when it was stamped too
+        recently to be trusted (`settled`): a run that adds a block folder has that folder
+        and its parent listed, not the hundreds of others."""
         if self.source.is_file():
             return [self.source]
         if not self.source.is_dir():
             return []
-        if self._folders is None or not self._folders_unchanged():
-            self._listing, self._folders = self._walk()
-        return self._listing
-
-    def _walk(self) -> tuple[list[Path], dict[Path, tuple[int, int]] | None]:
-        """The source's files as `os.walk` lists them (top down, names sorted, no symlinked
-        folder entered, a folder that cannot be listed skipped), and each folder's inode and
-        modification time taken before it was listed; None for those when a folder changed
-        too recently to be trusted (`settled`)."""
         found: list[Path] = []
-        folders: dict[Path, tuple[int, int]] = {}
-        trusted = True
+        folders: dict[Path, _Folder] = {}
         pending = [self.source]
         while pending:
             folder = pending.pop()
             now = self.clock()
             try:
                 stat = os.stat(folder)
-                with os.scandir(folder) as listing:
-                    entries = [e for e in listing if not e.name.startswith(".")]
             except OSError:
                 continue
-            folders[folder] = (stat.st_ino, stat.st_mtime_ns)
-            trusted = trusted and settled(stat.st_mtime_ns, now)
-            files, subfolders = [], []
-            for entry in entries:
-                try:
-                    is_folder = entry.is_dir()
-                except OSError:
-                    is_folder = False
-                if not is_folder:
-                    files.append(entry.name)
-                elif not entry.is_symlink():
-                    subfolders.append(entry.name)
-            found.extend(folder / name for name in sorted(files))
-            pending.extend(folder / name for name in sorted(subfolders, reverse=True))
-        return found, folders if trusted else None
-
-    def _folders_unchanged(self) -> bool:
-        assert self._folders is not None
-        for folder, (inode, mtime) in self._folders.items():
-            try:
-                stat = os.stat(folder)
-            except OSError:
-                return False
-            if stat.st_ino != inode or stat.st_mtime_ns != mtime:
-                return False
-        return True
+            kept = self._folders.get(folder)
+            if kept is None or not kept.trusted or kept.stamp != (stat.st_ino, stat.st_mtime_ns):
+                listed = _list(folder, stat, now)
+                if listed is None:
+                    continue
+                kept = listed
+            folders[folder] = kept
+            found.extend(kept.files)
+            pending.extend(reversed(kept.folders))
+        self._folders = folders
+        return found
 
     def _target(self, source: Path) -> Path:
         if source == self.source:
@@ -174,6 +156,7 @@ class Mirror:
             self._json.pop(gone, None)
             self._stamps.pop(gone, None)
             self._target(gone).unlink(missing_ok=True)
+            self._absent(self._target(gone))
             self.generation += 1
             changed = True
         return changed
@@ -189,6 +172,7 @@ class Mirror:
         target = self._target(source)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
+        self._there(target)
         if source in self._json:  # rewritten (an l2logger log's columns or format version):
             self.generation += 1  # what was read under the old one is to be read again
         self._json[source] = data
@@ -204,6 +188,7 @@ class Mirror:
                 self.generation += 1
             had = target.exists()
             target.unlink(missing_ok=True)
+            self._absent(target)
             if not new.data:  # no complete line yet: to the readers the file does not exist yet
                 return had
         elif not new.data:
@@ -211,7 +196,58 @@ class Mirror:
         target.parent.mkdir(parents=True, exist_ok=True)
         with open(target, "ab") as out:
             out.write(new.data)
+        self._there(target)
         return True
+
+    def mirrored(self, name: str) -> list[Path]:
+        """The mirrored files named ``name`` (unordered): what a search of the mirror's folder
+        finds, from the mirror's own record of what it wrote and removed, which `layout`
+        counts (the l2logger tail asks at every update: a search walked every folder)."""
+        return [p for p in self._present if p.name == name]
+
+    def _there(self, target: Path) -> None:
+        if target not in self._present:
+            self._present.add(target)
+            self.layout += 1
+
+    def _absent(self, target: Path) -> None:
+        if target in self._present:
+            self._present.discard(target)
+            self.layout += 1
+
+
+@dataclass(frozen=True)
+class _Folder:
+    """A folder of the source as listed: its files and subfolders (paths, in `os.walk`'s
+    order), its inode and modification time before the listing, and whether that stamp was
+    settled (`settled`) when it was listed."""
+
+    stamp: tuple[int, int]
+    trusted: bool
+    files: list[Path]
+    folders: list[Path]
+
+
+def _list(folder: Path, stat: os.stat_result, now: int) -> "_Folder | None":
+    """``folder`` listed as `os.walk` lists it, or None when it cannot be."""
+    try:
+        with os.scandir(folder) as listing:
+            entries = [e for e in listing if not e.name.startswith(".")]
+    except OSError:
+        return None
+    files, folders = [], []
+    for entry in entries:
+        try:
+            is_folder = entry.is_dir()
+        except OSError:
+            is_folder = False
+        if not is_folder:
+            files.append(entry.name)
+        elif not entry.is_symlink():
+            folders.append(entry.name)
+    return _Folder((stat.st_ino, stat.st_mtime_ns), settled(stat.st_mtime_ns, now),
+                   [folder / name for name in sorted(files)],
+                   [folder / name for name in sorted(folders)])
 
 
 def settled(mtime_ns: int, now_ns: int) -> bool:

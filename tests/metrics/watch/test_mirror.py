@@ -184,3 +184,77 @@ def test_a_stamp_settles_after_its_file_systems_resolution():
     assert not settled(whole, whole + COARSE_NS)
     assert settled(whole, whole + COARSE_NS + 1)
     assert not settled(fine, fine - 1)  # a stamp ahead of the clock (another machine's)
+
+
+def test_a_changed_folder_alone_is_listed_again(tmp_path, monkeypatch):
+    """A block folder added to a run of many has it and its parent listed, not the rest."""
+    run = tmp_path / "run"
+    for block in range(40):
+        (run / "worker-default" / f"{block}-train").mkdir(parents=True)
+        (run / "worker-default" / f"{block}-train" / "data-log.tsv").write_bytes(b"h\nrow\n")
+    _age(run)
+    listed: list[Path] = []
+    real = mirror_module._list
+
+    def observed(folder, *args):
+        listed.append(folder)
+        return real(folder, *args)
+
+    monkeypatch.setattr(mirror_module, "_list", observed)
+    with Mirror(run) as mirror:
+        mirror.sync()
+        assert len(listed) == 42
+        listed.clear()
+        new = run / "worker-default" / "40-test" / "data-log.tsv"
+        new.parent.mkdir()
+        new.write_bytes(b"h\nrow\n")
+        _age(new.parent)
+        assert mirror.sync()
+        assert sorted(listed) == [run / "worker-default", new.parent]
+        assert mirror.sources() == _walked(run)
+
+
+#: what a run does to a file between two syncs
+OPS = st.lists(st.tuples(st.sampled_from(["write", "append", "half", "replace", "remove",
+                                          "json", "bad json"]),
+                         st.sampled_from(["0-train", "1-test", "2-train"]),
+                         st.sampled_from(["worker-0", "worker-1"])),
+               min_size=1, max_size=25)
+
+
+@settings(max_examples=120, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=OPS)
+def test_the_record_of_mirrored_files_is_what_is_on_disk(tmp_path_factory, ops):
+    """`Mirror.mirrored` (what the l2logger tail lists instead of searching the mirror's
+    folder) names exactly the files a search finds, after every sync, and `layout` moves
+    whenever that set does."""
+    run = tmp_path_factory.mktemp("run")
+    with Mirror(run) as mirror:
+        before: set[Path] = set()
+        layout = mirror.layout
+        for op, block, worker in ops:
+            folder = run / worker / block
+            folder.mkdir(parents=True, exist_ok=True)
+            data, info = folder / "data-log.tsv", run / "logger_info.json"
+            if op == "write":
+                data.write_bytes(b"h\nrow\n")
+            elif op == "append" and data.exists():
+                with open(data, "ab") as handle:
+                    handle.write(b"row\n")
+            elif op == "half":
+                data.write_bytes(b"h")  # no complete line yet
+            elif op == "replace":
+                data.write_bytes(b"other\n")
+            elif op == "remove":
+                data.unlink(missing_ok=True)
+            elif op == "json":
+                info.write_text('{"metrics_columns": ["reward"]}')
+            elif op == "bad json":
+                info.write_text('{"metrics_')
+            mirror.sync()
+            for name in ("data-log.tsv", "logger_info.json"):
+                assert set(mirror.mirrored(name)) == set(mirror.path.rglob(name))
+            now = {*mirror.path.rglob("data-log.tsv"), *mirror.path.rglob("logger_info.json")}
+            assert now == before or mirror.layout != layout
+            before, layout = now, mirror.layout
