@@ -16,7 +16,11 @@ by one. Target (issue 25): update <= 5 % of full. Idle: process CPU seconds over
 waiting on filesystem events with nothing written.
 
     .venv/bin/python bench/watch.py [--episodes N] [--format csv|l2logger] [--workers K]
-        [--rows R] [--ste] [--shares-only]
+        [--rows R] [--ste] [--phases K] [--shares-only]
+
+``--phases K`` schedules K phases instead of two (a train block, then a test block of each
+task), so the run has 3K block folders for each worker: the per-update cost that grows with the
+number of files and blocks (listing, finished files, per-block records) shows there.
 
 ``--shares-only`` times the update and the full run alone (one line: their CPU times and the
 share), for best-of-N runs of every shape against another checkout's code. Both run with one
@@ -45,45 +49,57 @@ if TYPE_CHECKING:
     from sylla.metrics.result import MetricsResult
 
 
-def _syllabus(path: Path, episodes: int) -> None:
-    train, test = int(episodes * 0.4), int(episodes * 0.05)
-    instructions = [
-        {"$phase": "1.train"}, {"$repeat": {"$episode": "Pong"}, "count": train},
-        {"$phase": "1.test"}, {"$info": {"disable_updates": True}},
-        {"$repeat": {"$episode": "Pong"}, "count": test},
-        {"$repeat": {"$episode": "Breakout"}, "count": test}, {"$info": {}},
-        {"$phase": "2.train"}, {"$repeat": {"$episode": "Breakout"}, "count": train},
-        {"$phase": "2.test"}, {"$info": {"disable_updates": True}},
-        {"$repeat": {"$episode": "Pong"}, "count": test},
-        {"$repeat": {"$episode": "Breakout"}, "count": test}, {"$info": {}}]
+def _plan(episodes: int, phases: int | None = None) -> list:
+    """The schedule as blocks (type, [(task, episodes)]): by default two phases (train a task,
+    test both); ``phases``: that many, the train blocks taking turns between the two tasks, a
+    run of many block folders (issue 40)."""
+    if phases is None:
+        train, test = int(episodes * 0.4), int(episodes * 0.05)
+        return [("train", [("Pong", train)]), ("test", [("Pong", test)]),
+                ("test", [("Breakout", test)]), ("train", [("Breakout", train)]),
+                ("test", [("Pong", test)]), ("test", [("Breakout", test)])]
+    train, test = int(episodes * 0.8 / phases), int(episodes * 0.1 / phases)
+    plan: list = []
+    for k in range(phases):
+        plan += [("train", [(("Pong", "Breakout")[k % 2], train)]), ("test", [("Pong", test)]),
+                 ("test", [("Breakout", test)])]
+    return plan
+
+
+def _syllabus(path: Path, episodes: int, phases: int | None = None) -> None:
+    instructions: list = []
+    plan = _plan(episodes, phases)
+    for k in range(len(plan) // 3):
+        (train_task, train), = plan[3 * k][1]
+        instructions += [{"$phase": f"{k + 1}.train"},
+                         {"$repeat": {"$episode": train_task}, "count": train},
+                         {"$phase": f"{k + 1}.test"}, {"$info": {"disable_updates": True}}]
+        for _, [(task, test)] in plan[3 * k + 1:3 * k + 3]:
+            instructions.append({"$repeat": {"$episode": task}, "count": test})
+        instructions.append({"$info": {}})
     path.write_text(json.dumps({"name": "bench", "author": "bench", "contains": "episodes",
                                 "default_params": {}, "instructions": instructions}, indent=1))
 
 
-def _rows(episodes: int) -> list[bytes]:
-    train, test = int(episodes * 0.4), int(episodes * 0.05)
-    tasks = (["Pong"] * (train + test) + ["Breakout"] * (test + train) + ["Pong"] * test
-             + ["Breakout"] * test)
+def _rows(episodes: int, phases: int | None = None) -> list[bytes]:
+    tasks = [task for _, [(task, n)] in _plan(episodes, phases) for _ in range(n)]
     rewards = np.random.default_rng(0).normal(3.0, 0.5, len(tasks))
     return [f"{i},{t},{r:.4f}\n".encode() for i, (t, r) in enumerate(zip(tasks, rewards))]
 
 
-def _l2logger(tmp: Path, episodes: int, workers: int = 1,
-              rows: int = 1) -> tuple[Path, list[tuple[Path, bytes]]]:
+def _l2logger(tmp: Path, episodes: int, workers: int = 1, rows: int = 1,
+              phases: int | None = None) -> tuple[Path, list[tuple[Path, bytes]]]:
     """The same schedule as an l2logger run (`sylla.metrics.synth`, one task per block
     folder; ``workers`` dealt each block's experiences in turns, ``rows`` up to that many rows
     per experience), written whole to a side folder and copied without its last 1 % of
-    experiences: the run folder, and each data file with the rows still to append to it."""
+    experiences: the run folder, and each data file with the rows still to append to it (a
+    block begun after the cut: its header too, and its folder is made as it is appended)."""
     import shutil
 
     from sylla.metrics.synth import write_l2logger
 
-    train, test = int(episodes * 0.4), int(episodes * 0.05)
-    plan = [("train", [("Pong", train)]), ("test", [("Pong", test)]),
-            ("test", [("Breakout", test)]), ("train", [("Breakout", train)]),
-            ("test", [("Pong", test)]), ("test", [("Breakout", test)])]
-    source = write_l2logger(tmp / "source", plan, workers=workers, rows_per_exp=rows,
-                            deal="turns")
+    source = write_l2logger(tmp / "source", _plan(episodes, phases), workers=workers,
+                            rows_per_exp=rows, deal="turns")
     run = tmp / "run"
     shutil.copytree(source, run)
     cut = episodes - episodes // 100
@@ -91,7 +107,11 @@ def _l2logger(tmp: Path, episodes: int, workers: int = 1,
     for data in sorted(run.rglob("data-log.tsv")):
         head, *lines = data.read_bytes().splitlines(True)
         keep = [line for line in lines if int(line.split(b"\t", 2)[1]) < cut]
-        if len(keep) < len(lines):
+        if not keep:  # a block not begun at the cut: l2logger makes its folder with its first row
+            data.unlink()
+            data.parent.rmdir()
+            grows.append((data, head + b"".join(lines)))
+        elif len(keep) < len(lines):
             data.write_bytes(head + b"".join(keep))
             grows.append((data, b"".join(lines[len(keep):])))
     return run, grows
@@ -134,6 +154,8 @@ def main() -> int:
     parser.add_argument("--rows", type=int, default=1,
                         help="l2logger: up to this many rows per experience")
     parser.add_argument("--ste", action="store_true", help="l2logger: with STE runs")
+    parser.add_argument("--phases", type=int, help="this many phases (a train block and a "
+                        "test block of each task each) instead of two: a run of many blocks")
     parser.add_argument("--shares-only", action="store_true",
                         help="time the update and the full run only (no recompute from the "
                         "mirror, no plugin times, no idle wait): for best-of-N runs")
@@ -145,15 +167,16 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         syllabus = Path(tmp) / "syllabus.json"
-        _syllabus(syllabus, args.episodes)
+        _syllabus(syllabus, args.episodes, args.phases)
         if args.format == "csv":
             log = grows = Path(tmp) / "rewards.csv"
-            rows = _rows(args.episodes)
+            rows = _rows(args.episodes, args.phases)
             head, cut = b"episode,task,reward\n", len(rows) - len(rows) // 100
             log.write_bytes(head + b"".join(rows[:cut]))
             grows = [(log, b"".join(rows[cut:]))]
         else:
-            log, grows = _l2logger(Path(tmp), args.episodes, args.workers, args.rows)
+            log, grows = _l2logger(Path(tmp), args.episodes, args.workers, args.rows,
+                                   args.phases)
         ste = _ste(Path(tmp), args.episodes, args.rows) if args.ste else []
         options = Options(syllabus=str(syllabus), ste=ste)
         follower = Follower(log, options)
@@ -165,6 +188,7 @@ def main() -> int:
             before.incremental.close()
             before.incremental = None
         for path, rest in grows:
+            path.parent.mkdir(exist_ok=True)
             with open(path, "ab") as handle:
                 handle.write(rest)
         recompute = 0.0
