@@ -20,7 +20,10 @@ system's clock has moved on. So a file or folder stamped within the clock's reso
 moment it was read is read again next time, whatever its stat says: the rule git applies to
 its index ("racy git"). The resolution is taken from the stamp: a whole second (FAT and ext3
 stamp in seconds, FAT in two) is given `COARSE_NS`, a finer one `FINE_NS` (Linux stamps with
-its clock tick, at most 10 ms; exFAT in 10 ms).
+its clock tick, at most 10 ms; exFAT in 10 ms). Some file systems keep no stamps worth the name
+(FUSE mounts of object stores give folders a fixed time), so every `RECHECK_NS` the whole source
+is listed and every file read again whatever the stamps say: what such a file system hides is
+seen that much later, never missed.
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ HEAD = 4096  # bytes compared to notice a file rewritten in place with the same 
 #: seconds and for a finer one (see the module docstring)
 COARSE_NS = 2_000_000_000
 FINE_NS = 100_000_000
+#: nanoseconds after which the stamps are checked against the files themselves again
+RECHECK_NS = 10_000_000_000
 
 #: what a file's stat says of its content: inode, size, modification time (ns)
 Stamp = tuple[int, int, int]
@@ -62,6 +67,7 @@ class Mirror:
         self._stamps: dict[Path, Stamp] = {}
         #: each folder of the source as last listed (`sources`)
         self._folders: dict[Path, _Folder] = {}
+        self._checked_at: int | None = None  # when every file and folder was last read
         #: the mirrored files that exist (the readers' view), and a count bumped whenever
         #: one is added or removed (`mirrored`)
         self._present: set[Path] = set()
@@ -131,6 +137,11 @@ class Mirror:
 
     def sync(self) -> bool:
         """Bring the mirror up to date; True when anything the readers see changed."""
+        start = self.clock()
+        if self._checked_at is None or not 0 <= start - self._checked_at <= RECHECK_NS:
+            self._stamps.clear()  # every file read and every folder listed again (see the
+            self._folders = {}    # module docstring)
+            self._checked_at = start
         changed = False
         seen = set()
         for source in self.sources():

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sylla.metrics.watch import mirror as mirror_module
-from sylla.metrics.watch.mirror import COARSE_NS, FINE_NS, Mirror, settled
+from sylla.metrics.watch.mirror import COARSE_NS, FINE_NS, RECHECK_NS, Mirror, settled
 
 OLD_NS = time.time_ns() - 60 * 1_000_000_000  # a minute ago: settled on any file system
 
@@ -258,3 +258,33 @@ def test_the_record_of_mirrored_files_is_what_is_on_disk(tmp_path_factory, ops):
             now = {*mirror.path.rglob("data-log.tsv"), *mirror.path.rglob("logger_info.json")}
             assert now == before or mirror.layout != layout
             before, layout = now, mirror.layout
+
+
+def test_what_stamps_hide_is_seen_at_the_next_full_check(tmp_path, monkeypatch):
+    """A file system that keeps no folder stamps (a FUSE mount of an object store) hides a new
+    file from the kept listing, and a rewrite that keeps size and stamp hides itself: both are
+    seen once `RECHECK_NS` has passed since every file was last read."""
+    run = _run(tmp_path)
+    _age(run)
+    read = _reads(monkeypatch)
+    now = [OLD_NS + 30 * 1_000_000_000]
+    data = run / "worker-default" / "0-train" / "data-log.tsv"
+    folder = run / "worker-default" / "2-train"
+    with Mirror(run) as mirror:
+        mirror.clock = lambda: now[0]
+        mirror.sync()
+        read.clear()
+        late = folder / "late.tsv"
+        late.write_bytes(b"row\n")
+        os.utime(folder, ns=(OLD_NS, OLD_NS))  # the folder's stamp as it was
+        with open(data, "r+b") as handle:
+            handle.write(b"HEAD\nROW 1\n")
+        os.utime(data, ns=(OLD_NS, OLD_NS))
+        now[0] += RECHECK_NS // 2
+        assert not mirror.sync()
+        assert read == [] and late not in mirror.sources()
+        now[0] += RECHECK_NS // 2 + 1
+        assert mirror.sync()
+        assert late in mirror.sources()
+        assert (mirror.path / data.relative_to(run)).read_bytes() == b"HEAD\nROW 1\n"
+        assert (mirror.path / late.relative_to(run)).read_bytes() == b"row\n"
