@@ -119,9 +119,15 @@ def _trim_now() -> None:
         release(0)
 
 
-_HOLDING = threading.Lock()
-_holders = 0
-_due: dict[Callable[[], object], None] = {}
+class _Held(threading.local):
+    """This thread's `reads_together` blocks: how deep, and the releases put off to the end."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.due: dict[Callable[[], object], None] = {}
+
+
+_held = _Held()
 
 
 @contextlib.contextmanager
@@ -131,34 +137,30 @@ def reads_together() -> Iterator[None]:
     trim, Arrow's freed parse buffers) is given back once, when the last has been read, so
     that the next reading's buffers reuse the pages the last one freed instead of faulting
     fresh ones in (issue 40: a million episodes with three STE runs, 37-41k page faults
-    against 23-25k, wall 0.97 of the reads given back one by one, peak 97 -> 102 MiB).
+    against 23-25k, wall 0.96 of the reads given back one by one, peak 97 -> 103 MiB).
 
-    Process-wide, as the allocators are: a reading on another thread meanwhile has its
-    give-back put off to the end of this block too, which holds memory a little longer and
-    changes no value."""
-    global _holders
-    with _HOLDING:
-        _holders += 1
+    Per thread: a reading on another thread (a Dask worker computes runs on several) gives
+    its memory back as it ends, as before, so that threads that keep overlapping never keep
+    each other from giving back; its purge may take pages this block meant to reuse, which
+    costs page faults, not values."""
+    _held.depth += 1
     try:
         yield
     finally:
-        with _HOLDING:
-            _holders -= 1
-            due = list(_due) if not _holders else []
-            if not _holders:
-                _due.clear()
-        for release in due:
-            release()
+        _held.depth -= 1
+        if not _held.depth:
+            due, _held.due = list(_held.due), {}
+            for release in due:
+                release()
 
 
 def after_reads(release: Callable[[], object]) -> None:
-    """``release()`` now, or inside `reads_together` once at its end (however often it is
-    asked for meanwhile)."""
-    with _HOLDING:
-        if _holders:
-            _due[release] = None
-            return
-    release()
+    """``release()`` now, or, inside this thread's `reads_together`, once at its end (however
+    often it is asked for meanwhile)."""
+    if _held.depth:
+        _held.due[release] = None
+    else:
+        release()
 
 
 @functools.cache

@@ -164,6 +164,32 @@ def test_reads_together_puts_each_give_back_off_to_its_end_once():
     assert done == ["pool"]
 
 
+def test_a_reading_on_another_thread_gives_back_as_it_ends():
+    """Threads that compute runs side by side (a Dask worker's) never hold each other's
+    give-back: only the thread inside `reads_together` puts its releases off."""
+    import threading
+
+    from sylla.metrics import memory
+
+    done: list[str] = []
+    inside, finish = threading.Event(), threading.Event()
+
+    def holder() -> None:
+        with memory.reads_together():
+            memory.after_reads(lambda: done.append("holder"))
+            inside.set()
+            finish.wait(60)
+
+    thread = threading.Thread(target=holder)
+    thread.start()
+    assert inside.wait(60)
+    memory.after_reads(lambda: done.append("other"))
+    assert done == ["other"]  # at once, although another thread is inside a block
+    finish.set()
+    thread.join(60)
+    assert done == ["other", "holder"]
+
+
 def _expert_logs(folder) -> tuple[str, str]:
     from sylla.metrics.synth import alternating_plan, write_l2logger
 
