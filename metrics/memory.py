@@ -10,8 +10,8 @@ it no longer uses. For a log of at least `LARGE` bytes both thresholds are fixed
 metric plugin: the process holds about the arrays it uses, not the most it ever used. While a
 log is read (`reading`) the heap keeps up to 128 MiB of freed memory instead, so that each
 block's arrays reuse the pages the last block's freed, and is trimmed once the log is read; a
-run's log and its expert runs, read one after another, are trimmed once, after the last
-(`reads_together`).
+log below `LARGE` and its expert runs, read one after another, are trimmed once, after the
+last (`reads_together`: a large log's reading restores the 32 MiB threshold and trims at once).
 
 Why not trim after each block, as sylla did before: every block's arrays were then faulted in
 afresh, 0.2 million of the 0.35 million page faults of reading a 10M-episode log of three
@@ -114,6 +114,7 @@ def reading() -> Iterator[None]:
 
 
 def _trim_now() -> None:
+    """``malloc_trim(0)``, where the C library has it."""
     release = _malloc_trim()
     if release is not None:
         release(0)
@@ -176,9 +177,8 @@ def trim() -> None:
     """Give the heap's free pages back to the system (glibc's ``malloc_trim``), once a large
     log has been seen: the many small arrays of a block's parsed batches leave holes that the
     next block may not fill."""
-    release = _malloc_trim() if _active else None
-    if release is not None:
-        release(0)
+    if _active:
+        _trim_now()
 
 
 _GLIBC_DEFAULT = 128 * 1024  # both thresholds' glibc default (bytes)
@@ -209,9 +209,7 @@ def one_run_at_a_time() -> Iterator[None]:
     finally:
         mallopt(_M_TRIM_THRESHOLD, _int(trim_env))
         mallopt(_M_MMAP_THRESHOLD, _int(mmap_env))
-        release = _malloc_trim()
-        if release is not None:
-            release(0)
+        _trim_now()
 
 
 def _int(value: str | None) -> int:

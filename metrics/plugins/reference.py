@@ -47,10 +47,16 @@ def saturation(x: np.ndarray, s: float) -> tuple[float, float]:
 
     The time is the first window start whose average equals the maximum: a constant block
     saturates at 0."""
-    if not x.size:
-        return math.nan, math.nan
-    w = window_of(x.size, s)
-    avg = rolling(x, min(w, x.size))
+    return _peak(_moving(x, s)) if x.size else (math.nan, math.nan)
+
+
+def _moving(x: np.ndarray, s: float) -> np.ndarray:
+    """The moving average of a non-empty curve over its window (`window_of`)."""
+    return rolling(x, min(window_of(x.size, s), x.size))
+
+
+def _peak(avg: np.ndarray) -> tuple[float, float]:
+    """The largest moving average and the first window start that has it."""
     top = float(avg.max())
     return top, float(np.flatnonzero(avg >= top)[0])
 
@@ -73,11 +79,9 @@ def reach_and_saturation(x: np.ndarray, target: float,
     (issue 40: 1.6M of the 3.7M values averaged on the 1M-episode bench were averaged twice)."""
     if not x.size:
         return math.nan, (math.nan, math.nan)
-    avg = rolling(x, min(window_of(x.size, s), x.size))
-    top = float(avg.max())
+    avg = _moving(x, s)
     hits = np.flatnonzero(avg >= target)
-    return (float(hits[0]) if hits.size else math.nan,
-            (top, float(np.flatnonzero(avg >= top)[0])))
+    return float(hits[0]) if hits.size else math.nan, _peak(avg)
 
 
 def _blocks(run: RunData) -> Iterable[tuple[int, str, str, str, int, int]]:

@@ -147,7 +147,6 @@ class Mirror:
         for source in self.sources():
             seen.add(source)
             try:
-                now = self.clock()
                 stat = os.stat(source)
                 stamp = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
                 if self._stamps.get(source) == stamp:
@@ -158,7 +157,7 @@ class Mirror:
                     changed |= self._sync_lines(source)
             except FileNotFoundError:  # removed between listing and reading
                 continue
-            if settled(stat.st_mtime_ns, now):
+            if settled(stat.st_mtime_ns, start):  # `start`: the clock before any stat
                 self._stamps[source] = stamp
             else:
                 self._stamps.pop(source, None)
@@ -166,8 +165,9 @@ class Mirror:
             self._files.pop(gone, None)
             self._json.pop(gone, None)
             self._stamps.pop(gone, None)
-            self._target(gone).unlink(missing_ok=True)
-            self._absent(self._target(gone))
+            target = self._target(gone)
+            target.unlink(missing_ok=True)
+            self._absent(target)
             self.generation += 1
             changed = True
         return changed
