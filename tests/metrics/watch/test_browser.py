@@ -55,9 +55,13 @@ def _watch(run: Path) -> tuple[subprocess.Popen, str]:
     port = 18800  # or the next free one: the watch prints the port it listens on
     proc = subprocess.Popen([sys.executable, "-m", "sylla", "watch", str(run), "--syllabus",
                              str(SYLLABUS), "--port", str(port)], stderr=subprocess.PIPE, text=True)
-    line = proc.stderr.readline()
-    url = re.search(r"http://\S+", line)
-    assert url, line
+    said: list[str] = []
+    url = None
+    while url is None:  # "port ... is in use; serving on ... instead" may come first
+        line = proc.stderr.readline()
+        said.append(line)
+        url = re.search(r"http://\S+", line)
+        assert line or url, "".join(said)  # the watch ended without a URL
     deadline = time.monotonic() + LONG / 1000
     while True:  # the line is printed before uvicorn binds
         try:
