@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterator, Mapping
 
 from watchfiles import watch
 
@@ -76,10 +76,13 @@ class Follower:
         if self.incremental is not None:
             self.incremental.close()
 
-    def refresh(self, force: bool = False) -> State:
+    def refresh(self, force: bool = False,
+                events: Collection[str | Path] | None = None) -> State:
         """Sync the mirror; update only when a complete line (or a whole file) changed: from
-        the appended rows alone when `Incremental` can, else recomputed from the mirror."""
-        if self.mirror.sync() or force:
+        the appended rows alone when `Incremental` can, else recomputed from the mirror.
+        ``events``: the paths the file system's notifications named since the last refresh
+        (`Mirror.sync`), or None to look at every file."""
+        if self.mirror.sync(None if events is None else [Path(p) for p in events]) or force:
             self.touch()
             state = None
             if self.incremental is not None and not force and self.model is not None:
@@ -154,11 +157,12 @@ class Follower:
         # recompute unless a complete line arrived) closes that gap, and is where the idle
         # time is looked at when nothing stirs at all
         tick = 2000 if not idle_timeout else max(50, min(2000, int(idle_timeout * 1000)))
-        for _batch in watch(self._watched(), stop_event=stop, debounce=200, step=50,
-                            yield_on_timeout=True, raise_interrupt=False,
-                            rust_timeout=tick):
+        for batch in watch(self._watched(), stop_event=stop, debounce=200, step=50,
+                           yield_on_timeout=True, raise_interrupt=False,
+                           rust_timeout=tick):
             before = self.version
-            self.refresh()
+            # the paths the events name; none (a time-out): every file is looked at
+            self.refresh(events=[path for _, path in batch] if batch else None)
             if self.version != before:
                 yield self.state
             elif idle_timeout and self.idle_for() >= idle_timeout:

@@ -60,6 +60,8 @@ class L2loggerTail:
         self.root = root
         #: the mirror ``root`` is the folder of, whose record of its files lists them
         self.mirror = mirror
+        #: the mirror's count of writes when the files were read to their positions
+        self._mark = mirror.writes if mirror is not None else 0
         self._layout = -1
         self._sorted: list[Path] = []
         self._grouped: tuple[list[Path], dict[str, list[Path]]] | None = None
@@ -89,6 +91,18 @@ class L2loggerTail:
             self.files.setdefault(_worker(self.root, path), []).append(
                 _File(path, Position(stat.st_ino, stat.st_size), int(folder.group(1)),
                       by_file.get(index)))
+
+    def _touched(self, files: list[_File]) -> bool:
+        """Whether any of ``files`` (read up to their positions) changed since: from the
+        mirror's record of its writes when the tail follows a mirror (no ``stat`` of each
+        finished block file at every update), else from each file's inode and size."""
+        if self.mirror is not None:
+            return any(self.mirror.written_since(f.path, self._mark) for f in files)
+        for f in files:
+            stat = os.stat(f.path)
+            if stat.st_ino != f.position.inode or stat.st_size != f.position.offset:
+                return True
+        return False
 
     def _listing(self) -> list[Path]:
         """The log's data files in the whole-log reader's order: from the mirror's record of
@@ -153,10 +167,8 @@ class L2loggerTail:
             paths = listing[worker]
             if paths[: len(files)] != [f.path for f in files]:
                 return None  # a file gone, or a new one sorted among the old ones
-            for f in files[:-1]:
-                stat = os.stat(f.path)
-                if stat.st_ino != f.position.inode or stat.st_size != f.position.offset:
-                    return None  # replaced, cut, or an earlier block's file grew after a later began
+            if self._touched(files[:-1]):
+                return None  # replaced, cut, or an earlier block's file grew after a later began
             todo = [files[-1]]
             for path in paths[len(files):]:
                 folder = FOLDER.match(path.parent.name)
@@ -208,6 +220,7 @@ class L2loggerTail:
             self.files[worker] = [*self.files[worker][:-1], *todo]
         self.spelling, self.last = spelling, last
         self.next_exp += len(exps)
+        self._mark = self.mirror.writes if self.mirror is not None else 0
         return out
 
     def _parse(self, f: _File, worker: str, head: bytes, data: bytes,

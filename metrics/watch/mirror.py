@@ -35,7 +35,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Collection
 
 from .tail import START, Position, appended
 
@@ -72,6 +72,10 @@ class Mirror:
         #: one is added or removed (`mirrored`)
         self._present: set[Path] = set()
         self.layout = 0
+        #: a count of the writes into (and removals of) mirrored files, and each file's count
+        #: at its last one (`written_since`)
+        self.writes = 0
+        self._written: dict[Path, int] = {}
         #: the wall clock stamps are compared with (`settled`; a test may drive its own)
         self.clock: Callable[[], int] = time.time_ns
         #: bumped whenever a mirrored file is copied again from the start or removed: what was
@@ -95,7 +99,7 @@ class Mirror:
         that what the user reads names their own files."""
         return text.replace(str(self.path), str(self.source))
 
-    def sources(self) -> list[Path]:
+    def sources(self, dirty: set[Path] | None = None) -> list[Path]:
         """Regular files of the source, in a stable order (hidden files skipped: editors'
         swap files and the like are no part of a run), as `os.walk` lists them (top down,
         names sorted, no symlinked folder entered, a folder that cannot be listed skipped).
@@ -103,7 +107,9 @@ class Mirror:
         Each folder's listing is kept with its inode and modification time, taken before it
         was listed, and listed again only when either changed, or when it was stamped too
         recently to be trusted (`settled`): a run that adds a block folder has that folder
-        and its parent listed, not the hundreds of others."""
+        and its parent listed, not the hundreds of others. ``dirty``: the folders the file
+        system's events named (see `sync`); a trusted listing of any other is taken without
+        a ``stat`` of the folder."""
         if self.source.is_file():
             return [self.source]
         if not self.source.is_dir():
@@ -113,12 +119,17 @@ class Mirror:
         pending = [self.source]
         while pending:
             folder = pending.pop()
+            kept = self._folders.get(folder)
+            if dirty is not None and kept is not None and kept.trusted and folder not in dirty:
+                folders[folder] = kept
+                found.extend(kept.files)
+                pending.extend(reversed(kept.folders))
+                continue
             now = self.clock()
             try:
                 stat = os.stat(folder)
             except OSError:
                 continue
-            kept = self._folders.get(folder)
             if kept is None or not kept.trusted or kept.stamp != (stat.st_ino, stat.st_mtime_ns):
                 listed = _list(folder, stat, now)
                 if listed is None:
@@ -135,17 +146,29 @@ class Mirror:
             return self.path
         return self.path / source.relative_to(self.source)
 
-    def sync(self) -> bool:
-        """Bring the mirror up to date; True when anything the readers see changed."""
+    def sync(self, events: Collection[Path] | None = None) -> bool:
+        """Bring the mirror up to date; True when anything the readers see changed.
+
+        ``events``: the paths the file system's notifications named since the last sync
+        (`watchfiles`: files written, files and folders made or removed), or None for none
+        known. With them, a file or folder whose stamp was trusted and that no event names is
+        taken as it was, without a ``stat``: a run of 300 block files stat-ed each at every
+        update (issue 40). What notifications miss (a write on another host of a network file
+        system, an overflowed queue) is seen at the next sync without events, or at the
+        `RECHECK_NS` check, which every sync makes in full."""
         start = self.clock()
         if self._checked_at is None or not 0 <= start - self._checked_at <= RECHECK_NS:
             self._stamps.clear()  # every file read and every folder listed again (see the
             self._folders = {}    # module docstring)
-            self._checked_at = start
+            self._checked_at = start  # nothing is trusted then: the events change nothing
+        named = None if events is None else {Path(p) for p in events}
+        dirty = None if named is None else named | {p.parent for p in named}
         changed = False
         seen = set()
-        for source in self.sources():
+        for source in self.sources(dirty):
             seen.add(source)
+            if named is not None and source not in named and source in self._stamps:
+                continue  # trusted, and no event since
             try:
                 stat = os.stat(source)
                 stamp = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
@@ -168,6 +191,7 @@ class Mirror:
             target = self._target(gone)
             target.unlink(missing_ok=True)
             self._absent(target)
+            self._wrote(target)
             self.generation += 1
             changed = True
         return changed
@@ -184,6 +208,7 @@ class Mirror:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
         self._there(target)
+        self._wrote(target)
         if source in self._json:  # rewritten (an l2logger log's columns or format version):
             self.generation += 1  # what was read under the old one is to be read again
         self._json[source] = data
@@ -200,6 +225,7 @@ class Mirror:
             had = target.exists()
             target.unlink(missing_ok=True)
             self._absent(target)
+            self._wrote(target)
             if not new.data:  # no complete line yet: to the readers the file does not exist yet
                 return had
         elif not new.data:
@@ -208,7 +234,20 @@ class Mirror:
         with open(target, "ab") as out:
             out.write(new.data)
         self._there(target)
+        self._wrote(target)
         return True
+
+    def written_since(self, path: Path, mark: int) -> bool:
+        """Whether the mirrored file ``path`` was written to or removed after the mirror's
+        `writes` count was ``mark``. A reader of the mirror that noted `writes` when it read
+        knows which files are as it read them without a ``stat`` of each (the l2logger tail
+        checked every finished block file of the run so at every update: 300 calls for a run
+        of 100 block folders and 3 workers)."""
+        return self._written.get(path, 0) > mark
+
+    def _wrote(self, target: Path) -> None:
+        self.writes += 1
+        self._written[target] = self.writes
 
     def mirrored(self, name: str) -> list[Path]:
         """The mirrored files named ``name`` (unordered): what a search of the mirror's folder

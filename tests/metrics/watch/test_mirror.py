@@ -288,3 +288,104 @@ def test_what_stamps_hide_is_seen_at_the_next_full_check(tmp_path, monkeypatch):
         assert late in mirror.sources()
         assert (mirror.path / data.relative_to(run)).read_bytes() == b"HEAD\nROW 1\n"
         assert (mirror.path / late.relative_to(run)).read_bytes() == b"row\n"
+
+
+def test_written_since_names_the_files_a_sync_wrote_and_removed(tmp_path: Path) -> None:
+    """`written_since` tells a reader of the mirror which of its files changed after it read
+    them (the l2logger tail checks finished block files so instead of with a stat of each):
+    the file a sync appended to, one copied again from the start, one removed; not the files
+    it left alone."""
+    source = tmp_path / "run"
+    for block in ("0-train", "1-test", "2-train"):
+        (source / "w" / block).mkdir(parents=True)
+        (source / "w" / block / "data-log.tsv").write_bytes(b"h\nrow\n")
+    with Mirror(source) as mirror:
+        mirror.sync()
+        target = {b: mirror.path / "w" / b / "data-log.tsv" for b in ("0-train", "1-test", "2-train")}
+        mark = mirror.writes
+        assert not any(mirror.written_since(p, mark) for p in target.values())
+        with open(source / "w" / "2-train" / "data-log.tsv", "ab") as handle:
+            handle.write(b"more\n")
+        mirror.sync()
+        assert [b for b, p in target.items() if mirror.written_since(p, mark)] == ["2-train"]
+        mark = mirror.writes
+        (source / "w" / "0-train" / "data-log.tsv").write_bytes(b"H\n")  # cut and rewritten
+        (source / "w" / "1-test" / "data-log.tsv").unlink()
+        mirror.sync()
+        assert [b for b, p in target.items() if mirror.written_since(p, mark)] == [
+            "0-train", "1-test"]
+        assert not (mirror.path / "w" / "1-test" / "data-log.tsv").exists()
+
+
+def _stats(monkeypatch) -> list[Path]:
+    """The paths the mirror stats (the real `os.stat`, observed in the mirror's module)."""
+    seen: list[Path] = []
+    real = os.stat
+
+    def observed(path, *args, **kwargs):
+        seen.append(Path(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(mirror_module.os, "stat", observed)
+    return seen
+
+
+def test_events_name_what_is_looked_at(tmp_path, monkeypatch):
+    """With the paths the file system's events named, a trusted file or folder no event names
+    is taken as it was, without a stat; the named file is read, and a file added to a named
+    folder is listed."""
+    run = _run(tmp_path)
+    _age(run)
+    with Mirror(run) as mirror:
+        mirror.sync()
+        growing = run / "worker-default" / "2-train" / "data-log.tsv"
+        with open(growing, "ab") as handle:
+            handle.write(b"row 2\n")
+        new = run / "worker-default" / "3-test" / "data-log.tsv"
+        new.parent.mkdir()
+        new.write_bytes(b"head\nrow 1\n")
+        stats, read = _stats(monkeypatch), _reads(monkeypatch)
+        assert mirror.sync([growing, new.parent, new])
+        assert set(read) == {growing, new}
+        assert not [p for p in stats if p.parent.name in ("0-train", "1-test")]
+        assert (mirror.path / growing.relative_to(run)).read_bytes() == b"head\nrow 1\nrow 2\n"
+        assert (mirror.path / new.relative_to(run)).read_bytes() == b"head\nrow 1\n"
+
+
+def test_a_change_no_event_named_is_seen_without_events_or_at_the_recheck(tmp_path):
+    """What the events miss (a write on another host of a network file system) waits for the
+    next sync without events, or for the full check every `RECHECK_NS`, which ignores them."""
+    run = _run(tmp_path)
+    _age(run)
+    quiet = run / "worker-default" / "0-train" / "data-log.tsv"
+    with Mirror(run) as mirror:
+        target = mirror.path / quiet.relative_to(run)
+        now = time.time_ns()
+        mirror.clock = lambda: now
+        mirror.sync()
+        with open(quiet, "ab") as handle:
+            handle.write(b"row 2\n")
+        assert not mirror.sync([run / "worker-default" / "1-test" / "data-log.tsv"])
+        assert target.read_bytes() == b"head\nrow 1\n"
+        assert mirror.sync()  # no events: every file looked at
+        assert target.read_bytes() == b"head\nrow 1\nrow 2\n"
+        with open(quiet, "ab") as handle:
+            handle.write(b"row 3\n")
+        os.utime(quiet, ns=(OLD_NS, OLD_NS))
+        mirror.clock = lambda: now + RECHECK_NS + 1
+        assert mirror.sync([])  # the full check: the events are not trusted then
+        assert target.read_bytes() == b"head\nrow 1\nrow 2\nrow 3\n"
+
+
+def test_a_recent_file_is_looked_at_whatever_the_events_say(tmp_path):
+    """A file read within its clock's resolution of its stamp has no trusted stamp: it is
+    looked at at every sync, named by an event or not."""
+    run = _run(tmp_path)
+    growing = run / "worker-default" / "2-train" / "data-log.tsv"
+    with Mirror(run) as mirror:
+        mirror.clock = lambda: os.stat(growing).st_mtime_ns  # read in the tick it was stamped
+        mirror.sync()
+        with open(growing, "ab") as handle:
+            handle.write(b"row 2\n")
+        assert mirror.sync([])
+        assert (mirror.path / growing.relative_to(run)).read_bytes() == b"head\nrow 1\nrow 2\n"
