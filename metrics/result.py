@@ -58,11 +58,11 @@ class MetricsResult:
 
     def lifetime(self) -> dict[str, float | None]:
         """Lifetime values (mean over runs when there are several)."""
-        sel = [r for r in self.records if _missing(r["task"]) and r["block"] is None]
+        sel = [r for r in self.records if r["block"] is None and _missing(r["task"])]
         return _mean_by(sel, ("metric",))
 
     def tasks(self) -> dict[str, dict[str, float | None]]:
-        sel = [r for r in self.records if not _missing(r["task"]) and r["block"] is None
+        sel = [r for r in self.records if r["block"] is None and not _missing(r["task"])
                and _missing(r["phase"])]
         out: dict[str, dict[str, float | None]] = {}
         for (task, metric), value in _mean_by(sel, ("task", "metric")).items():
@@ -83,9 +83,9 @@ class MetricsResult:
         out = []
         for run in self.runs:
             b = run.blocks
-            for block, task, phase, kind, count, partial in zip(
-                    column(b, "block"), column(b, "task"), column(b, "phase"), column(b, "kind"),
-                    column(b, "count"), column(b, "partial")):
+            # as Python objects first: a column's numpy scalars cost a conversion each
+            for block, task, phase, kind, count, partial in zip(*(column(b, c).tolist() for c in (
+                    "block", "task", "phase", "kind", "count", "partial"))):
                 out.append({
                     "run": run.run, "block": int(block), "task": str(task),
                     "phase": str(phase), "kind": str(kind), "episodes": int(count),
@@ -318,15 +318,19 @@ def _record(produced: dict[str, Any], run: str | None = None) -> dict[str, Any]:
     number or None, a float value or None (text that is no number too), missing keys None."""
     value = produced.get("value")
     if value is not None:
-        try:
-            value = float(value)
-        except (TypeError, ValueError):
+        if value.__class__ is not float:  # a plain float (what `row` gives) is as it stays
+            try:
+                value = float(value)
+            except (TypeError, ValueError):
+                value = None
+        if value is not None and math.isnan(value):
             value = None
-        else:
-            value = None if math.isnan(value) else value
     block: Any = produced.get("block")  # what the plugin put: a number, NaN, None
+    if block is not None and block.__class__ is not int:
+        block = None if _missing(block) else int(block)
+    # an update of a run of hundreds of blocks makes thousands of these (issue 40)
     return {"run": produced.get("run") if run is None else run, "task": produced.get("task"),
-            "block": None if _missing(block) else int(block), "phase": produced.get("phase"),
+            "block": block, "phase": produced.get("phase"),
             "metric": produced.get("metric"), "value": value, "partial": False}
 
 
@@ -362,7 +366,7 @@ def _run_plugins(run: RunData, ste_data: dict, values: dict, all_plugins: list, 
         produced = outcome.produced
         if optional(plugin, "finish") is not None:
             produced_by.setdefault(plugin.name, []).extend({**r, "run": run.run} for r in produced)
-        records.extend(_record(r, run.run) for r in produced)
+        records.extend([_record(r, run.run) for r in produced])
     if run.partial:
         partial = {int(b) for b in column(run.blocks, "block")[column(run.blocks, "partial")]}
         flags = [bool(f) for f in column(run.blocks, "partial")]

@@ -110,16 +110,26 @@ class BlockMeans:
         if got is None:
             exp = self.run.exp[a:z]
             i = self._at.get((a, z))
-            groups: Groups | None = None
-            if i is not None and self._blocks is not None:
-                # the block's rows as read (its experience numbers): kept while they are
-                groups = self._blocks.rows_value(i, ("exp groups",),
-                                                 functools.partial(exp_groups, exp))
+            groups = self.groups(i) if i is not None else None
             got = exp_means(self.run.perf[a:z] if rows is None else rows, exp, groups)
             if self.keep:
                 got.flags.writeable = False
                 self.kept[a, z] = got
         return got
+
+
+    def groups(self, i: int) -> "Groups | None":
+        """Block ``i``'s `exp_groups`, from a keeping memo (None without one: `exp_means`
+        groups the rows itself). They depend on the block's experience numbers alone, so they
+        are kept while its rows are, and asked for at every computation (`regimes`), not only
+        when its values are scaled anew: a memo drops what a computation did not ask for, and
+        a task's moved range then grouped each of its finished blocks' rows again (issue 40:
+        a fifth of such an update of a log of several rows per experience)."""
+        if self._blocks is None:
+            return None
+        a, z = self._blocks.starts[i], self._blocks.stops[i]
+        return self._blocks.rows_value(i, ("exp groups",),
+                                       functools.partial(exp_groups, self.run.exp[a:z]))
 
 
 def regimes(ctx: Context) -> Regimes:
@@ -154,6 +164,7 @@ def regimes(ctx: Context) -> Regimes:
         low[i], high[i], sat[i], e2s[i], term[i], e2t[i] = blocks.value(
             i, ("regime", str(kind)), functools.partial(_regime, means, int(a), int(z), kind,
                                                         smooth))
+        means.groups(i)  # kept for the next computation that scales the block anew
     subtype = _text(b, "subtype")
     if (subtype == "sleep").any():
         filtered = ~((column(b, "kind") == "test") & (subtype == "wake"))

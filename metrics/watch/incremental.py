@@ -46,7 +46,7 @@ from sylla.metrics.readers.l2logger_files import natural_order
 from sylla.metrics.readers.plain import read_plain
 from sylla.metrics.registry import load_plugins
 from sylla.metrics.result import MetricsResult, compute_metrics
-from sylla.metrics.scheduled import block_kind, schedule_blocks
+from sylla.metrics.scheduled import schedule_blocks
 
 from .chunk import parse_rows
 from .conformance import Progress, block_ordinals, params_divergence
@@ -198,17 +198,10 @@ class Incremental:
             return False
         if first + n > sched.episodes:
             return False
-        blocks = sched.blocks
         ordinals = block_ordinals(sched, np.arange(first, first + n))
-        checks: list[tuple[str, list[str], bool]] = []
-        if "task" in rows:  # compared lower-case, as align compares task names
-            checks.append(("task", [b.task.lower() for b in blocks], True))
-        if "kind" in rows:
-            checks.append(("kind", [block_kind(b) for b in blocks], False))
-        if "phase" in rows:
-            checks.append(("phase", [b.phase_label or "" for b in blocks], False))
-        for name, wanted, lower in checks:
-            if not matches(labels(rows[name]), wanted, ordinals, lower):
+        for name in ("task", "kind", "phase"):  # a task compared lower-case, as align does
+            if name in rows and not matches(labels(rows[name]), share.planned[name], ordinals,
+                                            name == "task"):
                 return False
         if "params" in rows:  # an l2logger log's task parameters, as `check` reads them
             # each distinct (block, parameters) pair once
@@ -216,7 +209,7 @@ class Incremental:
             k = len(params.values)
             pairs = np.unique(ordinals * k + params.codes)
             texts = np.asarray(params.values, dtype=object)
-            found = params_divergence(texts[pairs % k], pairs // k, blocks)
+            found = params_divergence(texts[pairs % k], pairs // k, sched.blocks)
             if found is not None:
                 return False
         return True

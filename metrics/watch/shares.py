@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sylla.metrics.data import RunData, column
+from sylla.metrics.scheduled import block_kind
 
 from .growing import Growing
 from .logged import LoggedRows
@@ -40,10 +41,17 @@ class Share:
     logged: LoggedRows | None = None
     #: each scheduled block's [start, stop) in the worker's episodes (its schedule's)
     bounds: np.ndarray = field(init=False)
+    #: each scheduled block's task (lower-case, as align compares names), kind (`block_kind`)
+    #: and phase label ("" for none): what its appended rows are checked against
+    planned: dict[str, list[str]] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.bounds = np.array([(b.start, b.end) for b in self.sched.blocks],
+        blocks = self.sched.blocks
+        self.bounds = np.array([(b.start, b.end) for b in blocks],
                                dtype=np.int64).reshape(-1, 2)
+        self.planned = {"task": [b.task.lower() for b in blocks],
+                        "kind": [block_kind(b) for b in blocks],
+                        "phase": [b.phase_label or "" for b in blocks]}
 
     @property
     def n(self) -> int:

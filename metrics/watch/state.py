@@ -37,6 +37,7 @@ from .ste_runs import SteRuns
 
 if TYPE_CHECKING:
     from sylla.grammar.syllabus.model import Syllabus
+    from sylla.grammar.syllabus.schedule import Schedule
     from sylla.metrics.data import EpisodeLog
     from sylla.metrics.registry import Metric
 
@@ -150,16 +151,32 @@ def _feed_rows(curve: Curve, rows: dict[str, Any], model: "Syllabus | None") -> 
     values["perf"] = np.asarray(rows["perf"], dtype=np.float64)
     values["episode"] = np.asarray(rows["episode"], dtype=np.int64)
     if model is not None:
-        sched = schedule(model)
-        # each block's phase label, and "" for an episode outside the schedule, as codes
-        labels, codes = np.unique(np.array([b.phase_label or "" for b in sched.blocks] + [""],
-                                           dtype=object), return_inverse=True)
+        sched, labels, codes = _phases_of(model)
         episode = values["episode"]
         inside = (episode >= 0) & (episode < sched.episodes)
         ordinal = np.where(inside, block_ordinals(sched, episode), -1)
         values["block"] = ordinal
         values["phase"] = Labels(codes[ordinal], tuple(labels))
     curve.feed(values)
+
+
+#: the last syllabus `_phases_of` was asked about, and its answer
+_phases_kept: "tuple[Syllabus, tuple[Schedule, np.ndarray, np.ndarray]] | None" = None
+
+
+def _phases_of(model: "Syllabus") -> "tuple[Schedule, np.ndarray, np.ndarray]":
+    """The syllabus' schedule, its distinct phase labels and each block's label as a code
+    into them (the last code: "", for an episode outside the schedule). Kept for the syllabus
+    asked about last: a follower asks at every update with the one syllabus it follows, and
+    flattening a syllabus of hundreds of blocks again cost more than the update's rows."""
+    global _phases_kept
+    if _phases_kept is not None and _phases_kept[0] is model:
+        return _phases_kept[1]
+    sched = schedule(model)
+    labels, codes = np.unique(np.array([b.phase_label or "" for b in sched.blocks] + [""],
+                                       dtype=object), return_inverse=True)
+    _phases_kept = (model, (sched, labels, codes))
+    return sched, labels, codes
 
 
 def compute_state(mirror: "Mirror", options: Options, model: "Syllabus | None",

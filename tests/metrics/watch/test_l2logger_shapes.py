@@ -286,3 +286,46 @@ def test_the_ste_curves_are_not_read_again_while_their_values_stand(
         assert sorted(mine.count(e) for e in ste_exp) == [1] * len(ste_exp), mine
     finally:
         follower.close()
+
+
+def test_a_moved_range_groups_no_finished_blocks_rows_again(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each block's grouping of its rows by experience depends on its experience numbers
+    alone: it is kept while they stand, through updates that did not need it, so a new
+    extreme that rescales every block of its task groups the rows of the growing block only
+    (issue 40). The state still equals the batch command's."""
+    from sylla.metrics.plugins import l2m
+
+    shape = "l2logger_rows"
+    source = WATCH / shape
+    appender, follower, extra, run, clean = _follow(tmp_path, shape, False)
+    try:
+        edges = [e for e in _experience_edges(source) if e > 8]
+        for cut in edges[-6:-3]:  # a first read in the last blocks, then two updates
+            appender.advance(cut)
+            follower.refresh()
+        grouped: list[int] = []
+        real = l2m.exp_groups
+
+        def counted(exp):
+            grouped.append(len(exp))
+            return real(exp)
+
+        monkeypatch.setattr(l2m, "exp_groups", counted)
+        data = sorted(run.rglob("data-log.tsv"))[-1]
+        last = data.read_bytes().splitlines()[-1].split(b"\t")
+        last[1] = str(int(last[1]) + 1).encode()  # the next experience, far above the rest
+        last[-1] = b"1000.0"
+        with open(data, "ab") as handle:
+            handle.write(b"\t".join(last) + b"\n")
+        state = follower.refresh()
+        assert follower.last_update == "incremental"
+        assert len(grouped) == 1, grouped  # the growing block's rows alone
+        shutil.rmtree(clean, ignore_errors=True)
+        shutil.copytree(run, clean)
+        expected, error = batch(clean, *extra)
+        assert error is None and state.error is None, (error, state.error)
+        assert json.loads(json.dumps(state.document)) == json.loads(
+            json.dumps(expected).replace(str(clean), str(run)))
+    finally:
+        follower.close()
