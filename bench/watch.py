@@ -16,11 +16,16 @@ by one. Target (issue 25): update <= 5 % of full. Idle: process CPU seconds over
 waiting on filesystem events with nothing written.
 
     .venv/bin/python bench/watch.py [--episodes N] [--format csv|l2logger] [--workers K]
-        [--rows R] [--ste] [--phases K] [--shares-only]
+        [--rows R] [--ste] [--phases K] [--idle S] [--shares-only]
 
 ``--phases K`` schedules K phases instead of two (a train block, then a test block of each
 task), so the run has 3K block folders for each worker: the per-update cost that grows with the
 number of files and blocks (listing, finished files, per-block records) shows there.
+
+The update is handed the paths the file system's events would name for the appends (the files
+written, the folders made), as the live follower hands them to its refresh. ``--idle S`` waits
+S seconds before the update, as the follower waits for its events: on a machine whose idle
+cores serve others, the update then finds its memory out of the caches and costs more CPU.
 
 ``--shares-only`` times the update and the full run alone (one line: their CPU times and the
 share), for best-of-N runs of every shape against another checkout's code. Both run with one
