@@ -70,17 +70,22 @@ def test_the_listing_is_os_walks(tmp_path_factory, tree):
         assert mirror.sources() == _walked(source)
 
 
-def _reads(monkeypatch) -> list[Path]:
-    """The files the mirror reads, in order (the real `appended`, observed)."""
-    read: list[Path] = []
-    real = mirror_module.appended
+def _observed(monkeypatch, owner: object, name: str) -> list[Path]:
+    """The paths ``owner.name`` is called with, in order (the real function, observed)."""
+    seen: list[Path] = []
+    real = getattr(owner, name)
 
     def observed(path, *args, **kwargs):
-        read.append(Path(path))
+        seen.append(Path(path))
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(mirror_module, "appended", observed)
-    return read
+    monkeypatch.setattr(owner, name, observed)
+    return seen
+
+
+def _reads(monkeypatch) -> list[Path]:
+    """The files the mirror reads (`appended`)."""
+    return _observed(monkeypatch, mirror_module, "appended")
 
 
 def _run(tmp_path: Path) -> Path:
@@ -318,16 +323,8 @@ def test_written_since_names_the_files_a_sync_wrote_and_removed(tmp_path: Path) 
 
 
 def _stats(monkeypatch) -> list[Path]:
-    """The paths the mirror stats (the real `os.stat`, observed in the mirror's module)."""
-    seen: list[Path] = []
-    real = os.stat
-
-    def observed(path, *args, **kwargs):
-        seen.append(Path(path))
-        return real(path, *args, **kwargs)
-
-    monkeypatch.setattr(mirror_module.os, "stat", observed)
-    return seen
+    """The paths the mirror stats (`os.stat`)."""
+    return _observed(monkeypatch, mirror_module.os, "stat")
 
 
 def test_events_name_what_is_looked_at(tmp_path, monkeypatch):
