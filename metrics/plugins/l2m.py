@@ -117,7 +117,6 @@ class BlockMeans:
                 self.kept[a, z] = got
         return got
 
-
     def groups(self, i: int) -> "Groups | None":
         """Block ``i``'s `exp_groups`, from a keeping memo (None without one: `exp_means`
         groups the rows itself). They depend on the block's experience numbers alone, so they

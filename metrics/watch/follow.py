@@ -82,7 +82,7 @@ class Follower:
         the appended rows alone when `Incremental` can, else recomputed from the mirror.
         ``events``: the paths the file system's notifications named since the last refresh
         (`Mirror.sync`), or None to look at every file."""
-        if self.mirror.sync(None if events is None else [Path(p) for p in events]) or force:
+        if self.mirror.sync(events) or force:
             self.touch()
             state = None
             if self.incremental is not None and not force and self.model is not None:

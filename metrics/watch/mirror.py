@@ -146,7 +146,7 @@ class Mirror:
             return self.path
         return self.path / source.relative_to(self.source)
 
-    def sync(self, events: Collection[Path] | None = None) -> bool:
+    def sync(self, events: Collection[str | Path] | None = None) -> bool:
         """Bring the mirror up to date; True when anything the readers see changed.
 
         ``events``: the paths the file system's notifications named since the last sync
