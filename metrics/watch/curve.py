@@ -114,6 +114,7 @@ class Curve:
         self.consumed = 0  # rows fed so far
         self.last: tuple[int, float] | None = None  # (episode, perf) of the last row fed
         self._done: list[_Bin] = []  # the finished bins behind `points`
+        self._done_n = 0  # the episodes in them (not summed again at every update)
         self._open: list[_Bin] = []  # each worker's last bin while it may still grow
         self._workers: set[tuple] = set()  # the (run, worker) pairs fed so far
         #: each (run, worker) with finished bins, by its first bin's place in `_done`: the
@@ -187,7 +188,7 @@ class Curve:
         kept = len(self._done) if tail else 0  # finished bins left as they are
         # widths that surely keep too many bins are skipped without grouping: a bin holds at
         # most `width` episodes and each worker has at most one unfinished bin
-        episodes = int(count.sum()) + (sum(b.n for b in self._done) if tail else 0)
+        episodes = int(count.sum()) + (self._done_n if tail else 0)
         workers = len(self._workers.union(who_of_key))
         while -(-episodes // width) - workers > 2 * self.budget:
             if tail:
@@ -213,7 +214,7 @@ class Curve:
         if width != self.width:
             self.width = width
             self.epoch += 1
-            self._done, self._done_rank, self.points = [], {}, []
+            self._done, self._done_rank, self.points, self._done_n = [], {}, [], 0
             new = finished
         elif tail:  # the finished bins of the tail all follow those kept
             new = finished
@@ -221,6 +222,7 @@ class Curve:
             known = {(b.key, b.episode) for b in self._done}
             new = [b for b in finished if (b.key, b.episode) not in known]
         self._done.extend(new)
+        self._done_n += sum(b.n for b in new)
         self.points.extend(b.point() for b in new)
         for b in new:
             self._done_rank.setdefault(b.key[:2], len(self._done_rank))

@@ -154,10 +154,12 @@ _EMPTY = np.empty(0, dtype=np.float64)
 
 def _spans(shares: list[Share]) -> list[tuple[int, int, int]]:
     """The pieces of the run in align's order: block, then worker, each a worker's episodes
-    ``[a, z)`` in that block."""
-    return [(k, int(a), int(z)) for b in range(len(shares[0].bounds))
-            for k, s in enumerate(shares)
-            for a, z in [np.clip(s.bounds[b], 0, s.n)] if z > a]
+    ``[a, z)`` in that block. Each worker's bounds are clipped in one call: one `np.clip` a
+    block and worker was ~7 microseconds, 2 ms of an update of 99 blocks and 3 workers."""
+    clipped = [np.clip(s.bounds, 0, s.n).tolist() for s in shares]
+    return [(k, a, z) for b in range(len(shares[0].bounds))
+            for k, bounds in enumerate(clipped)
+            for a, z in [bounds[b]] if z > a]
 
 
 def _rows_view(run: str, blocks: "Columns", partial: bool, spans: list[tuple[int, int, int]],

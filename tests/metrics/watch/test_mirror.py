@@ -288,9 +288,14 @@ def test_what_stamps_hide_is_seen_at_the_next_full_check(tmp_path, monkeypatch):
         now[0] += RECHECK_NS // 2
         assert not mirror.sync()
         assert read == [] and late not in mirror.sources()
+        assert mirror.full_checks == 1
+        before = {path: path for path in mirror.sources()}
         now[0] += RECHECK_NS // 2 + 1
         assert mirror.sync()
+        assert mirror.full_checks == 2
         assert late in mirror.sources()
+        # the listings made again reuse the paths they had (`_list`), for every old entry
+        assert all(before[path] is path for path in mirror.sources() if path in before)
         assert (mirror.path / data.relative_to(run)).read_bytes() == b"HEAD\nROW 1\n"
         assert (mirror.path / late.relative_to(run)).read_bytes() == b"row\n"
 
