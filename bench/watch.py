@@ -16,14 +16,20 @@ by one. Target (issue 25): update <= 5 % of full. Idle: process CPU seconds over
 waiting on filesystem events with nothing written.
 
     .venv/bin/python bench/watch.py [--episodes N] [--format csv|l2logger] [--workers K]
-        [--rows R] [--ste] [--phases K] [--idle S] [--shares-only]
+        [--rows R] [--ste] [--phases K] [--append N] [--data-range] [--idle S] [--shares-only]
 
 ``--phases K`` schedules K phases instead of two (a train block, then a test block of each
 task), so the run has 3K block folders for each worker: the per-update cost that grows with the
 number of files and blocks (listing, finished files, per-block records) shows there.
 
 The update is handed the paths the file system's events would name for the appends (the files
-written, the folders made), as the live follower hands them to its refresh. ``--idle S`` waits
+written, the folders made), as the live follower hands them to its refresh. Before the appends
+the follower re-syncs once without events, untimed, as it does after 2 s of silence: the check
+of every file that it makes every 10 s (`mirror.RECHECK_NS`) falls there when reading the log
+took longer, and its CPU is printed apart. ``--append N`` appends N experiences instead of 1 %
+(the same N over several ``--episodes`` shows what grows with the log); ``--data-range``
+normalises with a fixed range, so that no appended row moves a task's range and no update
+scales a task anew (docs/watch.md, "a fixed range"). ``--idle S`` waits
 S seconds before the update, as the follower waits for its events: on a machine whose idle
 cores serve others, the update then finds its memory out of the caches and costs more CPU.
 
@@ -52,6 +58,7 @@ import numpy as np
 
 if TYPE_CHECKING:
     from sylla.metrics.result import MetricsResult
+    from sylla.metrics.watch.follow import Follower
 
 
 def _plan(episodes: int, phases: int | None = None) -> list:
@@ -93,12 +100,14 @@ def _rows(episodes: int, phases: int | None = None) -> list[bytes]:
 
 
 def _l2logger(tmp: Path, episodes: int, workers: int = 1, rows: int = 1,
-              phases: int | None = None) -> tuple[Path, list[tuple[Path, bytes]]]:
+              phases: int | None = None,
+              appended: int | None = None) -> tuple[Path, list[tuple[Path, bytes]]]:
     """The same schedule as an l2logger run (`sylla.metrics.synth`, one task per block
     folder; ``workers`` dealt each block's experiences in turns, ``rows`` up to that many rows
     per experience), written whole to a side folder and copied without its last 1 % of
-    experiences: the run folder, and each data file with the rows still to append to it (a
-    block begun after the cut: its header too, and its folder is made as it is appended)."""
+    experiences (``appended``: that many instead): the run folder, and each data file with the
+    rows still to append to it (a block begun after the cut: its header too, and its folder is
+    made as it is appended)."""
     import shutil
 
     from sylla.metrics.synth import write_l2logger
@@ -107,7 +116,7 @@ def _l2logger(tmp: Path, episodes: int, workers: int = 1, rows: int = 1,
                             rows_per_exp=rows, deal="turns")
     run = tmp / "run"
     shutil.copytree(source, run)
-    cut = episodes - episodes // 100
+    cut = episodes - (episodes // 100 if appended is None else appended)
     grows = []
     for data in sorted(run.rglob("data-log.tsv")):
         head, *lines = data.read_bytes().splitlines(True)
@@ -132,6 +141,14 @@ def _ste(tmp: Path, episodes: int, rows: int) -> list[str]:
             for k, task in enumerate(("Pong", "Breakout"))]
 
 
+def _data_range(tmp: Path) -> str:
+    """A data-range file (l2metrics' ``-d``) giving both tasks one range, wider than any value
+    the bench writes (rewards of a rising curve with noise, `sylla.metrics.synth`)."""
+    path = tmp / "data-range.json"
+    path.write_text(json.dumps({task: {"min": -50.0, "max": 50.0} for task in ("Pong", "Breakout")}))
+    return str(path)
+
+
 def _events(grows: list[tuple[Path, bytes]], new_folders: set[Path]) -> list[str]:
     """The paths the file system's events name for the appends: each file written and each
     folder made (watchfiles on inotify names these; `tests/metrics/watch/test_events.py`
@@ -139,6 +156,12 @@ def _events(grows: list[tuple[Path, bytes]], new_folders: set[Path]) -> list[str
     follower hands them to its refresh (`Follower.changes`), which then looks at no other
     file whose stamp it trusts."""
     return [str(path) for path in sorted(new_folders)] + [str(path) for path, _ in grows]
+
+
+def _full_checks(follower: "Follower") -> int:
+    """How many times the follower's mirror read every file whatever its stamp (0 for a
+    checkout whose mirror does not count them)."""
+    return getattr(follower.mirror, "full_checks", 0)
 
 
 def _plugin_times(result: "MetricsResult") -> dict[str, float]:
@@ -170,6 +193,14 @@ def main() -> int:
     parser.add_argument("--ste", action="store_true", help="l2logger: with STE runs")
     parser.add_argument("--phases", type=int, help="this many phases (a train block and a "
                         "test block of each task each) instead of two: a run of many blocks")
+    parser.add_argument("--append", type=int, help="experiences appended before the update "
+                        "(default: 1 %% of --episodes): with a fixed number and several "
+                        "--episodes, how the update grows with the log")
+    parser.add_argument("--data-range", action="store_true",
+                        help="normalise with a fixed data range (l2metrics' -d, "
+                        "-P data_range=FILE), as a user following a run can: no "
+                        "appended value moves a task's range, so no update scales a task's "
+                        "finished blocks anew")
     parser.add_argument("--idle", type=float, default=0.0,
                         help="seconds the process waits between the appends and the update "
                         "(the live follower waits for its events' debounce, 50-200 ms: on a "
@@ -184,20 +215,22 @@ def main() -> int:
     from sylla.metrics.watch.follow import Follower
     from sylla.metrics.watch.state import Options
 
+    appended = args.episodes // 100 if args.append is None else args.append
     with tempfile.TemporaryDirectory() as tmp:
         syllabus = Path(tmp) / "syllabus.json"
         _syllabus(syllabus, args.episodes, args.phases)
+        params = {"data_range": _data_range(Path(tmp))} if args.data_range else {}
         if args.format == "csv":
-            log = grows = Path(tmp) / "rewards.csv"
+            log = Path(tmp) / "rewards.csv"
             rows = _rows(args.episodes, args.phases)
-            head, cut = b"episode,task,reward\n", len(rows) - len(rows) // 100
+            head, cut = b"episode,task,reward\n", len(rows) - appended
             log.write_bytes(head + b"".join(rows[:cut]))
             grows = [(log, b"".join(rows[cut:]))]
         else:
             log, grows = _l2logger(Path(tmp), args.episodes, args.workers, args.rows,
-                                   args.phases)
+                                   args.phases, appended)
         ste = _ste(Path(tmp), args.episodes, args.rows) if args.ste else []
-        options = Options(syllabus=str(syllabus), ste=ste)
+        options = Options(syllabus=str(syllabus), ste=ste, params=params)
         follower = Follower(log, options)
         # the update as it was before issue 25 item 1: recomputed from the mirror with
         # nothing kept (the same appended rows, on a second follower, so the two are timed in
@@ -206,6 +239,15 @@ def main() -> int:
         if before is not None and before.incremental is not None:
             before.incremental.close()
             before.incremental = None
+        # the follower's re-sync after 2 s without events, untimed: it makes the check of
+        # every file the follower makes every 10 s whichever sync comes (`RECHECK_NS`), due
+        # here when reading the log took longer than that. One update in 10 s pays it, so
+        # it is timed apart, not in the update (it fell on the update of the larger shapes
+        # on a slow day: 40-70 ms or 220 ms, issue 40)
+        checks = _full_checks(follower)
+        cpu_start = time.process_time()
+        follower.refresh()
+        check_cpu = time.process_time() - cpu_start if _full_checks(follower) > checks else None
         new_folders = {path.parent for path, _ in grows if not path.parent.exists()}
         for path, rest in grows:
             path.parent.mkdir(exist_ok=True)
@@ -221,20 +263,23 @@ def main() -> int:
             recompute = time.perf_counter() - start
             assert before.last_update == "full"
             before.close()
+        checks = _full_checks(follower)
         start, cpu_start = time.perf_counter(), time.process_time()
         state = follower.refresh(events=events)
         update, update_cpu = time.perf_counter() - start, time.process_time() - cpu_start
+        made_check = _full_checks(follower) > checks
         assert state.error is None and state.progress.complete, state.error
         start, cpu_start = time.perf_counter(), time.process_time()
-        full = compute_metrics(log, str(syllabus), ste=ste, allow_partial=True,
+        full = compute_metrics(log, str(syllabus), ste=ste, params=params, allow_partial=True,
                                progress=False)
         full_time, full_cpu = time.perf_counter() - start, time.process_time() - cpu_start
         assert full.to_json() == state.document
-        made = follower.last_update
+        made = follower.last_update + (" with the 10 s full check" if made_check else "")
         if args.shares_only:
             follower.close()
+            apart = "" if check_cpu is None else f"; the 10 s check apart: cpu {check_cpu:.3f} s"
             print(f"shares-only: update {made} cpu {update_cpu:.3f} s full cpu {full_cpu:.3f} s "
-                  f"share {update_cpu / full_cpu:.1%}; load {os.getloadavg()[0]:.2f}")
+                  f"share {update_cpu / full_cpu:.1%}; load {os.getloadavg()[0]:.2f}{apart}")
             return 0
         plugin_times = _plugin_times(full)
         points = len(state.points)
@@ -251,8 +296,8 @@ def main() -> int:
     load = os.getloadavg()[0]
     shape = (f"{args.format}, {args.workers} worker(s), up to {args.rows} row(s) per "
              f"experience, {'with' if ste else 'without'} STE runs")
-    print(f"{shape}: episodes: {args.episodes:,}; appended: {args.episodes // 100:,} "
-          "experiences (1 %)")
+    print(f"{shape}{', a fixed data range' if params else ''}: episodes: {args.episodes:,}; "
+          f"appended: {appended:,} experiences ({appended / args.episodes:.1%})")
     print(f"full sylla metrics: {full_time:.2f} s; watch update ({made}): {update:.2f} s; "
           f"ratio {update / full_time:.1%} (target <= 5 %)")
     print(f"in CPU time (less shaken by other processes on a busy machine): full "
