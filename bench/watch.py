@@ -275,9 +275,9 @@ def main() -> int:
         full_time, full_cpu = time.perf_counter() - start, time.process_time() - cpu_start
         assert full.to_json() == state.document
         made = follower.last_update + (" with the 10 s full check" if made_check else "")
+        apart = "" if check_cpu is None else f"; the 10 s check apart: cpu {check_cpu:.3f} s"
         if args.shares_only:
             follower.close()
-            apart = "" if check_cpu is None else f"; the 10 s check apart: cpu {check_cpu:.3f} s"
             print(f"shares-only: update {made} cpu {update_cpu:.3f} s full cpu {full_cpu:.3f} s "
                   f"share {update_cpu / full_cpu:.1%}; load {os.getloadavg()[0]:.2f}{apart}")
             return 0
@@ -301,7 +301,8 @@ def main() -> int:
     print(f"full sylla metrics: {full_time:.2f} s; watch update ({made}): {update:.2f} s; "
           f"ratio {update / full_time:.1%} (target <= 5 %)")
     print(f"in CPU time (less shaken by other processes on a busy machine): full "
-          f"{full_cpu:.2f} s; update {update_cpu:.3f} s; ratio {update_cpu / full_cpu:.1%}")
+          f"{full_cpu:.2f} s; update {update_cpu:.3f} s; ratio {update_cpu / full_cpu:.1%}"
+          f"{apart}")
     print(f"the same update recomputed from the mirror (before): {recompute:.2f} s, "
           f"{recompute / full_time:.1%} of full")
     print(f"curve points kept for the page: {points:,} (down-sampled; one per episode before)")
