@@ -64,6 +64,9 @@ class Follower:
         #: mirror last took a complete line on it, and whether `changes` stopped because
         #: none came for its ``idle_timeout``
         self.clock: Callable[[], float] = time.monotonic
+        #: milliseconds of silence after which `changes` looks at every file (see there); a
+        #: test that must tell an event's refresh from this one sets it out of reach
+        self.resync_ms = 2000
         self.changed_at = self.clock()
         self.idle = False
         self._generation = 0  # the mirror's generation the curve was fed from
@@ -153,10 +156,12 @@ class Follower:
         True: a writer that crashed or hangs writes nothing more)."""
         self.idle = False
         # yield_on_timeout: writes that land between the first read and the moment the watch
-        # is set up raise no event; a re-sync every 2 s of silence (a few stat calls, no
-        # recompute unless a complete line arrived) closes that gap, and is where the idle
-        # time is looked at when nothing stirs at all
-        tick = 2000 if not idle_timeout else max(50, min(2000, int(idle_timeout * 1000)))
+        # is set up raise no event; a re-sync after `resync_ms` (2 s) of silence (a few stat
+        # calls, no recompute unless a complete line arrived) closes that gap, and is where
+        # the idle time is looked at when nothing stirs at all
+        tick = self.resync_ms
+        if idle_timeout:
+            tick = max(50, min(tick, int(idle_timeout * 1000)))
         for batch in watch(self._watched(), stop_event=stop, debounce=200, step=50,
                            yield_on_timeout=True, raise_interrupt=False,
                            rust_timeout=tick):

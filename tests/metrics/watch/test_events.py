@@ -45,12 +45,16 @@ def test_the_events_paths_alone_are_looked_at_and_the_state_equals_batch(tmp_pat
     appender.advance(35)  # block 0 whole, block 1 begun
     _age(run)
     follower = Follower(run, Options(syllabus=str(SYLLABUS), allow_partial=True))
+    # no re-sync after a silence: had one fallen between a write and its events, it would have
+    # made the state, and the events would have proved nothing
+    follower.resync_ms = 3_600_000
     synced: list[list[Path] | None] = []
     real_sync = follower.mirror.sync
 
-    def observed(events=None):
+    def observed(events=None):  # recorded once done, so a write after it is not in it
+        changed = real_sync(events)
         synced.append(None if events is None else list(events))
-        return real_sync(events)
+        return changed
 
     follower.mirror.sync = observed  # type: ignore[method-assign]
     states: queue.Queue = queue.Queue()
@@ -63,11 +67,13 @@ def test_the_events_paths_alone_are_looked_at_and_the_state_equals_batch(tmp_pat
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     try:
-        # the watch is set up when a first sync comes back (a write before it raises no event)
+        # the watch is set up when an event comes back (a write before it raises none): the
+        # run folder's stamp is touched until one does; no data changes
         deadline = time.monotonic() + FAILS_AFTER
-        while not synced and time.monotonic() < deadline:
+        while not any(synced) and time.monotonic() < deadline:
+            os.utime(run)
             time.sleep(0.05)
-        assert synced, "the follower never synced"
+        assert any(synced), "no event reached the follower"
         for cut in (40, 46, 60, 74, 80, 86):  # rows into block 1; the blocks after begun and grown
             appender.advance(cut)
             materialise(fixture, clean, cut)
@@ -77,10 +83,11 @@ def test_the_events_paths_alone_are_looked_at_and_the_state_equals_batch(tmp_pat
             got, events = None, None
             while got != expected:
                 got, events = states.get(timeout=FAILS_AFTER)
-            # made by a sync the events named paths for (not the re-sync after 2 s of silence,
-            # which looks at every file): what they named was enough
+            # made by a sync the events named paths for (not a re-sync, which looks at every
+            # file): what they named was enough
             assert events, (cut, events)
         finished = run / "worker-default" / "0-train" / "data-log.tsv"
+        assert None not in synced, "a re-sync without events ran"
         assert not any(finished in events for events in synced if events)
     finally:
         stop.set()
