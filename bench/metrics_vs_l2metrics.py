@@ -102,6 +102,20 @@ print(n)
 """
 
 
+def _l2m_libraries() -> str:
+    """The numpy and pandas versions of the l2metrics venv. Why: l2metrics' time and peak
+    follow them (at 1M episodes, one row each, its peak was 575 MiB under numpy 1.26 and
+    pandas 1.5, the versions it was released with, and 965 MiB under numpy 2.4 and pandas
+    3.1), so a ratio means little without them; ``SYLLA_L2M_PYTHON`` picks another venv."""
+    probe = "import numpy, pandas; print(f'numpy {numpy.__version__}, pandas {pandas.__version__}')"
+    try:
+        done = subprocess.run([str(L2M_PY), "-c", probe], capture_output=True, text=True,
+                              timeout=120, check=True)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"unknown libraries ({exc})"
+    return done.stdout.strip()
+
+
 #: the least CPU time (user + system) each command took, by command line: on a shared machine
 #: it moves less than wall time does
 CPU: dict[str, float] = {}
@@ -187,6 +201,8 @@ def main() -> int:
           f"experience 1..{args.rows_per_exp}; {args.workers} worker(s); "
           f"{3 * args.ste_per_task} STE runs; best of "
           f"{args.repeat}", flush=True)
+    if have_l2m:
+        print(f"l2metrics runs under {_l2m_libraries()} ({L2M_PY})", flush=True)
     results = []
     try:
         for n in sizes:
