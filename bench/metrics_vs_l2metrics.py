@@ -3,8 +3,9 @@
 Generates logs of 100k, 1M and 10M episodes (three tasks, alternating train/test, 1-3 records
 per experience by default, one STE run per task), runs l2metrics (up to 1M; it lives in the
 separate venv made by scripts/setup.d/20-l2metrics.sh), ``sylla metrics`` and a bare pyarrow read
-of the same files (the floor no metrics tool can beat) on each, every run in its own subprocess,
-and prints wall time and peak RSS side by side with the ratios the targets are stated in (issue
+of the same files (the floor no metrics tool can beat) on each, every run in its own subprocess;
+the floor twice, as it is and with one OpenBLAS thread (`FLOOR_ONE_BLAS`, the floor of a
+process that starts as ``sylla`` does: the lower of the two), and prints wall time and peak RSS side by side with the ratios the targets are stated in (issue
 13): at 1M sylla <= 1/30 of l2metrics' time and <= 1/5 of its peak memory; at 10M sylla's peak
 <= 2x its 1M peak; and sylla's time as a multiple of the pyarrow floor.
 
@@ -100,6 +101,11 @@ for d in sys.argv[1:]:
         n += c.read_csv(f, parse_options=c.ParseOptions(delimiter="\\t")).num_rows
 print(n)
 """
+#: the same read with one OpenBLAS thread, as the ``sylla`` command runs (`sylla.cli`): pyarrow
+#: imports numpy, whose OpenBLAS starts a thread per core that spins for a while beside the
+#: parse for nothing (at 1M episodes, one row each: the floor's best 0.47 s against 0.41 s,
+#: its CPU 0.77 s against 0.59 s). The variable is read as numpy loads, after this line.
+FLOOR_ONE_BLAS = "import os; os.environ['OPENBLAS_NUM_THREADS'] = '1'" + FLOOR
 
 
 def _l2m_libraries() -> str:
@@ -218,7 +224,9 @@ def main() -> int:
             if args.syllabus:
                 cmd += ["--syllabus", str(syllabus(folder, n))]
             cmds = {"sylla": cmd, "floor": [sys.executable, "-c", FLOOR, str(log),
-                                            str(stes[0].parent)]}
+                                            str(stes[0].parent)],
+                    "floor1": [sys.executable, "-c", FLOOR_ONE_BLAS, str(log),
+                               str(stes[0].parent)]}
             if args.before:
                 cmds["before"] = [args.before, *cmd[1:]]
             for c in cmds.values():
@@ -230,7 +238,9 @@ def main() -> int:
                    "sylla_median": got["sylla"]["median"], "sylla_rss": got["sylla"]["rss"],
                    "floor_wall": got["floor"]["best"], "floor_median": got["floor"]["median"],
                    "floor_rss": got["floor"]["rss"], "rows": int(got["floor"]["out"]),
-                   "sylla_cpu": got["sylla"]["cpu"], "floor_cpu": got["floor"]["cpu"]}
+                   "sylla_cpu": got["sylla"]["cpu"], "floor_cpu": got["floor"]["cpu"],
+                   "floor1_wall": got["floor1"]["best"], "floor1_median": got["floor1"]["median"],
+                   "floor1_cpu": got["floor1"]["cpu"]}
             if args.before:
                 row.update(before_wall=got["before"]["best"],
                            before_median=got["before"]["median"],
@@ -267,6 +277,10 @@ def main() -> int:
               f"medians {r['sylla_median']:.2f}s / {r['floor_median']:.2f}s = "
               f"{r['sylla_median'] / r['floor_median']:.2f}x; CPU {r['sylla_cpu']:.2f}s / "
               f"{r['floor_cpu']:.2f}s = {r['sylla_cpu'] / r['floor_cpu']:.2f}x")
+        print(f"{r['n']:,}: sylla time = {r['sylla_wall'] / r['floor1_wall']:.2f}x the same read "
+              f"with one BLAS thread, as sylla runs ({r['floor1_wall']:.2f}s); medians "
+              f"{r['sylla_median'] / r['floor1_median']:.2f}x; CPU {r['sylla_cpu']:.2f}s / "
+              f"{r['floor1_cpu']:.2f}s = {r['sylla_cpu'] / r['floor1_cpu']:.2f}x")
         if "before_wall" in r:
             print(f"{r['n']:,}: before {r['before_wall']:.2f}s {r['before_rss']:.0f} MiB "
                   f"({r['before_wall'] / r['floor_wall']:.2f}x the floor; median "
@@ -284,7 +298,7 @@ def main() -> int:
 
 def _line(r: dict) -> str:
     text = (f"{r['n']:>10,} episodes | gen {r['gen']:6.1f}s | pyarrow floor "
-            f"{r['floor_wall']:6.2f}s | sylla {r['sylla_wall']:7.2f}s {r['sylla_rss']:7.0f} MiB")
+            f"{r['floor_wall']:6.2f}s ({r['floor1_wall']:.2f}s, 1 BLAS thread) | sylla {r['sylla_wall']:7.2f}s {r['sylla_rss']:7.0f} MiB")
     if "l2m_wall" in r:
         text += (f" | l2metrics {r['l2m_wall']:8.2f}s {r['l2m_rss']:7.0f} MiB | time x"
                  f"{r['l2m_wall'] / r['sylla_wall']:.1f} mem x{r['l2m_rss'] / r['sylla_rss']:.1f}"
