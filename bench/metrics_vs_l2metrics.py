@@ -4,10 +4,11 @@ Generates logs of 100k, 1M and 10M episodes (three tasks, alternating train/test
 per experience by default, one STE run per task), runs l2metrics (up to 1M; it lives in the
 separate venv made by scripts/setup.d/20-l2metrics.sh), ``sylla metrics`` and a bare pyarrow read
 of the same files (the floor no metrics tool can beat) on each, every run in its own subprocess;
-the floor twice, as it is and with one OpenBLAS thread (`FLOOR_ONE_BLAS`, the floor of a
-process that starts as ``sylla`` does: the lower of the two), and prints wall time and peak RSS side by side with the ratios the targets are stated in (issue
-13): at 1M sylla <= 1/30 of l2metrics' time and <= 1/5 of its peak memory; at 10M sylla's peak
-<= 2x its 1M peak; and sylla's time as a multiple of the pyarrow floor.
+the floor twice, as it is and with one OpenBLAS thread (`FLOOR_ONE_BLAS`: the floor a process
+that starts as ``sylla`` does can reach). It prints wall time and peak RSS side by side with the
+ratios the targets are stated in (issue 13): at 1M sylla <= 1/30 of l2metrics' time and <= 1/5
+of its peak memory; at 10M sylla's peak <= 2x its 1M peak; and sylla's time as a multiple of
+each floor.
 
     .venv/bin/python bench/metrics_vs_l2metrics.py [--sizes 100000,1000000,10000000]
         [--rows-per-exp 3] [--ste-per-task 1] [--repeat 3] [--l2m-repeat 1] [--no-l2m]
@@ -298,7 +299,8 @@ def main() -> int:
 
 def _line(r: dict) -> str:
     text = (f"{r['n']:>10,} episodes | gen {r['gen']:6.1f}s | pyarrow floor "
-            f"{r['floor_wall']:6.2f}s ({r['floor1_wall']:.2f}s, 1 BLAS thread) | sylla {r['sylla_wall']:7.2f}s {r['sylla_rss']:7.0f} MiB")
+            f"{r['floor_wall']:6.2f}s ({r['floor1_wall']:.2f}s, 1 BLAS thread) | sylla "
+            f"{r['sylla_wall']:7.2f}s {r['sylla_rss']:7.0f} MiB")
     if "l2m_wall" in r:
         text += (f" | l2metrics {r['l2m_wall']:8.2f}s {r['l2m_rss']:7.0f} MiB | time x"
                  f"{r['l2m_wall'] / r['sylla_wall']:.1f} mem x{r['l2m_rss'] / r['sylla_rss']:.1f}"
