@@ -104,8 +104,9 @@ print(n)
 """
 #: the same read with one OpenBLAS thread, as the ``sylla`` command runs (`sylla.cli`): pyarrow
 #: imports numpy, whose OpenBLAS starts a thread per core that spins for a while beside the
-#: parse for nothing (at 1M episodes, one row each: the floor's best 0.47 s against 0.41 s,
-#: its CPU 0.77 s against 0.59 s). The variable is read as numpy loads, after this line.
+#: parse for nothing (docs/metrics.md, "Which floor": at 1M episodes, one row each, the floor's
+#: best 0.50 s against 0.44 s, its CPU 0.86 s against 0.64 s). The variable is read as numpy
+#: loads, after this line.
 FLOOR_ONE_BLAS = "import os; os.environ['OPENBLAS_NUM_THREADS'] = '1'" + FLOOR
 
 
